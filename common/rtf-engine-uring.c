@@ -1,0 +1,150 @@
+/* rtframe: the io_uring back end.  The ring is created by, and only used
+ * from, the writer thread (IORING_SETUP_SINGLE_ISSUER).  The queue's
+ * doorbell eventfd is watched with a poll request on the same ring, so one
+ * wait covers "a write completed" and "a frame arrived". */
+#include "rtf-engine.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <poll.h>
+
+#define DOORBELL_TAG ((gpointer) & doorbell_tag_storage)
+static const gint doorbell_tag_storage = 0;
+
+typedef struct
+{
+  RtfEngine parent;
+  struct io_uring ring;
+  gboolean doorbell_armed;
+} RtfEngineUring;
+
+static struct io_uring_sqe *
+uring_get_sqe (RtfEngineUring * u)
+{
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&u->ring);
+
+  if (sqe == NULL) {
+    /* SQ full: hand what we have to the kernel and take a fresh entry.  The
+     * ring is sized for the most operations the writer keeps in flight. */
+    io_uring_submit (&u->ring);
+    sqe = io_uring_get_sqe (&u->ring);
+  }
+  g_assert (sqe != NULL);
+  return sqe;
+}
+
+static void
+uring_write (RtfEngine * e, gint fd, const void *buf, gsize len,
+    guint64 offset, gpointer tag)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+  struct io_uring_sqe *sqe = uring_get_sqe (u);
+
+  io_uring_prep_write (sqe, fd, buf, (unsigned) len, offset);
+  io_uring_sqe_set_data (sqe, tag);
+}
+
+static void
+uring_fallocate (RtfEngine * e, gint fd, gint mode, guint64 offset,
+    guint64 len, gpointer tag)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+  struct io_uring_sqe *sqe = uring_get_sqe (u);
+
+  io_uring_prep_fallocate (sqe, fd, mode, offset, len);
+  io_uring_sqe_set_data (sqe, tag);
+}
+
+static gint
+uring_reap (RtfEngine * e, gint64 timeout_ns, RtfCompletion * out, guint max)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+  struct io_uring_cqe *cqe;
+  guint n = 0;
+  gint ret;
+
+  if (!u->doorbell_armed) {
+    struct io_uring_sqe *sqe = uring_get_sqe (u);
+
+    io_uring_prep_poll_add (sqe, e->doorbell, POLLIN);
+    io_uring_sqe_set_data (sqe, DOORBELL_TAG);
+    u->doorbell_armed = TRUE;
+  }
+
+  if (timeout_ns != 0 && io_uring_cq_ready (&u->ring) == 0) {
+    if (timeout_ns > 0) {
+      struct __kernel_timespec ts;
+
+      ts.tv_sec = timeout_ns / 1000000000;
+      ts.tv_nsec = timeout_ns % 1000000000;
+      ret = io_uring_submit_and_wait_timeout (&u->ring, &cqe, 1, &ts, NULL);
+    } else {
+      ret = io_uring_submit_and_wait (&u->ring, 1);
+    }
+  } else {
+    ret = io_uring_submit (&u->ring);
+  }
+  if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN
+      && ret != -EBUSY)
+    return ret;
+
+  while (n < max && io_uring_peek_cqe (&u->ring, &cqe) == 0) {
+    gpointer tag = io_uring_cqe_get_data (cqe);
+
+    if (tag == DOORBELL_TAG) {
+      u->doorbell_armed = FALSE;
+    } else {
+      out[n].tag = tag;
+      out[n].res = cqe->res;
+      n++;
+    }
+    io_uring_cqe_seen (&u->ring, cqe);
+  }
+  return (gint) n;
+}
+
+static void
+uring_free (RtfEngine * e)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+
+  io_uring_queue_exit (&u->ring);
+  g_free (u);
+}
+
+static const RtfEngineOps uring_ops = {
+  RTF_ENGINE_IO_URING, "io_uring", uring_write, uring_fallocate, uring_reap,
+  uring_free
+};
+
+RtfEngine *
+rtf_engine_uring_new (guint entries, gint doorbell, gint * err)
+{
+  /* Fewest kernel round trips first; older kernels refuse the newer flags
+   * with EINVAL, so drop them one by one like fio does. */
+  static const unsigned flag_sets[] = {
+    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+    IORING_SETUP_COOP_TASKRUN,
+    0
+  };
+  RtfEngineUring *u = g_new0 (RtfEngineUring, 1);
+  guint i;
+  gint ret = -EINVAL;
+
+  for (i = 0; i < G_N_ELEMENTS (flag_sets); i++) {
+    struct io_uring_params p = { 0 };
+
+    p.flags = flag_sets[i];
+    ret = io_uring_queue_init_params (entries + 1, &u->ring, &p);
+    if (ret != -EINVAL)
+      break;
+  }
+  if (ret < 0) {
+    g_free (u);
+    *err = -ret;
+    return NULL;
+  }
+  u->parent.ops = &uring_ops;
+  u->parent.doorbell = doorbell;
+  return &u->parent;
+}

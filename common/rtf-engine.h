@@ -1,0 +1,63 @@
+/* rtframe: the I/O back ends the writer thread submits its writes to */
+#ifndef __RTF_ENGINE_H__
+#define __RTF_ENGINE_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTF_ENGINE_AUTO = 0,          /* io_uring, pwrite when it is refused */
+  RTF_ENGINE_IO_URING,
+  RTF_ENGINE_PSYNC
+} RtfEngineKind;
+
+typedef struct
+{
+  gpointer tag;                 /* what the submitter passed */
+  gint res;                     /* bytes done, or -errno */
+} RtfCompletion;
+
+typedef struct _RtfEngine RtfEngine;
+
+typedef struct
+{
+  RtfEngineKind kind;
+  const gchar *name;
+  /* Queues a write (io_uring) or does it (psync). */
+  void (*write) (RtfEngine * e, gint fd, const void *buf, gsize len,
+      guint64 offset, gpointer tag);
+  /* Queues or does fallocate(2); its completion comes like a write's. */
+  void (*fallocate) (RtfEngine * e, gint fd, gint mode, guint64 offset,
+      guint64 len, gpointer tag);
+  /* Submits what was queued and collects up to max completions.  With
+   * timeout_ns != 0 and nothing complete yet it first waits until one
+   * completes, the doorbell fd becomes readable, or timeout_ns passes
+   * (-1: no limit).  Returns the number of completions, or -errno. */
+  gint (*reap) (RtfEngine * e, gint64 timeout_ns, RtfCompletion * out,
+      guint max);
+  void (*free) (RtfEngine * e);
+} RtfEngineOps;
+
+struct _RtfEngine
+{
+  const RtfEngineOps *ops;
+  gint doorbell;
+};
+
+/* entries: most writes in flight at once.  On failure returns NULL and sets
+ * *err to the errno io_uring_setup gave (EPERM, ENOSYS, ENOMEM, ...). */
+RtfEngine *rtf_engine_uring_new (guint entries, gint doorbell, gint * err);
+RtfEngine *rtf_engine_psync_new (guint entries, gint doorbell);
+
+static inline void
+rtf_engine_free (RtfEngine * e)
+{
+  if (e)
+    e->ops->free (e);
+}
+
+G_END_DECLS
+
+#endif /* __RTF_ENGINE_H__ */

@@ -1,0 +1,37 @@
+/* rtframe: opening the output file for direct I/O and closing it whole */
+#ifndef __RTF_FILE_H__
+#define __RTF_FILE_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTF_DIRECT_AUTO = 0,          /* O_DIRECT, buffered where it is refused */
+  RTF_DIRECT_ON,
+  RTF_DIRECT_OFF
+} RtfDirectMode;
+
+typedef struct
+{
+  gint fd;
+  gboolean direct;              /* opened with O_DIRECT */
+  gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
+  gsize block;                  /* every write's offset and length: multiple */
+  gsize mem_align;              /* every write's memory address: multiple */
+  const gchar *align_source;    /* where block came from (for the log) */
+} RtfFile;
+
+gboolean rtf_file_open (RtfFile * file, const gchar * path,
+    RtfDirectMode mode, gint * err);
+void rtf_file_close (RtfFile * file);
+gint rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end);
+gint rtf_file_cut (RtfFile * file, guint64 size);
+
+void rtf_file_probe_alignment (gint fd, gsize * block, gsize * mem_align,
+    const gchar ** source);
+
+G_END_DECLS
+
+#endif /* __RTF_FILE_H__ */

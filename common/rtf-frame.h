@@ -1,0 +1,51 @@
+/* rtframe: one frame on its way from the streaming thread to the file */
+#ifndef __RTF_FRAME_H__
+#define __RTF_FRAME_H__
+
+#include <glib.h>
+#include <sys/uio.h>
+
+G_BEGIN_DECLS
+
+/* Most memory chunks a frame may be made of (GstBuffer allows 16). */
+#define RTF_FRAME_MAX_IOV 16
+
+typedef enum
+{
+  RTF_FRAME_FREE = 0,           /* slot unused */
+  RTF_FRAME_RESERVED,           /* being filled by the producer */
+  RTF_FRAME_QUEUED,             /* committed, waiting for the writer */
+  RTF_FRAME_IN_FLIGHT,          /* writes submitted, not all completed */
+  RTF_FRAME_WRITTEN,            /* every byte of it is in the file */
+  RTF_FRAME_DROPPED,            /* taken out before it was submitted */
+  RTF_FRAME_FAILED              /* a write failed, or an earlier one did */
+} RtfFrameState;
+
+typedef struct _RtfFrame RtfFrame;
+
+struct _RtfFrame
+{
+  /* Filled by the producer before rtf_queue_commit() */
+  struct iovec iov[RTF_FRAME_MAX_IOV];
+  guint n_iov;
+  gsize size;                   /* sum of iov lengths */
+  gint64 arrival_ns;            /* rtf_clock_now_ns() when it was handed over */
+  guint64 seq;                  /* frame number, from 0, set by the queue */
+
+  /* Owned by the writer once committed */
+  RtfFrameState state;
+  guint64 offset;               /* byte offset of the frame in the file */
+  gint64 submit_ns;             /* when its first write was submitted */
+  gint64 complete_ns;           /* when its last write completed */
+  guint pending;                /* writes submitted and not completed */
+  gint error;                   /* errno of the failure, when FAILED */
+  gboolean copied;              /* written from staging memory, not its own */
+  gint io_slot;                 /* writer resources it uses, -1 none */
+
+  guint index;                  /* position in the queue's slot array */
+  gpointer user;                /* the producer's per-slot data */
+};
+
+G_END_DECLS
+
+#endif /* __RTF_FRAME_H__ */

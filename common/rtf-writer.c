@@ -1,0 +1,727 @@
+/* rtframe: the writer engine.
+ *
+ * One thread (rtf_writer_run()) owns the file and the I/O engine.  It takes
+ * frames from the queue in order, lays each out as block-aligned writes
+ * (rtf-layout.c), keeps up to io_depth frames in flight, and releases
+ * frames in order as their writes complete, so the file always holds a
+ * whole prefix of the stream.  It reserves file space ahead of the writes
+ * with fallocate(FALLOC_FL_KEEP_SIZE), submitted like a write so it never
+ * holds up a frame. */
+#include "rtf-writer.h"
+#include "rtf-clock.h"
+#include "rtf-layout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Longest single write handed to the engine (io_uring takes 32-bit
+ * lengths, pwrite stops at 2 GiB). */
+#define MAX_IO_CHUNK ((gsize) 1 << 30)
+
+typedef struct
+{
+  RtfFrame *frame;
+  const guint8 *buf;
+  guint64 offset;
+  gsize length, done;
+  gboolean active;              /* submitted, completion pending */
+} WriteOp;
+
+typedef struct
+{
+  guint8 *staging;              /* copy of a frame that cannot go direct */
+  gsize staging_size;
+  guint8 *head_block;           /* previous tail + this frame's head */
+  guint8 *tail_block;           /* this frame's last partial block */
+  WriteOp ops[RTF_LAYOUT_MAX_SEGMENTS];
+  guint n_ops;
+  gboolean used;
+} IoSlot;
+
+struct _RtfWriter
+{
+  RtfWriterConfig config;
+  gchar *location;
+  RtfWriterCallbacks cb;
+  gpointer user_data;
+  RtfQueue *queue;
+  RtfFile file;
+  RtfEngine *engine;
+  gsize buf_align;
+
+  /* thread start handshake */
+  GMutex lock;
+  GCond cond;
+  gboolean started;
+  gint start_error;
+
+  /* writer-thread state */
+  IoSlot *slots;
+  guint n_slots;
+  guint frames_in_flight;
+  guint ops_in_flight;
+  RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
+  guint64 offset;               /* where the next frame starts */
+  guint8 *carry;                /* file bytes of the block at carry_block */
+  gsize carry_len;
+  guint64 written_end;          /* end of the whole prefix of frames */
+  guint64 reserved_end;         /* fallocate'd up to here */
+  gboolean reserving;           /* a fallocate is in flight */
+  gboolean reserve_off;
+  gint error;
+  gboolean prefix_broken;       /* a frame was lost: no later one counts */
+  gboolean failure_reported;
+  RtfCompletion *completions;
+
+  /* counters, under lock */
+  RtfWriterStats stats;
+};
+
+/* tag of the fallocate requests; write ops are tagged with their WriteOp */
+static const gint reserve_tag_storage = 0;
+#define RESERVE_TAG ((gpointer) & reserve_tag_storage)
+
+static void G_GNUC_PRINTF (3, 4)
+    wlog (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
+{
+  gchar *msg;
+  va_list args;
+
+  if (w->cb.log == NULL)
+    return;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  w->cb.log (level, msg, w->user_data);
+  g_free (msg);
+}
+
+static guint8 *
+alloc_aligned (gsize align, gsize size)
+{
+  void *p = NULL;
+
+  if (posix_memalign (&p, align, size) != 0)
+    return NULL;
+  memset (p, 0, size);
+  return p;
+}
+
+RtfWriter *
+rtf_writer_new (const RtfWriterConfig * config,
+    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err)
+{
+  RtfWriter *w;
+  guint i;
+
+  g_return_val_if_fail (config->location != NULL, NULL);
+  g_return_val_if_fail (config->io_depth >= 1, NULL);
+  g_return_val_if_fail (config->max_frames >= 1, NULL);
+
+  w = g_new0 (RtfWriter, 1);
+  w->config = *config;
+  w->location = g_strdup (config->location);
+  w->config.location = w->location;
+  w->cb = *callbacks;
+  w->user_data = user_data;
+  w->file.fd = -1;
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+
+  w->queue = rtf_queue_new (config->max_frames, config->max_bytes);
+  if (w->queue == NULL) {
+    *err = errno ? errno : ENOMEM;
+    goto fail;
+  }
+  if (!rtf_file_open (&w->file, w->location, config->direct, err))
+    goto fail;
+
+  w->buf_align = MAX (w->file.mem_align, (gsize) 4096);
+  w->n_slots = MIN (config->io_depth, config->max_frames);
+  w->slots = g_new0 (IoSlot, w->n_slots);
+  for (i = 0; i < w->n_slots; i++) {
+    w->slots[i].head_block = alloc_aligned (w->buf_align, w->file.block);
+    w->slots[i].tail_block = alloc_aligned (w->buf_align, w->file.block);
+    if (!w->slots[i].head_block || !w->slots[i].tail_block) {
+      *err = ENOMEM;
+      goto fail;
+    }
+  }
+  w->carry = g_malloc0 (w->file.block);
+  w->completions = g_new0 (RtfCompletion,
+      w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2);
+
+  w->stats.engine = config->engine == RTF_ENGINE_PSYNC ?
+      RTF_ENGINE_PSYNC : RTF_ENGINE_IO_URING;
+  w->stats.direct = w->file.direct;
+  w->stats.direct_errno = w->file.direct_errno;
+  w->stats.block = w->file.block;
+  w->stats.mem_align = w->file.mem_align;
+  wlog (w, RTF_LOG_INFO, "opened %s: direct I/O %s, block %zu (%s), "
+      "memory alignment %zu", w->location, w->file.direct ? "on" : "off",
+      w->file.block, w->file.align_source, w->file.mem_align);
+  return w;
+
+fail:
+  rtf_writer_free (w);
+  return NULL;
+}
+
+RtfQueue *
+rtf_writer_get_queue (RtfWriter * w)
+{
+  return w->queue;
+}
+
+void
+rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats)
+{
+  g_mutex_lock (&w->lock);
+  *stats = w->stats;
+  g_mutex_unlock (&w->lock);
+}
+
+/* ---- writer thread ---------------------------------------------------- */
+
+static IoSlot *
+take_slot (RtfWriter * w, RtfFrame * f)
+{
+  guint i;
+
+  for (i = 0; i < w->n_slots; i++) {
+    if (!w->slots[i].used) {
+      w->slots[i].used = TRUE;
+      w->slots[i].n_ops = 0;
+      f->io_slot = (gint) i;
+      return &w->slots[i];
+    }
+  }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Copies frame bytes [from, from + len) out of its memory chunks. */
+static void
+gather (const RtfFrame * f, gsize from, gsize len, guint8 * dest)
+{
+  guint i;
+
+  for (i = 0; i < f->n_iov && len > 0; i++) {
+    gsize l = f->iov[i].iov_len;
+
+    if (from >= l) {
+      from -= l;
+      continue;
+    }
+    l = MIN (l - from, len);
+    memcpy (dest, (const guint8 *) f->iov[i].iov_base + from, l);
+    dest += l;
+    len -= l;
+    from = 0;
+  }
+}
+
+static gboolean
+ensure_staging (RtfWriter * w, IoSlot * s, gsize size)
+{
+  if (s->staging_size >= size)
+    return TRUE;
+  /* Once per slot, for the largest frame seen: then reused. */
+  free (s->staging);
+  s->staging = alloc_aligned (w->buf_align, size);
+  s->staging_size = s->staging ? size : 0;
+  return s->staging != NULL;
+}
+
+static void
+submit_op (RtfWriter * w, WriteOp * op)
+{
+  gsize len = MIN (op->length - op->done, MAX_IO_CHUNK);
+
+  op->active = TRUE;
+  w->ops_in_flight++;
+  w->engine->ops->write (w->engine, w->file.fd, op->buf + op->done, len,
+      op->offset + op->done, op);
+}
+
+/* TRUE when a write in flight touches [offset, offset + length). */
+static gboolean
+overlaps_in_flight (RtfWriter * w, guint64 offset, gsize length)
+{
+  guint i, j;
+
+  for (i = 0; i < w->n_slots; i++) {
+    IoSlot *s = &w->slots[i];
+
+    if (!s->used)
+      continue;
+    for (j = 0; j < s->n_ops; j++) {
+      WriteOp *op = &s->ops[j];
+
+      if (op->active && op->offset < offset + length
+          && offset < op->offset + op->length)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static void fail (RtfWriter * w, gint err, RtfFrame * f);
+
+/* Submits the HEAD of a frame whose other writes went already, once no
+ * write in flight covers its block any more (that block still holds the
+ * previous frame's zero-padded tail, in flight). */
+static void
+submit_blocked (RtfWriter * w)
+{
+  IoSlot *s;
+  WriteOp *op;
+
+  if (w->blocked == NULL)
+    return;
+  s = &w->slots[w->blocked->io_slot];
+  op = &s->ops[0];
+  if (overlaps_in_flight (w, op->offset, op->length))
+    return;
+  w->blocked = NULL;
+  submit_op (w, op);
+}
+
+static void
+submit_frame (RtfWriter * w, RtfFrame * f)
+{
+  RtfLayout layout;
+  IoSlot *s = take_slot (w, f);
+  gsize block = w->file.block;
+  const guint8 *contiguous = f->n_iov == 1 ? f->iov[0].iov_base : NULL;
+  gboolean head = FALSE;
+  guint i;
+
+  f->offset = w->offset;
+  f->submit_ns = rtf_clock_now_ns ();
+  rtf_layout_plan (f->offset, f->size, block, w->file.mem_align, contiguous,
+      &layout);
+
+  for (i = 0; i < layout.n_seg; i++) {
+    const RtfSegment *seg = &layout.seg[i];
+    WriteOp *op = &s->ops[i];
+
+    op->frame = f;
+    op->offset = seg->file_offset;
+    op->length = seg->length;
+    op->done = 0;
+    op->active = FALSE;
+
+    switch (seg->source) {
+      case RTF_SEGMENT_FRAME:
+        op->buf = contiguous + seg->frame_offset;
+        break;
+      case RTF_SEGMENT_TAIL:
+        gather (f, seg->frame_offset, seg->frame_length, s->tail_block);
+        memset (s->tail_block + seg->frame_length, 0,
+            block - seg->frame_length);
+        op->buf = s->tail_block;
+        break;
+      case RTF_SEGMENT_HEAD:
+        memcpy (s->head_block, w->carry, layout.head_carry);
+        gather (f, 0, seg->frame_length, s->head_block + layout.head_carry);
+        memset (s->head_block + layout.head_carry + seg->frame_length, 0,
+            block - layout.head_carry - seg->frame_length);
+        op->buf = s->head_block;
+        head = TRUE;
+        break;
+      case RTF_SEGMENT_STAGING:
+        if (!ensure_staging (w, s, seg->length)) {
+          s->used = FALSE;
+          f->io_slot = -1;
+          fail (w, ENOMEM, f);
+          return;
+        }
+        gather (f, seg->frame_offset, seg->frame_length, s->staging);
+        memset (s->staging + seg->frame_length, 0,
+            seg->length - seg->frame_length);
+        op->buf = s->staging;
+        break;
+    }
+  }
+  s->n_ops = layout.n_seg;
+  f->pending = layout.n_seg;
+  f->copied = !layout.zero_copy;
+
+  /* Remember the file's bytes in the new last partial block: the next
+   * frame's HEAD rewrites that block with them. */
+  if (layout.end_carry > 0) {
+    if (layout.end_block >= f->offset) {
+      gather (f, layout.end_block - f->offset, layout.end_carry, w->carry);
+    } else {
+      /* the frame ends inside the block it started in */
+      gather (f, 0, f->size, w->carry + layout.head_carry);
+    }
+  }
+  w->carry_len = layout.end_carry;
+  w->offset += f->size;
+  w->frames_in_flight++;
+
+  /* Bulk first: it never overlaps anything in flight. */
+  for (i = head ? 1 : 0; i < s->n_ops; i++)
+    submit_op (w, &s->ops[i]);
+  if (head) {
+    w->blocked = f;
+    submit_blocked (w);
+  }
+}
+
+static void
+reserve_ahead (RtfWriter * w)
+{
+  guint64 window = w->config.preallocate;
+
+  if (window == 0 || w->reserve_off || w->reserving || w->error)
+    return;
+  /* Keep at least half a window reserved beyond the next frame. */
+  if (w->offset + window / 2 < w->reserved_end)
+    return;
+  if (w->reserved_end < w->offset)
+    w->reserved_end = w->offset;
+  w->reserving = TRUE;
+  w->ops_in_flight++;
+  w->engine->ops->fallocate (w->engine, w->file.fd, FALLOC_FL_KEEP_SIZE,
+      w->reserved_end, window, RESERVE_TAG);
+}
+
+static void
+reserve_done (RtfWriter * w, gint res)
+{
+  w->reserving = FALSE;
+  if (res < 0) {
+    /* Not fatal: the writes allocate as they go, and a full disk shows up
+     * as ENOSPC on the write that needs the space. */
+    w->reserve_off = TRUE;
+    wlog (w, RTF_LOG_INFO, "preallocation stopped at %" G_GUINT64_FORMAT
+        ": %s", w->reserved_end, g_strerror (-res));
+    return;
+  }
+  w->reserved_end += w->config.preallocate;
+  g_mutex_lock (&w->lock);
+  w->stats.bytes_preallocated += w->config.preallocate;
+  g_mutex_unlock (&w->lock);
+}
+
+static void
+op_done (RtfWriter * w, WriteOp * op, gint res)
+{
+  RtfFrame *f = op->frame;
+
+  w->ops_in_flight--;
+  op->active = FALSE;
+
+  if (res == -EINTR || res == -EAGAIN) {
+    submit_op (w, op);
+    return;
+  }
+  if (res == 0)
+    res = -ENOSPC;              /* no progress: the device took nothing */
+  if (res > 0) {
+    op->done += res;
+    if (op->done < op->length) {
+      if (op->done % w->file.block != 0) {
+        fail (w, EIO, f);       /* cannot go on aligned */
+      } else {
+        submit_op (w, op);
+        return;
+      }
+    }
+  } else {
+    fail (w, -res, f);
+  }
+
+  if (--f->pending == 0) {
+    f->complete_ns = rtf_clock_now_ns ();
+    if (f->state == RTF_FRAME_IN_FLIGHT)
+      f->state = RTF_FRAME_WRITTEN;
+    w->slots[f->io_slot].used = FALSE;
+    f->io_slot = -1;
+    w->frames_in_flight--;
+  }
+}
+
+static void
+fail (RtfWriter * w, gint err, RtfFrame * f)
+{
+  if (f) {
+    f->state = RTF_FRAME_FAILED;
+    f->error = err;
+  }
+  if (w->error == 0) {
+    w->error = err;
+    wlog (w, RTF_LOG_DEBUG, "write of frame %" G_GUINT64_FORMAT
+        " failed: %s; stopping", f ? f->seq : 0, g_strerror (err));
+  }
+}
+
+static guint
+reap (RtfWriter * w, gint64 timeout)
+{
+  gint n, i;
+
+  n = w->engine->ops->reap (w->engine, timeout, w->completions,
+      w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2);
+  if (n < 0) {
+    wlog (w, RTF_LOG_WARNING, "waiting for I/O failed: %s", g_strerror (-n));
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    if (w->completions[i].tag == RESERVE_TAG) {
+      w->ops_in_flight--;
+      reserve_done (w, w->completions[i].res);
+    } else {
+      op_done (w, w->completions[i].tag, w->completions[i].res);
+    }
+  }
+  return (guint) n;
+}
+
+/* Hands finished frames back, in order.  After an error every frame from
+ * the first failed one on is lost, even if its own write went through: the
+ * file keeps only the whole prefix. */
+static void
+release_done (RtfWriter * w)
+{
+  RtfFrame *f;
+
+  while ((f = rtf_queue_oldest (w->queue)) != NULL) {
+    if (f->state == RTF_FRAME_IN_FLIGHT)
+      break;
+    if (f->state == RTF_FRAME_QUEUED && !w->error)
+      break;
+    if (f->state == RTF_FRAME_WRITTEN && w->prefix_broken)
+      f->state = RTF_FRAME_FAILED;
+    if (f->state == RTF_FRAME_QUEUED || f->state == RTF_FRAME_FAILED) {
+      f->state = RTF_FRAME_FAILED;
+      w->prefix_broken = TRUE;
+    }
+
+    g_mutex_lock (&w->lock);
+    if (f->state == RTF_FRAME_WRITTEN) {
+      g_assert (f->offset == w->written_end);
+      w->written_end = f->offset + f->size;
+      w->stats.frames_written++;
+      w->stats.bytes_written = w->written_end;
+      if (f->copied)
+        w->stats.frames_copied++;
+      else
+        w->stats.frames_zero_copy++;
+    } else if (f->state == RTF_FRAME_FAILED) {
+      w->stats.frames_lost++;
+    }
+    g_mutex_unlock (&w->lock);
+
+    if (w->cb.frame_done)
+      w->cb.frame_done (f, w->user_data);
+    rtf_queue_release (w->queue, f);
+  }
+}
+
+/* After a failure, once nothing is in flight: cut the file back to the
+ * whole frames, tell the owner, refuse further frames. */
+static void
+report_failure (RtfWriter * w)
+{
+  gint err = w->error;
+  gint cut;
+  gchar *detail;
+
+  cut = rtf_file_finish (&w->file, w->written_end, w->reserved_end);
+  w->failure_reported = TRUE;
+  g_mutex_lock (&w->lock);
+  w->stats.error = err;
+  g_mutex_unlock (&w->lock);
+
+  detail = g_strdup_printf ("%s at byte %" G_GUINT64_FORMAT "; file cut back "
+      "to %" G_GUINT64_FORMAT " bytes of whole frames%s%s", g_strerror (err),
+      w->offset, w->written_end, cut ? ", but that failed: " : "",
+      cut ? g_strerror (cut) : "");
+  if (w->cb.failed)
+    w->cb.failed (err, "write", detail, w->user_data);
+  g_free (detail);
+  rtf_queue_close (w->queue);
+}
+
+static gint
+finish_file (RtfWriter * w)
+{
+  gint ret = rtf_file_finish (&w->file, w->offset, w->reserved_end);
+
+  /* the reserved space past the end is gone: reserve again when needed */
+  w->reserved_end = w->offset;
+  if (ret != 0)
+    wlog (w, RTF_LOG_WARNING, "finishing %s failed: %s", w->location,
+        g_strerror (ret));
+  return ret;
+}
+
+static gboolean
+setup_engine (RtfWriter * w)
+{
+  guint entries = w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2;
+  gint doorbell = rtf_queue_doorbell_fd (w->queue);
+  gint err = 0;
+
+  if (w->config.engine != RTF_ENGINE_PSYNC) {
+    w->engine = rtf_engine_uring_new (entries, doorbell, &err);
+    if (w->engine == NULL && w->config.engine == RTF_ENGINE_IO_URING) {
+      w->start_error = err;
+      return FALSE;
+    }
+  }
+  if (w->engine == NULL)
+    w->engine = rtf_engine_psync_new (entries, doorbell);
+
+  g_mutex_lock (&w->lock);
+  w->stats.engine = w->engine->ops->kind;
+  w->stats.engine_errno = err;
+  g_mutex_unlock (&w->lock);
+  wlog (w, RTF_LOG_INFO, "writer thread running: engine %s, %u frames in "
+      "flight at most", w->engine->ops->name, w->n_slots);
+  return TRUE;
+}
+
+void
+rtf_writer_run (RtfWriter * w)
+{
+  gboolean ok = setup_engine (w);
+
+  g_mutex_lock (&w->lock);
+  w->started = TRUE;
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+  if (!ok)
+    return;
+
+  for (;;) {
+    RtfFrame *f;
+    gboolean shutdown;
+
+    rtf_queue_ack_doorbell (w->queue);
+    shutdown = rtf_queue_is_shutdown (w->queue);
+
+    reap (w, 0);
+    submit_blocked (w);
+    release_done (w);
+
+    if (w->error) {
+      if (w->ops_in_flight == 0 && !w->failure_reported) {
+        release_done (w);
+        report_failure (w);
+      }
+      if (w->failure_reported) {
+        /* drain and drop what is still handed over */
+        while ((f = rtf_queue_pop (w->queue)) != NULL)
+          f->state = RTF_FRAME_FAILED;
+        release_done (w);
+        if (rtf_queue_barrier_pending (w->queue))
+          rtf_queue_barrier_done (w->queue, w->error);
+        if (shutdown)
+          break;
+      }
+    } else {
+      while (w->blocked == NULL && w->frames_in_flight < w->n_slots
+          && (f = rtf_queue_pop (w->queue)) != NULL) {
+        reserve_ahead (w);
+        submit_frame (w, f);
+      }
+      if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
+        if (rtf_queue_barrier_pending (w->queue)) {
+          rtf_queue_barrier_done (w->queue, finish_file (w));
+          continue;
+        }
+        if (shutdown && rtf_queue_oldest (w->queue) == NULL) {
+          finish_file (w);
+          break;
+        }
+      }
+    }
+    /* Nothing more to do now: wait for a completion or the doorbell. */
+    reap (w, -1);
+  }
+
+  rtf_engine_free (w->engine);
+  w->engine = NULL;
+}
+
+gint
+rtf_writer_wait_started (RtfWriter * w)
+{
+  gint ret;
+
+  g_mutex_lock (&w->lock);
+  while (!w->started)
+    g_cond_wait (&w->cond, &w->lock);
+  ret = w->start_error;
+  g_mutex_unlock (&w->lock);
+  return ret;
+}
+
+void
+rtf_writer_shutdown (RtfWriter * w)
+{
+  rtf_queue_shutdown (w->queue);
+}
+
+gint
+rtf_writer_sync (RtfWriter * w)
+{
+  gint result = 0;
+
+  switch (rtf_queue_barrier (w->queue, &result)) {
+    case RTF_QUEUE_OK:
+      return result;
+    case RTF_QUEUE_CLOSED:
+      return w->error ? w->error : EIO;
+    default:
+      return -1;
+  }
+}
+
+void
+rtf_writer_free (RtfWriter * w)
+{
+  guint i;
+
+  if (w == NULL)
+    return;
+  g_assert (w->engine == NULL);
+
+  /* Frames never taken by the thread (it never ran, or failed to start). */
+  if (w->queue) {
+    RtfFrame *f;
+
+    while ((f = rtf_queue_oldest (w->queue)) != NULL) {
+      f->state = RTF_FRAME_FAILED;
+      g_mutex_lock (&w->lock);
+      w->stats.frames_lost++;
+      g_mutex_unlock (&w->lock);
+      if (w->cb.frame_done)
+        w->cb.frame_done (f, w->user_data);
+      rtf_queue_release (w->queue, f);
+    }
+  }
+  rtf_file_close (&w->file);
+  for (i = 0; w->slots && i < w->n_slots; i++) {
+    free (w->slots[i].staging);
+    free (w->slots[i].head_block);
+    free (w->slots[i].tail_block);
+  }
+  g_free (w->slots);
+  g_free (w->carry);
+  g_free (w->completions);
+  rtf_queue_free (w->queue);
+  g_free (w->location);
+  g_cond_clear (&w->cond);
+  g_mutex_clear (&w->lock);
+  g_free (w);
+}

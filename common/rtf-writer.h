@@ -1,0 +1,85 @@
+/* rtframe: the writer engine - takes frames from the queue and appends them
+ * to one file with aligned writes, on a thread of its own */
+#ifndef __RTF_WRITER_H__
+#define __RTF_WRITER_H__
+
+#include "rtf-engine.h"
+#include "rtf-file.h"
+#include "rtf-queue.h"
+
+G_BEGIN_DECLS
+
+typedef struct _RtfWriter RtfWriter;
+
+typedef struct
+{
+  const gchar *location;
+  RtfEngineKind engine;
+  RtfDirectMode direct;
+  guint io_depth;               /* frames with writes in flight, >= 1 */
+  guint max_frames;             /* queue limit (queued + in flight) */
+  guint64 max_bytes;            /* queue limit, 0 = none */
+  guint64 preallocate;          /* bytes reserved ahead of the writes, 0 off */
+} RtfWriterConfig;
+
+typedef enum
+{
+  RTF_LOG_ERROR,
+  RTF_LOG_WARNING,
+  RTF_LOG_INFO,
+  RTF_LOG_DEBUG
+} RtfLogLevel;
+
+typedef struct
+{
+  /* A frame leaves the writer: state is WRITTEN, FAILED or DROPPED.  In
+   * frame order, on the writer thread (or the caller of rtf_writer_free()
+   * for frames never taken).  Release what the producer attached. */
+  void (*frame_done) (RtfFrame * frame, gpointer user_data);
+  /* The writer stopped on an I/O error; called once, before the producer is
+   * refused.  The file was cut back to the frames written before it. */
+  void (*failed) (gint err, const gchar * operation, const gchar * detail,
+      gpointer user_data);
+  void (*log) (RtfLogLevel level, const gchar * message, gpointer user_data);
+} RtfWriterCallbacks;
+
+typedef struct
+{
+  RtfEngineKind engine;         /* in use: IO_URING or PSYNC */
+  gint engine_errno;            /* why io_uring was not used, 0 if it is */
+  gboolean direct;
+  gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
+  gsize block;
+  gsize mem_align;
+  guint64 frames_written;       /* whole frames in the file, in order */
+  guint64 bytes_written;        /* = offset where the next frame goes */
+  guint64 frames_zero_copy;
+  guint64 frames_copied;
+  guint64 frames_lost;          /* accepted but not written: after an error */
+  guint64 bytes_preallocated;   /* file space reserved so far */
+  gint error;                   /* errno that stopped the writer, 0 none */
+} RtfWriterStats;
+
+RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
+    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err);
+void rtf_writer_free (RtfWriter * w);
+
+RtfQueue *rtf_writer_get_queue (RtfWriter * w);
+void rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats);
+
+/* The body of the writer thread: returns after rtf_writer_shutdown(), or at
+ * once when the I/O engine could not be set up. */
+void rtf_writer_run (RtfWriter * w);
+/* Waits until rtf_writer_run() has set up its engine: 0 or an errno. */
+gint rtf_writer_wait_started (RtfWriter * w);
+/* Asks the thread to write what it holds, finish the file and return. */
+void rtf_writer_shutdown (RtfWriter * w);
+
+/* Streaming-thread side: waits until every frame handed over is written,
+ * then the file is cut to its exact size and fdatasync'ed.  0, or the
+ * errno that failed; -1 when aborted by flushing. */
+gint rtf_writer_sync (RtfWriter * w);
+
+G_END_DECLS
+
+#endif /* __RTF_WRITER_H__ */

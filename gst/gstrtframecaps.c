@@ -1,0 +1,111 @@
+/* rtframe: which caps rtframesink takes, and the frame size they give.
+ *
+ * The video/x-raw formats are taken from the running GStreamer's own format
+ * table: every raw format whose first component has 10 bits.  10-bit Bayer
+ * (video/x-bayer, format=bggr10le ...) exists from GStreamer 1.24 on: it is
+ * offered when the runtime is that new; a frame is then height rows of
+ * GST_ROUND_UP_4 (width) 16-bit little-endian samples. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframecaps.h"
+
+static const gchar *const bayer10_formats[] = {
+  "bggr10le", "gbrg10le", "grbg10le", "rggb10le"
+};
+
+static gboolean
+runtime_has_bayer10 (void)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  return major > 1 || (major == 1 && minor >= 24);
+}
+
+static void
+set_size_ranges (GstStructure * s)
+{
+  gst_structure_set (s,
+      "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+}
+
+static void
+append_string (GValue * list, const gchar * str)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_string (&v, str);
+  gst_value_list_append_and_take_value (list, &v);
+}
+
+GstCaps *
+gst_rtframe_caps_template (void)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  const GstVideoFormat *formats;
+  GValue list = G_VALUE_INIT;
+  GstStructure *s;
+  guint n, i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  formats = gst_video_formats_raw (&n);
+  for (i = 0; i < n; i++) {
+    const GstVideoFormatInfo *finfo = gst_video_format_get_info (formats[i]);
+
+    if (finfo && GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) == 10)
+      append_string (&list, GST_VIDEO_FORMAT_INFO_NAME (finfo));
+  }
+  s = gst_structure_new_empty ("video/x-raw");
+  gst_structure_take_value (s, "format", &list);
+  set_size_ranges (s);
+  gst_caps_append_structure (caps, s);
+
+  if (runtime_has_bayer10 ()) {
+    g_value_init (&list, GST_TYPE_LIST);
+    for (i = 0; i < G_N_ELEMENTS (bayer10_formats); i++)
+      append_string (&list, bayer10_formats[i]);
+    s = gst_structure_new_empty ("video/x-bayer");
+    gst_structure_take_value (s, "format", &list);
+    set_size_ranges (s);
+    gst_caps_append_structure (caps, s);
+  }
+  return caps;
+}
+
+gboolean
+gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
+{
+  const GstStructure *s;
+  gint width, height;
+
+  if (gst_caps_get_size (caps) != 1)
+    return FALSE;
+  s = gst_caps_get_structure (caps, 0);
+  format->fps_n = 0;
+  format->fps_d = 1;
+  gst_structure_get_fraction (s, "framerate", &format->fps_n, &format->fps_d);
+
+  if (gst_structure_has_name (s, "video/x-raw")) {
+    if (!gst_video_info_from_caps (&format->info, caps))
+      return FALSE;
+    format->is_video = TRUE;
+    format->frame_size = GST_VIDEO_INFO_SIZE (&format->info);
+    return format->frame_size > 0;
+  }
+
+  if (gst_structure_has_name (s, "video/x-bayer")
+      && gst_structure_get_int (s, "width", &width)
+      && gst_structure_get_int (s, "height", &height)
+      && width > 0 && height > 0) {
+    format->is_video = FALSE;
+    gst_video_info_init (&format->info);
+    format->frame_size = (gsize) GST_ROUND_UP_4 (width) * 2 * (gsize) height;
+    return TRUE;
+  }
+  return FALSE;
+}

@@ -1,0 +1,24 @@
+/* rtframe: which caps rtframesink takes, and the frame size they give */
+#ifndef __GST_RTFRAME_CAPS_H__
+#define __GST_RTFRAME_CAPS_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean is_video;            /* video/x-raw: info is valid */
+  GstVideoInfo info;
+  gsize frame_size;             /* bytes of one frame, tightly packed */
+  gint fps_n, fps_d;
+} GstRtFrameFormat;
+
+GstCaps *gst_rtframe_caps_template (void);
+gboolean gst_rtframe_format_from_caps (GstRtFrameFormat * format,
+    const GstCaps * caps);
+
+G_END_DECLS
+
+#endif /* __GST_RTFRAME_CAPS_H__ */

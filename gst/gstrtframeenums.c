@@ -1,0 +1,53 @@
+/* rtframe: the enum types of rtframesink's properties */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframeenums.h"
+#include "rtf-engine.h"
+#include "rtf-file.h"
+
+G_STATIC_ASSERT ((gint) GST_RTFRAME_IO_ENGINE_IO_URING ==
+    (gint) RTF_ENGINE_IO_URING);
+G_STATIC_ASSERT ((gint) GST_RTFRAME_IO_ENGINE_PSYNC == (gint) RTF_ENGINE_PSYNC);
+G_STATIC_ASSERT ((gint) GST_RTFRAME_DIRECT_ON == (gint) RTF_DIRECT_ON);
+G_STATIC_ASSERT ((gint) GST_RTFRAME_DIRECT_OFF == (gint) RTF_DIRECT_OFF);
+
+GType
+gst_rtframe_io_engine_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTFRAME_IO_ENGINE_AUTO,
+        "io_uring, or pwrite where io_uring is refused", "auto"},
+    {GST_RTFRAME_IO_ENGINE_IO_URING, "io_uring only (error if refused)",
+        "io-uring"},
+    {GST_RTFRAME_IO_ENGINE_PSYNC, "pwrite on the writer thread", "psync"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtFrameIoEngine", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_rtframe_direct_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTFRAME_DIRECT_AUTO,
+        "O_DIRECT, or the page cache where the filesystem refuses it", "auto"},
+    {GST_RTFRAME_DIRECT_ON, "O_DIRECT only (error if refused)", "on"},
+    {GST_RTFRAME_DIRECT_OFF, "Through the page cache", "off"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtFrameDirect", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}

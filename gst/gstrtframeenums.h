@@ -1,0 +1,32 @@
+/* rtframe: the enum types of rtframesink's properties */
+#ifndef __GST_RTFRAME_ENUMS_H__
+#define __GST_RTFRAME_ENUMS_H__
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/* values match RtfEngineKind and RtfDirectMode of common/ */
+typedef enum
+{
+  GST_RTFRAME_IO_ENGINE_AUTO = 0,
+  GST_RTFRAME_IO_ENGINE_IO_URING,
+  GST_RTFRAME_IO_ENGINE_PSYNC
+} GstRtFrameIoEngine;
+
+typedef enum
+{
+  GST_RTFRAME_DIRECT_AUTO = 0,
+  GST_RTFRAME_DIRECT_ON,
+  GST_RTFRAME_DIRECT_OFF
+} GstRtFrameDirect;
+
+#define GST_TYPE_RTFRAME_IO_ENGINE (gst_rtframe_io_engine_get_type ())
+GType gst_rtframe_io_engine_get_type (void);
+
+#define GST_TYPE_RTFRAME_DIRECT (gst_rtframe_direct_get_type ())
+GType gst_rtframe_direct_get_type (void);
+
+G_END_DECLS
+
+#endif /* __GST_RTFRAME_ENUMS_H__ */

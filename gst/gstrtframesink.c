@@ -1,0 +1,963 @@
+/* rtframe: rtframesink, the recording element
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-rtframesink
+ * @title: rtframesink
+ *
+ * Records raw 10-bit video to a file without letting a slow write stall the
+ * streaming thread.  render() only checks the frame and hands a reference
+ * to a bounded queue; a writer thread of the element's own appends the
+ * frames with block-aligned O_DIRECT writes through io_uring, straight from
+ * the frame's memory when it is aligned (upstream uses the proposed pool),
+ * with file space reserved ahead.  The file is the exact concatenation of
+ * the frames: play it back with filesrc ! rawvideoparse.
+ *
+ * When EOS reaches the bus the file has its exact size and is on disk
+ * (fdatasync).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=100 ! \
+ *     video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1 ! \
+ *     rtframesink location=cam0.raw
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframesink.h"
+
+#include <errno.h>
+#include <string.h>
+#include <gst/video/video.h>
+
+#include "rtf-clock.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_rtframe_sink_debug);
+#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+
+/* What the element attached to a queue slot: the buffer and its mappings,
+ * kept until the writer is done with the frame. */
+struct _GstRtFrameSlot
+{
+  GstBuffer *buffer;
+  GstMemory *mem[RTF_FRAME_MAX_IOV];
+  GstMapInfo map[RTF_FRAME_MAX_IOV];
+  guint n_map;
+};
+
+#define DEFAULT_LOCATION NULL
+#define DEFAULT_MAX_SIZE_BUFFERS 16
+#define DEFAULT_MAX_SIZE_BYTES (256 * 1024 * 1024)
+#define DEFAULT_IO_DEPTH 4
+#define DEFAULT_IO_ENGINE GST_RTFRAME_IO_ENGINE_AUTO
+#define DEFAULT_DIRECT GST_RTFRAME_DIRECT_AUTO
+#define DEFAULT_PREALLOCATE (128 * 1024 * 1024)
+
+#define MAX_MAX_SIZE_BUFFERS 4096
+#define MAX_IO_DEPTH 64
+
+enum
+{
+  PROP_0,
+  PROP_LOCATION,
+  PROP_MAX_SIZE_BUFFERS,
+  PROP_MAX_SIZE_BYTES,
+  PROP_IO_DEPTH,
+  PROP_IO_ENGINE,
+  PROP_DIRECT,
+  PROP_PREALLOCATE,
+  PROP_CURRENT_IO_ENGINE,
+  PROP_CURRENT_DIRECT,
+  PROP_WRITE_ALIGNMENT,
+  PROP_FRAMES_WRITTEN,
+  PROP_BYTES_WRITTEN,
+  PROP_FRAMES_ZERO_COPY,
+  PROP_FRAMES_COPIED,
+  PROP_FRAMES_REPACKED,
+  PROP_FRAMES_LOST
+};
+
+#define gst_rtframe_sink_parent_class parent_class
+G_DEFINE_TYPE (GstRtFrameSink, gst_rtframe_sink, GST_TYPE_BASE_SINK);
+GST_ELEMENT_REGISTER_DEFINE (rtframesink, "rtframesink", GST_RANK_NONE,
+    GST_TYPE_RTFRAME_SINK);
+
+static void gst_rtframe_sink_finalize (GObject * object);
+static void gst_rtframe_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_rtframe_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_rtframe_sink_start (GstBaseSink * sink);
+static gboolean gst_rtframe_sink_stop (GstBaseSink * sink);
+static gboolean gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps);
+static gboolean gst_rtframe_sink_propose_allocation (GstBaseSink * sink,
+    GstQuery * query);
+static gboolean gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event);
+static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
+    GstBuffer * buffer);
+static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
+static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
+
+static void
+gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
+  GstCaps *caps;
+
+  GST_DEBUG_CATEGORY_INIT (gst_rtframe_sink_debug, "rtframesink", 0,
+      "rtframesink: raw video recorder with direct I/O");
+
+  gobject_class->finalize = gst_rtframe_sink_finalize;
+  gobject_class->set_property = gst_rtframe_sink_set_property;
+  gobject_class->get_property = gst_rtframe_sink_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "File Location",
+          "Path of the file to record to (created, or truncated)",
+          DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BUFFERS,
+      g_param_spec_uint ("max-size-buffers", "Max. size (frames)",
+          "Most frames held at once, queued or being written; when reached "
+          "the streaming thread waits", 1, MAX_MAX_SIZE_BUFFERS,
+          DEFAULT_MAX_SIZE_BUFFERS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BYTES,
+      g_param_spec_uint64 ("max-size-bytes", "Max. size (bytes)",
+          "Most bytes of frames held at once, queued or being written "
+          "(0 = no byte limit); one frame is always taken", 0, G_MAXUINT64,
+          DEFAULT_MAX_SIZE_BYTES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_IO_DEPTH,
+      g_param_spec_uint ("io-depth", "I/O depth",
+          "Most frames with writes in flight at once", 1, MAX_IO_DEPTH,
+          DEFAULT_IO_DEPTH, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_IO_ENGINE,
+      g_param_spec_enum ("io-engine", "I/O engine",
+          "How the writer thread submits writes", GST_TYPE_RTFRAME_IO_ENGINE,
+          DEFAULT_IO_ENGINE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DIRECT,
+      g_param_spec_enum ("direct", "Direct I/O",
+          "Write with O_DIRECT, bypassing the page cache",
+          GST_TYPE_RTFRAME_DIRECT, DEFAULT_DIRECT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PREALLOCATE,
+      g_param_spec_uint64 ("preallocate", "Preallocate (bytes)",
+          "File space reserved ahead of the writes with "
+          "fallocate(KEEP_SIZE), in bytes (0 = off)", 0, G_MAXINT64,
+          DEFAULT_PREALLOCATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
+      g_param_spec_enum ("current-io-engine", "Current I/O engine",
+          "The I/O engine in use (io-uring or psync; auto before start)",
+          GST_TYPE_RTFRAME_IO_ENGINE, GST_RTFRAME_IO_ENGINE_AUTO,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CURRENT_DIRECT,
+      g_param_spec_boolean ("current-direct", "Current direct I/O",
+          "TRUE when the file is written with O_DIRECT", FALSE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_WRITE_ALIGNMENT,
+      g_param_spec_uint ("write-alignment", "Write alignment",
+          "Alignment of every write's offset and length in bytes (1 when "
+          "buffered, 0 before start)", 0, G_MAXUINT, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_WRITTEN,
+      g_param_spec_uint64 ("frames-written", "Frames written",
+          "Whole frames written to the file, in order", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_BYTES_WRITTEN,
+      g_param_spec_uint64 ("bytes-written", "Bytes written",
+          "Bytes of whole frames written to the file", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_ZERO_COPY,
+      g_param_spec_uint64 ("frames-zero-copy", "Zero-copy frames",
+          "Frames written from their own memory", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_COPIED,
+      g_param_spec_uint64 ("frames-copied", "Copied frames",
+          "Frames copied to aligned staging memory by the writer thread "
+          "(memory not aligned for direct I/O, or in several pieces)", 0,
+          G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_REPACKED,
+      g_param_spec_uint64 ("frames-repacked", "Repacked frames",
+          "Strided frames (GstVideoMeta with padding) repacked to the tight "
+          "layout by the streaming thread", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_LOST,
+      g_param_spec_uint64 ("frames-lost", "Frames lost",
+          "Frames accepted but not written because of a write error", 0,
+          G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Real-time raw video recorder", "Sink/File/Video",
+      "Records raw 10-bit video to a file with aligned direct I/O from a "
+      "writer thread of its own", "rtframe developers");
+
+  caps = gst_rtframe_caps_template ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  basesink_class->start = GST_DEBUG_FUNCPTR (gst_rtframe_sink_start);
+  basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtframe_sink_stop);
+  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtframe_sink_set_caps);
+  basesink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_rtframe_sink_propose_allocation);
+  basesink_class->event = GST_DEBUG_FUNCPTR (gst_rtframe_sink_event);
+  basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtframe_sink_render);
+  basesink_class->unlock = GST_DEBUG_FUNCPTR (gst_rtframe_sink_unlock);
+  basesink_class->unlock_stop =
+      GST_DEBUG_FUNCPTR (gst_rtframe_sink_unlock_stop);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_IO_ENGINE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_DIRECT, 0);
+}
+
+static void
+gst_rtframe_sink_init (GstRtFrameSink * self)
+{
+  self->location = g_strdup (DEFAULT_LOCATION);
+  self->max_size_buffers = DEFAULT_MAX_SIZE_BUFFERS;
+  self->max_size_bytes = DEFAULT_MAX_SIZE_BYTES;
+  self->io_depth = DEFAULT_IO_DEPTH;
+  self->io_engine = DEFAULT_IO_ENGINE;
+  self->direct = DEFAULT_DIRECT;
+  self->preallocate = DEFAULT_PREALLOCATE;
+  g_rec_mutex_init (&self->task_lock);
+
+  /* A recorder writes as fast as it can; it never waits for the clock. */
+  gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
+}
+
+static void
+gst_rtframe_sink_finalize (GObject * object)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (object);
+
+  g_free (self->location);
+  g_rec_mutex_clear (&self->task_lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_rtframe_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer != NULL && (pspec->flags & GST_PARAM_MUTABLE_READY)) {
+    GST_OBJECT_UNLOCK (self);
+    /* The file is open and the writer set up: a change cannot apply. */
+    GST_WARNING_OBJECT (self, "cannot change '%s' while recording; set the "
+        "element to READY or NULL first", pspec->name);
+    return;
+  }
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_free (self->location);
+      self->location = g_value_dup_string (value);
+      break;
+    case PROP_MAX_SIZE_BUFFERS:
+      self->max_size_buffers = g_value_get_uint (value);
+      break;
+    case PROP_MAX_SIZE_BYTES:
+      self->max_size_bytes = g_value_get_uint64 (value);
+      break;
+    case PROP_IO_DEPTH:
+      self->io_depth = g_value_get_uint (value);
+      break;
+    case PROP_IO_ENGINE:
+      self->io_engine = g_value_get_enum (value);
+      break;
+    case PROP_DIRECT:
+      self->direct = g_value_get_enum (value);
+      break;
+    case PROP_PREALLOCATE:
+      self->preallocate = g_value_get_uint64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtframe_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (object);
+  RtfWriterStats st;
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer)
+    rtf_writer_get_stats (self->writer, &st);
+  else
+    st = self->last_stats;
+
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
+      break;
+    case PROP_MAX_SIZE_BUFFERS:
+      g_value_set_uint (value, self->max_size_buffers);
+      break;
+    case PROP_MAX_SIZE_BYTES:
+      g_value_set_uint64 (value, self->max_size_bytes);
+      break;
+    case PROP_IO_DEPTH:
+      g_value_set_uint (value, self->io_depth);
+      break;
+    case PROP_IO_ENGINE:
+      g_value_set_enum (value, self->io_engine);
+      break;
+    case PROP_DIRECT:
+      g_value_set_enum (value, self->direct);
+      break;
+    case PROP_PREALLOCATE:
+      g_value_set_uint64 (value, self->preallocate);
+      break;
+    case PROP_CURRENT_IO_ENGINE:
+      g_value_set_enum (value, st.engine);
+      break;
+    case PROP_CURRENT_DIRECT:
+      g_value_set_boolean (value, st.direct);
+      break;
+    case PROP_WRITE_ALIGNMENT:
+      g_value_set_uint (value, (guint) st.block);
+      break;
+    case PROP_FRAMES_WRITTEN:
+      g_value_set_uint64 (value, st.frames_written);
+      break;
+    case PROP_BYTES_WRITTEN:
+      g_value_set_uint64 (value, st.bytes_written);
+      break;
+    case PROP_FRAMES_ZERO_COPY:
+      g_value_set_uint64 (value, st.frames_zero_copy);
+      break;
+    case PROP_FRAMES_COPIED:
+      g_value_set_uint64 (value, st.frames_copied);
+      break;
+    case PROP_FRAMES_REPACKED:
+      g_value_set_uint64 (value, self->frames_repacked);
+      break;
+    case PROP_FRAMES_LOST:
+      g_value_set_uint64 (value, st.frames_lost);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- writer callbacks (writer thread) --------------------------------- */
+
+static void
+slot_clear (GstRtFrameSlot * slot)
+{
+  guint i;
+
+  for (i = 0; i < slot->n_map; i++)
+    gst_memory_unmap (slot->mem[i], &slot->map[i]);
+  slot->n_map = 0;
+  gst_clear_buffer (&slot->buffer);
+}
+
+static void
+writer_frame_done (RtfFrame * frame, gpointer user_data)
+{
+  slot_clear ((GstRtFrameSlot *) frame->user);
+}
+
+static void
+writer_failed (gint err, const gchar * operation, const gchar * detail,
+    gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("No space left to write to file \"%s\".", self->location),
+        ("%s failed: %s", operation, detail));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Error while writing to file \"%s\": %s.", self->location,
+            g_strerror (err)), ("%s failed: %s", operation, detail));
+  }
+}
+
+static void
+writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
+{
+  static const GstDebugLevel levels[] = {
+    GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
+  };
+
+  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s",
+      message);
+}
+
+static const RtfWriterCallbacks writer_callbacks = {
+  writer_frame_done, writer_failed, writer_log
+};
+
+/* ---- writer thread ---------------------------------------------------- */
+
+static void
+post_stream_status (GstRtFrameSink * self, GstStreamStatusType type)
+{
+  GstMessage *msg;
+  GValue val = G_VALUE_INIT;
+
+  msg = gst_message_new_stream_status (GST_OBJECT_CAST (self), type,
+      GST_ELEMENT_CAST (self));
+  g_value_init (&val, GST_TYPE_TASK);
+  g_value_set_object (&val, self->task);
+  gst_message_set_stream_status_object (msg, &val);
+  g_value_unset (&val);
+  gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+}
+
+static void
+writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  post_stream_status (GST_RTFRAME_SINK (user_data),
+      GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+writer_thread_leave (GstTask * task, GThread * thread, gpointer user_data)
+{
+  post_stream_status (GST_RTFRAME_SINK (user_data),
+      GST_STREAM_STATUS_TYPE_LEAVE);
+}
+
+static void
+writer_thread_func (gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  /* Runs until rtf_writer_shutdown(); then the task ends. */
+  rtf_writer_run (self->writer);
+  gst_task_stop (self->task);
+}
+
+/* ---- GstBaseSink vfuncs ----------------------------------------------- */
+
+static void
+free_running_state (GstRtFrameSink * self)
+{
+  RtfWriter *writer;
+
+  GST_OBJECT_LOCK (self);
+  writer = self->writer;
+  if (writer)
+    rtf_writer_get_stats (writer, &self->last_stats);
+  self->writer = NULL;
+  GST_OBJECT_UNLOCK (self);
+
+  /* releases (and unrefs) frames the writer never took */
+  rtf_writer_free (writer);
+  g_free (self->slots);
+  self->slots = NULL;
+  if (self->task) {
+    gst_object_unref (self->task);
+    self->task = NULL;
+  }
+}
+
+static gboolean
+gst_rtframe_sink_start (GstBaseSink * sink)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+  RtfWriterConfig config = { 0 };
+  RtfWriterStats st;
+  RtfWriter *writer;
+  RtfQueue *queue;
+  guint i;
+  gint err = 0;
+
+  GST_OBJECT_LOCK (self);
+  if (self->location == NULL || self->location[0] == '\0') {
+    GST_OBJECT_UNLOCK (self);
+    goto no_location;
+  }
+  config.location = self->location;
+  config.engine = (RtfEngineKind) self->io_engine;
+  config.direct = (RtfDirectMode) self->direct;
+  config.io_depth = self->io_depth;
+  config.max_frames = self->max_size_buffers;
+  config.max_bytes = self->max_size_bytes;
+  config.preallocate = self->preallocate;
+  memset (&self->last_stats, 0, sizeof (self->last_stats));
+  self->frames_repacked = 0;
+  GST_OBJECT_UNLOCK (self);
+
+  writer = rtf_writer_new (&config, &writer_callbacks, self, &err);
+  if (writer == NULL)
+    goto open_failed;
+
+  queue = rtf_writer_get_queue (writer);
+  self->slots = g_new0 (GstRtFrameSlot, rtf_queue_capacity (queue));
+  for (i = 0; i < rtf_queue_capacity (queue); i++)
+    rtf_queue_slot (queue, i)->user = &self->slots[i];
+
+  GST_OBJECT_LOCK (self);
+  self->writer = writer;
+  GST_OBJECT_UNLOCK (self);
+
+  rtf_writer_get_stats (writer, &st);
+  if (!st.direct && st.direct_errno != 0) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Direct I/O is not supported for \"%s\" (%s); writing through the "
+            "page cache instead.", self->location,
+            g_strerror (st.direct_errno)), ("open(O_DIRECT) refused"));
+  }
+
+  self->task = gst_task_new (writer_thread_func, self, NULL);
+  gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
+  gst_task_set_lock (self->task, &self->task_lock);
+  gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
+  gst_task_set_leave_callback (self->task, writer_thread_leave, self, NULL);
+  /* Posted synchronously: a sync bus handler can set a task pool or
+   * prepare scheduling before the thread exists. */
+  post_stream_status (self, GST_STREAM_STATUS_TYPE_CREATE);
+  if (!gst_task_start (self->task))
+    goto thread_failed;
+
+  err = rtf_writer_wait_started (writer);
+  if (err != 0)
+    goto io_uring_failed;
+
+  rtf_writer_get_stats (writer, &st);
+  if (st.engine == RTF_ENGINE_PSYNC && st.engine_errno != 0) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("io_uring is not available (%s); writing with pwrite() instead.",
+            g_strerror (st.engine_errno)), ("io_uring_queue_init failed"));
+  }
+  GST_INFO_OBJECT (self, "recording to %s: engine %s, direct %d, block %zu",
+      self->location, st.engine == RTF_ENGINE_PSYNC ? "psync" : "io_uring",
+      st.direct, st.block);
+  return TRUE;
+
+  /* ERRORS */
+no_location:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No file name specified for writing."), (NULL));
+    return FALSE;
+  }
+open_failed:
+  {
+    if (err == EINVAL && config.direct == RTF_DIRECT_ON) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not open file \"%s\" for direct I/O: the filesystem does "
+              "not support O_DIRECT (direct=on).", config.location),
+          ("open(O_DIRECT): %s", g_strerror (err)));
+    } else {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not open file \"%s\" for writing: %s.", config.location,
+              g_strerror (err)), GST_ERROR_SYSTEM);
+    }
+    return FALSE;
+  }
+thread_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not start the writer thread."), (NULL));
+    free_running_state (self);
+    return FALSE;
+  }
+io_uring_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("io_uring is not available (%s) and io-engine=io-uring was "
+            "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
+    gst_task_join (self->task);
+    post_stream_status (self, GST_STREAM_STATUS_TYPE_DESTROY);
+    free_running_state (self);
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_rtframe_sink_stop (GstBaseSink * sink)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+
+  if (self->writer) {
+    /* The writer writes what it still holds, finishes the file and
+     * returns: nothing accepted is dropped by a stop. */
+    rtf_writer_shutdown (self->writer);
+    gst_task_join (self->task);
+    post_stream_status (self, GST_STREAM_STATUS_TYPE_DESTROY);
+    free_running_state (self);
+  }
+  gst_clear_object (&self->repack_pool);
+  memset (&self->format, 0, sizeof (self->format));
+  return TRUE;
+}
+
+static gboolean
+gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+  GstRtFrameFormat format;
+
+  if (!gst_rtframe_format_from_caps (&format, caps))
+    goto invalid_caps;
+
+  GST_INFO_OBJECT (self, "frame size %zu bytes for %" GST_PTR_FORMAT,
+      format.frame_size, caps);
+  if (self->format.frame_size != 0
+      && !gst_video_info_is_equal (&format.info, &self->format.info))
+    gst_clear_object (&self->repack_pool);
+  self->format = format;
+  return TRUE;
+
+  /* ERRORS */
+invalid_caps:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("cannot record caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+}
+
+static gsize
+pool_alignment (GstRtFrameSink * self)
+{
+  RtfWriterStats st;
+  gsize align = 4096;
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer) {
+    rtf_writer_get_stats (self->writer, &st);
+    align = MAX (align, st.mem_align);
+  }
+  GST_OBJECT_UNLOCK (self);
+  return align;
+}
+
+static GstBufferPool *
+new_aligned_pool (GstRtFrameSink * self, GstCaps * caps,
+    const GstRtFrameFormat * format, guint min_buffers,
+    GstAllocationParams * params)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+
+  gst_allocation_params_init (params);
+  params->align = pool_alignment (self) - 1;
+
+  pool = format->is_video ? gst_video_buffer_pool_new () :
+      gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, format->frame_size,
+      min_buffers, 0);
+  gst_buffer_pool_config_set_allocator (config, NULL, params);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* Offers frames in memory aligned for direct I/O, so the writer can write
+ * them from where upstream put them. */
+static gboolean
+gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+  GstRtFrameFormat format;
+  GstAllocationParams params;
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  gboolean need_pool;
+  guint min_buffers;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (caps == NULL || !gst_rtframe_format_from_caps (&format, caps))
+    return FALSE;
+
+  min_buffers = MIN (self->io_depth, self->max_size_buffers) + 1;
+  if (need_pool) {
+    pool = new_aligned_pool (self, caps, &format, min_buffers, &params);
+    if (pool == NULL)
+      return FALSE;
+  } else {
+    gst_allocation_params_init (&params);
+    params.align = pool_alignment (self) - 1;
+  }
+  gst_query_add_allocation_pool (query, pool, format.frame_size, min_buffers,
+      0);
+  gst_query_add_allocation_param (query, NULL, &params);
+  if (format.is_video)
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  if (pool)
+    gst_object_unref (pool);
+  GST_DEBUG_OBJECT (self, "proposed a pool aligned to %zu bytes",
+      params.align + 1);
+  return TRUE;
+}
+
+static void
+post_stats (GstRtFrameSink * self, const gchar * name)
+{
+  RtfWriterStats st;
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  rtf_writer_get_stats (self->writer, &st);
+  GST_OBJECT_UNLOCK (self);
+
+  s = gst_structure_new (name,
+      "location", G_TYPE_STRING, self->location,
+      "frames-written", G_TYPE_UINT64, st.frames_written,
+      "bytes-written", G_TYPE_UINT64, st.bytes_written,
+      "frames-zero-copy", G_TYPE_UINT64, st.frames_zero_copy,
+      "frames-copied", G_TYPE_UINT64, st.frames_copied,
+      "frames-repacked", G_TYPE_UINT64, self->frames_repacked,
+      "frames-lost", G_TYPE_UINT64, st.frames_lost,
+      "io-engine", G_TYPE_STRING,
+      st.engine == RTF_ENGINE_PSYNC ? "psync" : "io-uring",
+      "direct", G_TYPE_BOOLEAN, st.direct,
+      "write-alignment", G_TYPE_UINT, (guint) st.block, NULL);
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
+}
+
+static gboolean
+gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->writer) {
+    gint ret = rtf_writer_sync (self->writer);
+
+    if (ret < 0) {
+      GST_DEBUG_OBJECT (self, "flushing while waiting for the writer");
+      gst_event_unref (event);
+      return FALSE;
+    }
+    if (ret > 0) {
+      RtfWriterStats st;
+
+      rtf_writer_get_stats (self->writer, &st);
+      if (st.error == 0)
+        GST_ELEMENT_ERROR (self, RESOURCE, SYNC,
+            ("Could not finish file \"%s\": %s.", self->location,
+                g_strerror (ret)), ("ftruncate/fdatasync failed"));
+      /* else the writer already posted the error */
+      gst_event_unref (event);
+      return FALSE;
+    }
+    post_stats (self, "rtframesink-stats");
+  }
+  return GST_BASE_SINK_CLASS (parent_class)->event (sink, event);
+}
+
+static gboolean
+layout_is_tight (const GstVideoInfo * info, const GstVideoMeta * meta)
+{
+  guint i;
+
+  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return FALSE;
+  for (i = 0; i < meta->n_planes; i++) {
+    if (meta->offset[i] != GST_VIDEO_INFO_PLANE_OFFSET (info, i)
+        || meta->stride[i] != GST_VIDEO_INFO_PLANE_STRIDE (info, i))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Copies a strided frame into the default tight layout.  Streaming thread:
+ * memory copy only, from a pool (no allocation once it is warm). */
+static GstBuffer *
+repack (GstRtFrameSink * self, GstBuffer * buffer)
+{
+  GstVideoFrame in, out;
+  GstBuffer *outbuf = NULL;
+  GstAllocationParams params;
+
+  if (self->repack_pool == NULL) {
+    GstCaps *caps = gst_video_info_to_caps (&self->format.info);
+
+    self->repack_pool = new_aligned_pool (self, caps, &self->format,
+        MIN (self->io_depth, self->max_size_buffers) + 1, &params);
+    gst_caps_unref (caps);
+    if (self->repack_pool == NULL
+        || !gst_buffer_pool_set_active (self->repack_pool, TRUE))
+      return NULL;
+  }
+  if (gst_buffer_pool_acquire_buffer (self->repack_pool, &outbuf,
+          NULL) != GST_FLOW_OK)
+    return NULL;
+  if (!gst_video_frame_map (&in, &self->format.info, buffer, GST_MAP_READ)) {
+    gst_buffer_unref (outbuf);
+    return NULL;
+  }
+  if (!gst_video_frame_map (&out, &self->format.info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in);
+    gst_buffer_unref (outbuf);
+    return NULL;
+  }
+  gst_video_frame_copy (&out, &in);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  gst_buffer_copy_into (outbuf, buffer, GST_BUFFER_COPY_METADATA, 0, -1);
+  self->frames_repacked++;
+  return outbuf;
+}
+
+static GstFlowReturn
+gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+  gint64 arrival = rtf_clock_now_ns ();
+  GstBuffer *frame_buf;
+  GstVideoMeta *meta = NULL;
+  GstRtFrameSlot *slot;
+  RtfQueue *queue;
+  RtfFrame *frame;
+  gsize size;
+  guint i, n_mem;
+
+  if (self->writer == NULL || self->format.frame_size == 0)
+    goto not_negotiated;
+
+  size = gst_buffer_get_size (buffer);
+  if (size == 0 && GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_GAP)) {
+    GST_LOG_OBJECT (self, "skipping empty gap buffer");
+    return GST_FLOW_OK;
+  }
+
+  if (self->format.is_video)
+    meta = gst_buffer_get_video_meta (buffer);
+  if (meta && !layout_is_tight (&self->format.info, meta)) {
+    if ((gint) meta->width != GST_VIDEO_INFO_WIDTH (&self->format.info)
+        || (gint) meta->height != GST_VIDEO_INFO_HEIGHT (&self->format.info)
+        || meta->format != GST_VIDEO_INFO_FORMAT (&self->format.info))
+      goto wrong_meta;
+    frame_buf = repack (self, buffer);
+    if (frame_buf == NULL)
+      goto repack_failed;
+  } else {
+    if (size != self->format.frame_size)
+      goto wrong_size;
+    frame_buf = gst_buffer_ref (buffer);
+  }
+
+  queue = rtf_writer_get_queue (self->writer);
+  switch (rtf_queue_reserve (queue, self->format.frame_size, TRUE, &frame,
+          NULL)) {
+    case RTF_QUEUE_OK:
+      break;
+    case RTF_QUEUE_FLUSHING:
+      gst_buffer_unref (frame_buf);
+      return GST_FLOW_FLUSHING;
+    default:
+      gst_buffer_unref (frame_buf);
+      return GST_FLOW_ERROR;    /* the writer posted the error */
+  }
+
+  slot = frame->user;
+  n_mem = gst_buffer_n_memory (frame_buf);
+  g_assert (n_mem <= RTF_FRAME_MAX_IOV);
+  slot->buffer = frame_buf;
+  for (i = 0; i < n_mem; i++) {
+    slot->mem[i] = gst_buffer_peek_memory (frame_buf, i);
+    if (!gst_memory_map (slot->mem[i], &slot->map[i], GST_MAP_READ))
+      goto map_failed;
+    slot->n_map = i + 1;
+    frame->iov[i].iov_base = slot->map[i].data;
+    frame->iov[i].iov_len = slot->map[i].size;
+  }
+  frame->n_iov = n_mem;
+  frame->arrival_ns = arrival;
+  rtf_queue_commit (queue, frame);
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("buffer received before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+wrong_size:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Buffer of %" G_GSIZE_FORMAT " bytes does not hold one frame of "
+            "%" G_GSIZE_FORMAT " bytes.", size, self->format.frame_size),
+        ("buffer %" GST_PTR_FORMAT " refused: a frame's size follows from "
+            "the caps; nothing of it was written", buffer));
+    return GST_FLOW_ERROR;
+  }
+wrong_meta:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Frame of %ux%u does not match the caps (%dx%d).", meta->width,
+            meta->height, GST_VIDEO_INFO_WIDTH (&self->format.info),
+            GST_VIDEO_INFO_HEIGHT (&self->format.info)), (NULL));
+    return GST_FLOW_ERROR;
+  }
+repack_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Could not repack a strided frame."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+map_failed:
+  {
+    slot_clear (slot);
+    rtf_queue_cancel (queue, frame);
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Could not read the frame's memory."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+}
+
+static gboolean
+gst_rtframe_sink_unlock (GstBaseSink * sink)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer)
+    rtf_queue_set_flushing (rtf_writer_get_queue (self->writer), TRUE);
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static gboolean
+gst_rtframe_sink_unlock_stop (GstBaseSink * sink)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer)
+    rtf_queue_set_flushing (rtf_writer_get_queue (self->writer), FALSE);
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
