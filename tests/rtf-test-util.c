@@ -1,0 +1,227 @@
+/* rtframe tests: frame patterns, file checks and throwaway filesystems */
+#include "rtf-test-util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static inline guint64
+mix (guint64 x)
+{
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return x;
+}
+
+void
+rtf_test_fill_frame (guint8 * data, gsize size, guint stream, guint64 seq)
+{
+  guint64 state = mix (((guint64) stream << 48) ^ (seq + 1));
+  gsize i;
+
+  for (i = 0; i + 8 <= size; i += 8) {
+    state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+    guint64 v = mix (state);
+    memcpy (data + i, &v, 8);
+  }
+  for (; i < size; i++)
+    data[i] = (guint8) mix (state + i) | 1;
+  /* a readable stamp at the start: "S<stream>F<seq>" */
+  if (size >= 24)
+    g_snprintf ((gchar *) data, 24, "S%02uF%019" G_GUINT64_FORMAT, stream,
+        seq);
+}
+
+static gchar *
+check_fd (gint fd, gsize frame_size, guint stream, guint64 n_frames,
+    gint64 * whole)
+{
+  guint8 *want = g_malloc (frame_size), *got = g_malloc (frame_size);
+  gchar *err = NULL;
+  guint64 i;
+  ssize_t r = 0;
+
+  for (i = 0; n_frames == G_MAXUINT64 || i < n_frames; i++) {
+    gsize done = 0;
+
+    while (done < frame_size) {
+      r = read (fd, got + done, frame_size - done);
+      if (r <= 0)
+        break;
+      done += r;
+    }
+    if (done == 0 && n_frames == G_MAXUINT64)
+      break;
+    if (done < frame_size) {
+      err = g_strdup_printf ("frame %" G_GUINT64_FORMAT " is short: %zu of "
+          "%zu bytes", i, done, frame_size);
+      break;
+    }
+    rtf_test_fill_frame (want, frame_size, stream, i);
+    if (memcmp (want, got, frame_size) != 0) {
+      gsize k = 0;
+
+      while (want[k] == got[k])
+        k++;
+      err = g_strdup_printf ("frame %" G_GUINT64_FORMAT " differs at byte "
+          "%zu", i, k);
+      break;
+    }
+  }
+  if (err == NULL && n_frames != G_MAXUINT64) {
+    if (read (fd, got, 1) != 0)
+      err = g_strdup ("file is longer than the frames");
+  }
+  if (whole)
+    *whole = err ? -1 : (gint64) i;
+  g_free (want);
+  g_free (got);
+  return err;
+}
+
+gchar *
+rtf_test_check_file (const gchar * path, gsize frame_size, guint stream,
+    guint64 n_frames)
+{
+  gint fd = open (path, O_RDONLY);
+  gchar *err;
+
+  if (fd < 0)
+    return g_strdup_printf ("cannot open %s: %s", path, g_strerror (errno));
+  err = check_fd (fd, frame_size, stream, n_frames, NULL);
+  close (fd);
+  return err;
+}
+
+gint64
+rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
+    guint stream)
+{
+  gint fd = open (path, O_RDONLY);
+  gint64 whole = -1;
+  gchar *err;
+
+  if (fd < 0)
+    return -1;
+  err = check_fd (fd, frame_size, stream, G_MAXUINT64, &whole);
+  if (err)
+    g_printerr ("%s: %s\n", path, err);
+  g_free (err);
+  close (fd);
+  return whole;
+}
+
+static guint
+count_dir (const gchar * path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  if (d == NULL)
+    return 0;
+  while (g_dir_read_name (d))
+    n++;
+  g_dir_close (d);
+  return n;
+}
+
+guint
+rtf_test_count_fds (void)
+{
+  return count_dir ("/proc/self/fd");
+}
+
+guint
+rtf_test_count_threads (void)
+{
+  return count_dir ("/proc/self/task");
+}
+
+gboolean
+rtf_test_is_root (void)
+{
+  return geteuid () == 0;
+}
+
+gint
+rtf_test_run (const gchar * command)
+{
+  gint status = system (command);
+
+  if (status == -1 || !WIFEXITED (status))
+    return -1;
+  return WEXITSTATUS (status);
+}
+
+RtfTestFs *
+rtf_test_fs_new (const gchar * fstype, guint size_mb)
+{
+  RtfTestFs *fs = g_new0 (RtfTestFs, 1);
+  gchar *cmd, *out = NULL;
+  gint status;
+
+  fs->dir = g_dir_make_tmp ("rtframe-fs-XXXXXX", NULL);
+  g_assert (fs->dir);
+  if (g_strcmp0 (fstype, "ramfs") == 0) {
+    cmd = g_strdup_printf ("mount -t ramfs ramfs %s", fs->dir);
+    g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+    g_free (cmd);
+    return fs;
+  }
+
+  fs->image = g_strdup_printf ("%s.img", fs->dir);
+  cmd = g_strdup_printf ("truncate -s %uM %s", size_mb, fs->image);
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+  cmd = g_strdup_printf ("losetup -f --show %s", fs->image);
+  g_assert (g_spawn_command_line_sync (cmd, &out, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  fs->loopdev = g_strstrip (out);
+  g_free (cmd);
+  if (g_strcmp0 (fstype, "xfs") == 0)
+    cmd = g_strdup_printf ("mkfs.xfs -q -f %s", fs->loopdev);
+  else
+    cmd = g_strdup_printf ("mkfs.%s -q -F %s", fstype, fs->loopdev);
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+  cmd = g_strdup_printf ("mount %s %s", fs->loopdev, fs->dir);
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+  return fs;
+}
+
+void
+rtf_test_fs_free (RtfTestFs * fs)
+{
+  gchar *cmd;
+
+  if (fs == NULL)
+    return;
+  cmd = g_strdup_printf ("umount %s", fs->dir);
+  if (rtf_test_run (cmd) != 0) {
+    g_free (cmd);
+    cmd = g_strdup_printf ("umount -l %s", fs->dir);
+    rtf_test_run (cmd);
+  }
+  g_free (cmd);
+  if (fs->loopdev) {
+    cmd = g_strdup_printf ("losetup -d %s", fs->loopdev);
+    rtf_test_run (cmd);
+    g_free (cmd);
+  }
+  if (fs->image)
+    g_unlink (fs->image);
+  g_rmdir (fs->dir);
+  g_free (fs->dir);
+  g_free (fs->image);
+  g_free (fs->loopdev);
+  g_free (fs);
+}

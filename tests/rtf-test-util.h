@@ -1,0 +1,45 @@
+/* rtframe tests: frame patterns, file checks and throwaway filesystems */
+#ifndef __RTF_TEST_UTIL_H__
+#define __RTF_TEST_UTIL_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Fills a frame with bytes that depend on (stream, seq, position): every
+ * frame differs, and a misplaced or torn frame is found by comparison. */
+void rtf_test_fill_frame (guint8 * data, gsize size, guint stream,
+    guint64 seq);
+
+/* Checks that `path` holds exactly frames 0..n_frames-1 of `stream`.
+ * Returns NULL when it does, else what is wrong (g_free it). */
+gchar *rtf_test_check_file (const gchar * path, gsize frame_size,
+    guint stream, guint64 n_frames);
+
+/* Whole frames the file holds, checking each (-1 when one is wrong or a
+ * partial frame trails). */
+gint64 rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
+    guint stream);
+
+guint rtf_test_count_fds (void);
+guint rtf_test_count_threads (void);
+
+gboolean rtf_test_is_root (void);
+gint rtf_test_run (const gchar * command);
+
+/* A filesystem of `fstype` ("xfs", "ext4", "ramfs") on a loop device backed
+ * by a sparse file of `size_mb` MiB (ramfs: no device), mounted on a fresh
+ * directory.  Needs root. */
+typedef struct
+{
+  gchar *dir;                   /* mount point */
+  gchar *image;
+  gchar *loopdev;
+} RtfTestFs;
+
+RtfTestFs *rtf_test_fs_new (const gchar * fstype, guint size_mb);
+void rtf_test_fs_free (RtfTestFs * fs);
+
+G_END_DECLS
+
+#endif
