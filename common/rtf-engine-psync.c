@@ -32,7 +32,10 @@ psync_write (RtfEngine * e, gint fd, const void *buf, gsize len,
   ssize_t ret;
 
   do {
-    ret = pwrite (fd, buf, len, (off_t) offset);
+    if (offset == G_MAXUINT64)  /* RTF_OFFSET_CURRENT: a pipe or device */
+      ret = write (fd, buf, len);
+    else
+      ret = pwrite (fd, buf, len, (off_t) offset);
   } while (ret < 0 && errno == EINTR);
   psync_complete ((RtfEnginePsync *) e, tag, ret < 0 ? -errno : (gint) ret);
 }

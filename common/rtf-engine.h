@@ -25,7 +25,8 @@ typedef struct
 {
   RtfEngineKind kind;
   const gchar *name;
-  /* Queues a write (io_uring) or does it (psync). */
+  /* Queues a write (io_uring) or does it (psync).  offset G_MAXUINT64
+   * (RTF_OFFSET_CURRENT) writes at the file's position, for pipes. */
   void (*write) (RtfEngine * e, gint fd, const void *buf, gsize len,
       guint64 offset, gpointer tag);
   /* Queues or does fallocate(2); its completion comes like a write's. */

@@ -94,6 +94,7 @@ rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
   gint fd = -1;
 
   file->fd = -1;
+  file->stream = FALSE;
   file->direct = FALSE;
   file->direct_errno = 0;
 
@@ -121,6 +122,12 @@ rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
     }
   }
   file->fd = fd;
+  {
+    struct stat st;
+
+    file->stream = fstat (fd, &st) == 0 && !S_ISREG (st.st_mode)
+        && !S_ISBLK (st.st_mode);
+  }
 
   if (file->direct) {
     rtf_file_probe_alignment (fd, &file->block, &file->mem_align,
@@ -161,6 +168,8 @@ rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end)
       % file->block : size;
   gint ret;
 
+  if (file->stream)
+    return 0;                   /* nothing to cut, nothing to sync */
   if ((ret = rtf_file_cut (file, size)) != 0)
     return ret;
   /* fallocate(KEEP_SIZE) blocks past EOF stay allocated after a truncate

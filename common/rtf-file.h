@@ -6,6 +6,9 @@
 
 G_BEGIN_DECLS
 
+/* The offset to pass for files that are a stream (RtfFile.stream) */
+#define RTF_OFFSET_CURRENT G_MAXUINT64
+
 typedef enum
 {
   RTF_DIRECT_AUTO = 0,          /* O_DIRECT, buffered where it is refused */
@@ -17,6 +20,8 @@ typedef struct
 {
   gint fd;
   gboolean direct;              /* opened with O_DIRECT */
+  gboolean stream;              /* a pipe, socket or character device:
+                                 * written in order at the current position */
   gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
   gsize block;                  /* every write's offset and length: multiple */
   gsize mem_align;              /* every write's memory address: multiple */

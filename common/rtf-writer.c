@@ -141,7 +141,12 @@ rtf_writer_new (const RtfWriterConfig * config,
     goto fail;
 
   w->buf_align = MAX (w->file.mem_align, (gsize) 4096);
-  w->n_slots = MIN (config->io_depth, config->max_frames);
+  /* A pipe or device is written in order at its position: one write in
+   * flight, or two frames' bytes would interleave. */
+  w->n_slots = w->file.stream ? 1 : MIN (config->io_depth,
+      config->max_frames);
+  if (w->file.stream)
+    w->config.preallocate = 0;
   w->slots = g_new0 (IoSlot, w->n_slots);
   for (i = 0; i < w->n_slots; i++) {
     w->slots[i].head_block = alloc_aligned (w->buf_align, w->file.block);
@@ -245,7 +250,7 @@ submit_op (RtfWriter * w, WriteOp * op)
   op->active = TRUE;
   w->ops_in_flight++;
   w->engine->ops->write (w->engine, w->file.fd, op->buf + op->done, len,
-      op->offset + op->done, op);
+      w->file.stream ? RTF_OFFSET_CURRENT : op->offset + op->done, op);
 }
 
 /* TRUE when a write in flight touches [offset, offset + length). */

@@ -822,6 +822,10 @@ repack (GstRtFrameSink * self, GstBuffer * buffer)
     gst_buffer_unref (outbuf);
     return NULL;
   }
+  /* The tight layout may still pad rows (to 4 bytes): zero that padding so
+   * the file does not depend on what the pool's memory held before. */
+  memset (GST_VIDEO_FRAME_PLANE_DATA (&out, 0), 0,
+      GST_VIDEO_INFO_SIZE (&self->format.info));
   gst_video_frame_copy (&out, &in);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);

@@ -1,0 +1,968 @@
+/* gst-check tests of rtframesink: real files in $TMPDIR, no fake writer. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rtf-test-util.h"
+
+static gchar *tmpdir;
+
+static void
+setup_tmpdir (void)
+{
+  tmpdir = g_dir_make_tmp ("rtframesink-XXXXXX", NULL);
+  fail_unless (tmpdir != NULL);
+}
+
+static void
+remove_tmpdir (void)
+{
+  gchar *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+
+  rtf_test_run (cmd);
+  g_free (cmd);
+  g_free (tmpdir);
+  tmpdir = NULL;
+}
+
+static gchar *
+tmp_path (const gchar * name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* rtframesink with `props` ("name=value ..."), a bus of its own and a
+ * harness feeding it `caps`. */
+static GstHarness *
+setup_sink (const gchar * location, const gchar * props, const gchar * caps,
+    GstBus ** bus)
+{
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstHarness *h;
+
+  fail_unless (sink != NULL);
+  g_object_set (sink, "location", location, NULL);
+  if (props) {
+    gchar **kv = g_strsplit (props, " ", -1);
+    guint i;
+
+    for (i = 0; kv[i]; i++) {
+      gchar **p = g_strsplit (kv[i], "=", 2);
+
+      gst_util_set_object_arg (G_OBJECT (sink), p[0], p[1]);
+      g_strfreev (p);
+    }
+    g_strfreev (kv);
+  }
+  *bus = gst_bus_new ();
+  gst_element_set_bus (sink, *bus);
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_object_unref (sink);
+  gst_harness_set_src_caps_str (h, caps);
+  return h;
+}
+
+/* Drops the messages still on the bus first: they hold references to the
+ * element, which holds the bus. */
+static void
+teardown_sink (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+}
+
+static guint64
+get_u64 (GstHarness * h, const gchar * prop)
+{
+  guint64 v = 0;
+
+  g_object_get (h->element, prop, &v, NULL);
+  return v;
+}
+
+static gsize
+frame_size_of (const gchar * caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  return GST_VIDEO_INFO_SIZE (&info);
+}
+
+typedef enum
+{
+  INPUT_POOL,                   /* from the pool the sink proposed */
+  INPUT_UNALIGNED,              /* one memory at an odd address */
+  INPUT_PIECES,                 /* three memories */
+  INPUT_STRIDED                 /* padded rows, described by GstVideoMeta */
+} InputKind;
+
+static void
+free_block (gpointer p)
+{
+  g_free (p);
+}
+
+/* Frame `seq` of stream 0 in the layout `kind`; its tight bytes are
+ * rtf_test_fill_frame()'s. */
+static GstBuffer *
+make_frame (GstHarness * h, const gchar * caps_str, guint64 seq,
+    InputKind kind)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+  gsize size;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  size = GST_VIDEO_INFO_SIZE (&info);
+
+  switch (kind) {
+    case INPUT_POOL:
+      buf = gst_harness_create_buffer (h, size);
+      fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+      rtf_test_fill_frame (map.data, size, 0, seq);
+      gst_buffer_unmap (buf, &map);
+      break;
+    case INPUT_UNALIGNED:{
+      guint8 *mem = g_malloc (size + 64);
+      guint8 *data = mem + 1 + (((guintptr) mem) % 2 == 0 ? 0 : 1);
+
+      rtf_test_fill_frame (data, size, 0, seq);
+      buf = gst_buffer_new_wrapped_full (0, mem, size + 64, data - mem,
+          size, mem, free_block);
+      break;
+    }
+    case INPUT_PIECES:{
+      guint8 *all = g_malloc (size);
+      gsize a = size / 3, b = size / 3;
+
+      rtf_test_fill_frame (all, size, 0, seq);
+      buf = gst_buffer_new ();
+      gst_buffer_append_memory (buf, gst_memory_new_wrapped (0,
+              g_memdup2 (all, a), a, 0, a, NULL, NULL));
+      gst_buffer_append_memory (buf,
+          gst_memory_new_wrapped (0, g_memdup2 (all + a, b), b, 0, b, NULL,
+              NULL));
+      gst_buffer_append_memory (buf,
+          gst_memory_new_wrapped (0, g_memdup2 (all + a + b, size - a - b),
+              size - a - b, 0, size - a - b, NULL, NULL));
+      g_free (all);
+      break;
+    }
+    case INPUT_STRIDED:{
+      GstVideoInfo padded = info;
+      GstBuffer *tight = gst_buffer_new_allocate (NULL, size, NULL);
+      GstVideoFrame in, out;
+      gsize offset = 0;
+      guint i;
+
+      fail_unless (gst_buffer_map (tight, &map, GST_MAP_WRITE));
+      rtf_test_fill_frame (map.data, size, 0, seq);
+      gst_buffer_unmap (tight, &map);
+
+      for (i = 0; i < GST_VIDEO_INFO_N_PLANES (&info); i++) {
+        gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info.finfo, i,
+            GST_VIDEO_INFO_HEIGHT (&info));
+
+        padded.stride[i] = info.stride[i] + 64;
+        padded.offset[i] = offset + 128;
+        offset = padded.offset[i] + (gsize) padded.stride[i] * rows;
+      }
+      padded.size = offset + 32;
+      buf = gst_buffer_new_allocate (NULL, padded.size, NULL);
+      gst_buffer_memset (buf, 0, 0xab, padded.size);
+      gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+          GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
+          GST_VIDEO_INFO_HEIGHT (&info), GST_VIDEO_INFO_N_PLANES (&info),
+          padded.offset, padded.stride);
+      fail_unless (gst_video_frame_map (&in, &info, tight, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&out, &padded, buf, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_copy (&out, &in));
+      gst_video_frame_unmap (&out);
+      gst_video_frame_unmap (&in);
+      gst_buffer_unref (tight);
+      break;
+    }
+  }
+  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 20;
+  return buf;
+}
+
+static void
+assert_file (const gchar * path, gsize frame_size, guint64 n)
+{
+  gchar *err = rtf_test_check_file (path, frame_size, 0, n);
+
+  fail_unless (err == NULL, "%s: %s", path, err);
+}
+
+/* What a strided frame becomes in the file: its visible pixels in the
+ * default layout, the row padding of that layout zeroed. */
+static void
+assert_file_repacked (const gchar * path, const gchar * caps_str, guint64 n)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+  GstBuffer *src, *dst;
+  GstVideoFrame in, out;
+  GstMapInfo map;
+  gchar *data = NULL;
+  gsize len, size;
+  guint64 i;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  size = GST_VIDEO_INFO_SIZE (&info);
+  fail_unless (g_file_get_contents (path, &data, &len, NULL));
+  fail_unless_equals_uint64 (len, n * size);
+  src = gst_buffer_new_allocate (NULL, size, NULL);
+  dst = gst_buffer_new_allocate (NULL, size, NULL);
+  for (i = 0; i < n; i++) {
+    fail_unless (gst_buffer_map (src, &map, GST_MAP_WRITE));
+    rtf_test_fill_frame (map.data, size, 0, i);
+    gst_buffer_unmap (src, &map);
+    gst_buffer_memset (dst, 0, 0, size);
+    fail_unless (gst_video_frame_map (&in, &info, src, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&out, &info, dst, GST_MAP_WRITE));
+    fail_unless (gst_video_frame_copy (&out, &in));
+    gst_video_frame_unmap (&out);
+    gst_video_frame_unmap (&in);
+    fail_unless (gst_buffer_memcmp (dst, 0, data + i * size, size) == 0,
+        "frame %" G_GUINT64_FORMAT " of %s differs", i, path);
+  }
+  gst_buffer_unref (src);
+  gst_buffer_unref (dst);
+  g_free (data);
+}
+
+/* ---- byte-exact output ------------------------------------------------ */
+
+static const gchar *const formats[] = {
+  "video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1",
+  "video/x-raw,format=P010_10LE,width=1920,height=1080,framerate=20/1",
+  "video/x-raw,format=v210,width=1280,height=720,framerate=30/1",
+  "video/x-raw,format=I420_10LE,width=33,height=7,framerate=20/1",
+  "video/x-raw,format=UYVP,width=1,height=1,framerate=0/1",
+  "video/x-raw,format=Y210,width=100,height=37,framerate=60/1",
+  "video/x-raw,format=NV12_10LE40,width=640,height=10,framerate=20/1",
+  "video/x-raw,format=GBR_10LE,width=13,height=11,framerate=20/1",
+};
+
+static void
+record_and_check (const gchar * caps, InputKind kind, const gchar * props,
+    guint n)
+{
+  gchar *path = tmp_path ("out.raw");
+  gsize fsize = frame_size_of (caps);
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, props, caps, &bus);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                kind)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  /* at EOS the file is complete */
+  if (kind == INPUT_STRIDED)
+    assert_file_repacked (path, caps, n);
+  else
+    assert_file (path, fsize, n);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), n);
+  fail_unless_equals_uint64 (get_u64 (h, "bytes-written"), n * fsize);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy") +
+      get_u64 (h, "frames-copied"), n);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-lost"), 0);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-repacked"),
+      kind == INPUT_STRIDED ? n : 0);
+
+  teardown_sink (h, bus);
+  if (kind != INPUT_STRIDED)
+    assert_file (path, fsize, n);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_START_TEST (test_byte_exact_pool)
+{
+  record_and_check (formats[__i__], INPUT_POOL, NULL, 12);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_byte_exact_unaligned)
+{
+  record_and_check (formats[__i__], INPUT_UNALIGNED, NULL, 12);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_byte_exact_pieces)
+{
+  record_and_check (formats[__i__], INPUT_PIECES, NULL, 12);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_byte_exact_strided)
+{
+  record_and_check (formats[__i__], INPUT_STRIDED, NULL, 12);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_byte_exact_psync_buffered)
+{
+  record_and_check (formats[__i__], INPUT_UNALIGNED,
+      "io-engine=psync direct=off", 12);
+}
+
+GST_END_TEST;
+
+/* Same input through filesink and rtframesink (tee): identical files. */
+GST_START_TEST (test_same_as_filesink)
+{
+  static const gchar *const caps[] = {
+    "format=P010_10LE,width=2048,height=928",
+    "format=v210,width=17,height=3",
+    "format=Y410,width=1000,height=99",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (caps); i++) {
+    gchar *a = tmp_path ("a.raw"), *b = tmp_path ("b.raw");
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=25 "
+        "pattern=snow ! video/x-raw,%s,framerate=20/1 ! tee name=t "
+        "t. ! queue ! rtframesink location=%s t. ! queue ! filesink "
+        "location=%s", caps[i], a, b);
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    GstMessage *msg;
+    gchar *ca = NULL, *cb = NULL;
+    gsize la, lb;
+
+    fail_unless (pipe != NULL);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+        GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+
+    fail_unless (g_file_get_contents (a, &ca, &la, NULL));
+    fail_unless (g_file_get_contents (b, &cb, &lb, NULL));
+    fail_unless (la > 0);
+    fail_unless_equals_uint64 (la, lb);
+    fail_unless (memcmp (ca, cb, la) == 0, "%s differs from filesink's",
+        caps[i]);
+    g_free (ca);
+    g_free (cb);
+    g_free (a);
+    g_free (b);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
+/* ---- zero copy -------------------------------------------------------- */
+
+GST_START_TEST (test_zero_copy_with_pool)
+{
+  const gchar *caps = formats[0];       /* 5,701,632 bytes: 1392 x 4096 */
+  gchar *path = tmp_path ("zc.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  guint i;
+
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  if (get_u64 (h, "write-alignment") > 1) {
+    /* direct I/O: the pool's memory went to the disk as it was */
+    fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 10);
+    fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 0);
+  }
+  teardown_sink (h, bus);
+  assert_file (path, frame_size_of (caps), 10);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_copy_without_pool)
+{
+  const gchar *caps = formats[0];
+  gchar *path = tmp_path ("cp.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "direct=on", caps, &bus);
+  guint i;
+
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 0);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 10);
+  teardown_sink (h, bus);
+  assert_file (path, frame_size_of (caps), 10);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* The proposed pool's memory is aligned for direct I/O. */
+GST_START_TEST (test_proposed_pool_alignment)
+{
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("pool.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstBuffer *buf = gst_harness_create_buffer (h, frame_size_of (caps));
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless_equals_int (((guintptr) map.data) % 4096, 0);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  teardown_sink (h, bus);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---- EOS -------------------------------------------------------------- */
+
+typedef struct
+{
+  gchar *path;
+  gsize frame_size;
+  guint n;
+  gboolean checked;
+} EosCheck;
+
+/* Runs in the thread that posts EOS, at that moment: the file must be
+ * complete, read back from the disk (O_DIRECT bypasses the page cache). */
+static GstBusSyncReply
+check_at_eos (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  EosCheck *c = user_data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    struct stat st;
+    gsize total = c->frame_size * c->n, got = 0;
+    guint8 *data = NULL, *want = g_malloc (c->frame_size);
+    gint fd;
+    guint i;
+
+    fail_unless (stat (c->path, &st) == 0);
+    fail_unless_equals_uint64 (st.st_size, total);
+    fd = open (c->path, O_RDONLY | O_DIRECT);
+    fail_unless (fd >= 0);
+    fail_unless (posix_memalign ((void **) &data, 4096, total + 4096) == 0);
+    while (got < total) {
+      ssize_t r = read (fd, data + got, total + 4096 - got);
+
+      fail_unless (r > 0);
+      got += r;
+    }
+    close (fd);
+    for (i = 0; i < c->n; i++) {
+      rtf_test_fill_frame (want, c->frame_size, 0, i);
+      fail_unless (memcmp (want, data + i * c->frame_size,
+              c->frame_size) == 0, "frame %u not on disk at EOS", i);
+    }
+    free (data);
+    g_free (want);
+    c->checked = TRUE;
+  }
+  return GST_BUS_PASS;
+}
+
+GST_START_TEST (test_eos_file_complete)
+{
+  const gchar *caps = formats[3];       /* odd size: a padded tail block */
+  EosCheck c = { tmp_path ("eos.raw"), frame_size_of (caps), 9, FALSE };
+  GstBus *bus;
+  GstHarness *h = setup_sink (c.path, NULL, caps, &bus);
+  GstMessage *msg;
+  guint i;
+
+  gst_bus_set_sync_handler (bus, check_at_eos, &c, NULL);
+  for (i = 0; i < c.n; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless (c.checked);
+
+  /* the stats message comes before EOS */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  fail_unless (gst_message_has_name (msg, "rtframesink-stats"));
+  gst_message_unref (msg);
+
+  teardown_sink (h, bus);
+  g_free (c.path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_without_frames)
+{
+  gchar *path = tmp_path ("empty.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, formats[0], &bus);
+  struct stat st;
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless (stat (path, &st) == 0);
+  fail_unless_equals_uint64 (st.st_size, 0);
+  teardown_sink (h, bus);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* Stopping without EOS still writes every frame accepted. */
+GST_START_TEST (test_stop_writes_everything)
+{
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("stop.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "max-size-buffers=32", caps, &bus);
+  guint i;
+
+  for (i = 0; i < 30; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  teardown_sink (h, bus);
+  assert_file (path, frame_size_of (caps), 30);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---- errors ----------------------------------------------------------- */
+
+static void
+assert_error (GstBus * bus, GQuark domain, gint code, const gchar * substr)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless (err->domain == domain, "domain %s, expected %s",
+      g_quark_to_string (err->domain), g_quark_to_string (domain));
+  fail_unless_equals_int (err->code, code);
+  if (substr)
+    fail_unless (strstr (err->message, substr) != NULL,
+        "'%s' not in '%s'", substr, err->message);
+  GST_INFO ("error: %s (%s)", err->message, dbg);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+}
+
+static GstStateChangeReturn
+start_alone (const gchar * location, const gchar * props, GstElement ** sink,
+    GstBus ** bus)
+{
+  GstStateChangeReturn ret;
+
+  *sink = gst_element_factory_make ("rtframesink", NULL);
+  if (location)
+    g_object_set (*sink, "location", location, NULL);
+  if (props) {
+    gchar **p = g_strsplit (props, "=", 2);
+
+    gst_util_set_object_arg (G_OBJECT (*sink), p[0], p[1]);
+    g_strfreev (p);
+  }
+  *bus = gst_bus_new ();
+  gst_element_set_bus (*sink, *bus);
+  ret = gst_element_set_state (*sink, GST_STATE_PAUSED);
+  return ret;
+}
+
+static void
+stop_alone (GstElement * sink, GstBus * bus)
+{
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+}
+
+GST_START_TEST (test_error_no_location)
+{
+  GstElement *sink;
+  GstBus *bus;
+
+  fail_unless_equals_int (start_alone (NULL, NULL, &sink, &bus),
+      GST_STATE_CHANGE_FAILURE);
+  assert_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND, NULL);
+  stop_alone (sink, bus);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_unwritable)
+{
+  static const gchar *const paths[] = {
+    "/nonexistent-rtframe-dir/out.raw", "/proc/rtframe-test.raw", "/"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (paths); i++) {
+    GstElement *sink;
+    GstBus *bus;
+
+    fail_unless_equals_int (start_alone (paths[i], NULL, &sink, &bus),
+        GST_STATE_CHANGE_FAILURE);
+    assert_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_WRITE,
+        paths[i]);
+    stop_alone (sink, bus);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_wrong_size)
+{
+  const gchar *caps = formats[3];
+  gsize fsize = frame_size_of (caps);
+  gchar *path = tmp_path ("wrong.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  guint i;
+
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, fsize - 1, NULL)), GST_FLOW_ERROR);
+  assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "bytes");
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, fsize + 1, NULL)), GST_FLOW_ERROR);
+  assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "bytes");
+  teardown_sink (h, bus);
+  /* only the whole frames before it */
+  assert_file (path, fsize, 3);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* An empty GAP buffer is skipped; a non-empty one is a frame. */
+GST_START_TEST (test_gap_buffer)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("gap.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstBuffer *gap = gst_buffer_new ();
+
+  GST_BUFFER_FLAG_SET (gap, GST_BUFFER_FLAG_GAP);
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+              INPUT_POOL)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, gap), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 1,
+              INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  teardown_sink (h, bus);
+  assert_file (path, frame_size_of (caps), 2);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---- threads, properties, lifecycle ----------------------------------- */
+
+GST_START_TEST (test_stream_status)
+{
+  gchar *path = tmp_path ("ss.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, formats[3], &bus);
+  GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
+    GST_STREAM_STATUS_TYPE_ENTER, GST_STREAM_STATUS_TYPE_LEAVE,
+    GST_STREAM_STATUS_TYPE_DESTROY
+  };
+  GstMessage *msg;
+  guint i = 0;
+
+  gst_harness_teardown (h);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_STREAM_STATUS))) {
+    GstStreamStatusType type;
+    GstElement *owner;
+    const GValue *obj = gst_message_get_stream_status_object (msg);
+
+    gst_message_parse_stream_status (msg, &type, &owner);
+    fail_unless (i < G_N_ELEMENTS (want));
+    fail_unless_equals_int (type, want[i]);
+    fail_unless (G_VALUE_HOLDS (obj, GST_TYPE_TASK));
+    i++;
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (i, G_N_ELEMENTS (want));
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties_locked_while_running)
+{
+  gchar *path = tmp_path ("p.raw"), *other = tmp_path ("other.raw");
+  gchar *loc = NULL;
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, formats[3], &bus);
+  guint depth = 0;
+
+  g_object_set (h->element, "location", other, "io-depth", 9, NULL);
+  g_object_get (h->element, "location", &loc, "io-depth", &depth, NULL);
+  fail_unless_equals_string (loc, path);
+  fail_unless_equals_int (depth, 4);
+  g_free (loc);
+  teardown_sink (h, bus);
+  g_free (path);
+  g_free (other);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_template)
+{
+  GstElementFactory *f = gst_element_factory_find ("rtframesink");
+  GstElement *sink = gst_element_factory_create (f, NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *tmpl = gst_pad_get_pad_template_caps (pad);
+  static const gchar *const yes[] = { "P010_10LE", "v210", "UYVP", "r210",
+    "I420_10LE", "I422_10BE", "Y444_10LE", "GBR_10LE", "GBRA_10BE",
+    "A420_10LE", "A444_10BE", "NV12_10LE32", "NV16_10LE32", "NV12_10LE40",
+    "Y210", "Y410", "GRAY10_LE32", "RGB10A2_LE", "BGR10A2_LE"
+  };
+  static const gchar *const no[] = { "I420", "NV12", "P012_LE", "RGBA",
+    "GRAY16_LE"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (yes); i++) {
+    gchar *s = g_strdup_printf ("video/x-raw,format=%s,width=64,height=64,"
+        "framerate=20/1", yes[i]);
+    GstCaps *c = gst_caps_from_string (s);
+
+    fail_unless (gst_caps_can_intersect (c, tmpl), "%s refused", yes[i]);
+    gst_caps_unref (c);
+    g_free (s);
+  }
+  for (i = 0; i < G_N_ELEMENTS (no); i++) {
+    gchar *s = g_strdup_printf ("video/x-raw,format=%s,width=64,height=64",
+        no[i]);
+    GstCaps *c = gst_caps_from_string (s);
+
+    fail_if (gst_caps_can_intersect (c, tmpl), "%s accepted", no[i]);
+    gst_caps_unref (c);
+    g_free (s);
+  }
+  /* 10-bit Bayer exists from GStreamer 1.24 on */
+  {
+    GstCaps *c = gst_caps_from_string ("video/x-bayer,format=bggr10le,"
+        "width=64,height=64,framerate=20/1");
+    guint maj, min, mic, nano;
+
+    gst_version (&maj, &min, &mic, &nano);
+    fail_unless_equals_int (gst_caps_can_intersect (c, tmpl), min >= 24);
+    gst_caps_unref (c);
+  }
+  gst_caps_unref (tmpl);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cycles_no_leaks)
+{
+  const gchar *caps = formats[3];
+  gsize fsize = frame_size_of (caps);
+  gchar *path = tmp_path ("cyc.raw");
+  guint fds = 0, threads = 0, i, k;
+
+  for (i = 0; i < 105; i++) {
+    GstBus *bus;
+    GstHarness *h;
+
+    if (i == 5) {               /* after warm-up (thread pools, registry) */
+      fds = rtf_test_count_fds ();
+      threads = rtf_test_count_threads ();
+    }
+    h = setup_sink (path, NULL, caps, &bus);
+    for (k = 0; k < 3; k++)
+      fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, k,
+                  INPUT_POOL)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    teardown_sink (h, bus);
+    assert_file (path, fsize, 3);
+  }
+  fail_unless_equals_int (rtf_test_count_fds (), fds);
+  /* GstTask threads come from GLib's shared pool, which keeps up to 2 idle
+   * threads for reuse (g_thread_pool_get_max_unused_threads ()); a thread
+   * leaked per cycle would show as 100 more. */
+  fail_unless (rtf_test_count_threads () <= threads +
+      (guint) g_thread_pool_get_max_unused_threads (), "threads %u > %u",
+      rtf_test_count_threads (), threads);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---- flushing while the streaming thread waits ------------------------ */
+
+typedef struct
+{
+  gchar *path;
+  GByteArray *data;
+  gint go;                      /* the reader starts reading when set */
+} FifoReader;
+
+static gpointer
+fifo_reader (gpointer user_data)
+{
+  FifoReader *r = user_data;
+  gint fd = open (r->path, O_RDONLY);
+  guint8 buf[65536];
+  ssize_t n;
+
+  while (!g_atomic_int_get (&r->go))
+    g_usleep (1000);
+  while ((n = read (fd, buf, sizeof (buf))) > 0)
+    g_byte_array_append (r->data, buf, n);
+  close (fd);
+  return NULL;
+}
+
+typedef struct
+{
+  GstHarness *h;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+} PushData;
+
+static gpointer
+push_thread (gpointer user_data)
+{
+  PushData *p = user_data;
+
+  p->ret = gst_harness_push (p->h, p->buf);
+  return NULL;
+}
+
+/* A FIFO nobody reads is a disk that does not move: the queue fills, the
+ * streaming thread waits in render, and a flush must get it out. */
+GST_START_TEST (test_flush_unblocks_waiting_render)
+{
+  const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
+  gsize fsize = frame_size_of (caps);
+  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  PushData p = { NULL, NULL, GST_FLOW_CUSTOM_SUCCESS };
+  GThread *reader, *pusher;
+  GstBus *bus;
+  guint i, pushed = 0;
+  guint8 *want = g_malloc (fsize);
+
+  fail_unless (mkfifo (r.path, 0600) == 0);
+  reader = g_thread_new ("reader", fifo_reader, &r);
+  p.h = setup_sink (r.path, "max-size-buffers=2", caps, &bus);
+
+  /* two frames fill the queue (the writer is stuck on the first) */
+  for (i = 0; i < 2; i++, pushed++)
+    fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  p.buf = make_frame (p.h, caps, 2, INPUT_POOL);
+  pusher = g_thread_new ("push", push_thread, &p);
+  g_usleep (200000);
+  fail_unless_equals_int (p.ret, GST_FLOW_CUSTOM_SUCCESS);      /* waiting */
+  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_start ()));
+  g_thread_join (pusher);
+  fail_unless_equals_int (p.ret, GST_FLOW_FLUSHING);
+  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_stop (TRUE)));
+
+  /* frames accepted before the flush are still written, then new ones */
+  g_atomic_int_set (&r.go, 1);
+  gst_harness_push_event (p.h, gst_event_new_segment (&(GstSegment) {
+          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,
+          .stop = GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}));
+  fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, 2,
+              INPUT_POOL)), GST_FLOW_OK);
+  pushed++;
+  teardown_sink (p.h, bus);
+  g_thread_join (reader);
+
+  fail_unless_equals_uint64 (r.data->len, pushed * fsize);
+  for (i = 0; i < pushed; i++) {
+    rtf_test_fill_frame (want, fsize, 0, i);
+    fail_unless (memcmp (want, r.data->data + i * fsize, fsize) == 0,
+        "frame %u differs", i);
+  }
+  g_byte_array_unref (r.data);
+  g_free (r.path);
+  g_free (want);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtframesink_suite (void)
+{
+  Suite *s = suite_create ("rtframesink");
+  TCase *tc = tcase_create ("general");
+
+  tcase_add_checked_fixture (tc, setup_tmpdir, remove_tmpdir);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_byte_exact_pool, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_unaligned, 0,
+      G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_pieces, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_strided, 0,
+      G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_psync_buffered, 0,
+      G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_same_as_filesink);
+  tcase_add_test (tc, test_zero_copy_with_pool);
+  tcase_add_test (tc, test_copy_without_pool);
+  tcase_add_test (tc, test_proposed_pool_alignment);
+  tcase_add_test (tc, test_eos_file_complete);
+  tcase_add_test (tc, test_eos_without_frames);
+  tcase_add_test (tc, test_stop_writes_everything);
+  tcase_add_test (tc, test_error_no_location);
+  tcase_add_test (tc, test_error_unwritable);
+  tcase_add_test (tc, test_error_wrong_size);
+  tcase_add_test (tc, test_gap_buffer);
+  tcase_add_test (tc, test_stream_status);
+  tcase_add_test (tc, test_properties_locked_while_running);
+  tcase_add_test (tc, test_caps_template);
+  tcase_add_test (tc, test_cycles_no_leaks);
+  tcase_add_test (tc, test_flush_unblocks_waiting_render);
+  return s;
+}
+
+GST_CHECK_MAIN (rtframesink);
