@@ -537,6 +537,8 @@ static void
 report_failure (RtfWriter * w)
 {
   gint err = w->error;
+  guint64 lost, written;
+  guint held;
   gint cut;
   gchar *detail;
 
@@ -546,10 +548,16 @@ report_failure (RtfWriter * w)
   w->stats.error = err;
   g_mutex_unlock (&w->lock);
 
-  detail = g_strdup_printf ("%s at byte %" G_GUINT64_FORMAT "; file cut back "
-      "to %" G_GUINT64_FORMAT " bytes of whole frames%s%s", g_strerror (err),
-      w->offset, w->written_end, cut ? ", but that failed: " : "",
-      cut ? g_strerror (cut) : "");
+  rtf_queue_get_level (w->queue, &held, NULL, NULL);
+  g_mutex_lock (&w->lock);
+  lost = w->stats.frames_lost + held;
+  written = w->stats.frames_written;
+  g_mutex_unlock (&w->lock);
+  detail = g_strdup_printf ("%s; %" G_GUINT64_FORMAT " frames written (file "
+      "cut back to their %" G_GUINT64_FORMAT " bytes%s%s), %" G_GUINT64_FORMAT
+      " frames accepted but not written", g_strerror (err), written,
+      w->written_end, cut ? ", but that failed: " : "",
+      cut ? g_strerror (cut) : "", lost);
   if (w->cb.failed)
     w->cb.failed (err, "write", detail, w->user_data);
   g_free (detail);

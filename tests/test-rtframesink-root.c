@@ -1,0 +1,491 @@
+/* rtframesink on real filesystems the test makes: ramfs (no O_DIRECT),
+ * small XFS and ext4 on loop devices (disk full, the user's workload), and
+ * io_uring switched off by sysctl.  Needs root: exits 77 (skip) with the
+ * reason otherwise.  Never run in parallel with other tests (the sysctl is
+ * system-wide). */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rtf-test-util.h"
+
+#define USER_CAPS "video/x-raw,format=P010_10LE,width=2048,height=928," \
+    "framerate=20/1"
+#define USER_FRAME_SIZE 5701632
+#define IO_URING_SYSCTL "/proc/sys/kernel/io_uring_disabled"
+
+static gchar *saved_io_uring_disabled;
+
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  gsize frame_size;
+  gchar *location;
+} Rec;
+
+static Rec *
+rec_start (const gchar * location, const gchar * props, const gchar * caps)
+{
+  Rec *r = g_new0 (Rec, 1);
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstVideoInfo info;
+  GstCaps *c = gst_caps_from_string (caps);
+
+  fail_unless (gst_video_info_from_caps (&info, c));
+  gst_caps_unref (c);
+  r->frame_size = GST_VIDEO_INFO_SIZE (&info);
+  r->location = g_strdup (location);
+  g_object_set (sink, "location", location, NULL);
+  if (props) {
+    gchar **kv = g_strsplit (props, " ", -1);
+    guint i;
+
+    for (i = 0; kv[i]; i++) {
+      gchar **p = g_strsplit (kv[i], "=", 2);
+
+      gst_util_set_object_arg (G_OBJECT (sink), p[0], p[1]);
+      g_strfreev (p);
+    }
+    g_strfreev (kv);
+  }
+  r->bus = gst_bus_new ();
+  gst_element_set_bus (sink, r->bus);
+  r->h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_object_unref (sink);
+  gst_harness_set_src_caps_str (r->h, caps);
+  return r;
+}
+
+static GstFlowReturn
+rec_push (Rec * r, guint stream, guint64 seq)
+{
+  GstBuffer *buf = gst_harness_create_buffer (r->h, r->frame_size);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  rtf_test_fill_frame (map.data, r->frame_size, stream, seq);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
+  return gst_harness_push (r->h, buf);
+}
+
+static guint64
+rec_u64 (Rec * r, const gchar * prop)
+{
+  guint64 v;
+
+  g_object_get (r->h->element, prop, &v, NULL);
+  return v;
+}
+
+static void
+rec_stop (Rec * r)
+{
+  gst_harness_teardown (r->h);
+  gst_bus_set_flushing (r->bus, TRUE);
+  gst_object_unref (r->bus);
+  g_free (r->location);
+  g_free (r);
+}
+
+/* The next message of `type` (ERROR or WARNING): its domain, code, and the
+ * text contains `substr`. */
+static void
+assert_message (GstBus * bus, GstMessageType type, GQuark domain, gint code,
+    const gchar * substr)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (msg != NULL, "no %s posted", gst_message_type_get_name (type));
+  if (type == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, &dbg);
+  else
+    gst_message_parse_warning (msg, &err, &dbg);
+  fail_unless (err->domain == domain, "domain %s",
+      g_quark_to_string (err->domain));
+  fail_unless_equals_int (err->code, code);
+  if (substr)
+    fail_unless (strstr (err->message, substr) != NULL, "'%s' not in '%s'",
+        substr, err->message);
+  g_print ("  %s: %s\n", gst_message_type_get_name (type), err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+}
+
+static void
+assert_no_message (GstBus * bus, GstMessageType type)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+
+  if (msg) {
+    GError *err = NULL;
+
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fail ("unexpected %s: %s", gst_message_type_get_name (type),
+        err->message);
+  }
+}
+
+static void
+assert_file (const gchar * path, gsize frame_size, guint stream, guint64 n)
+{
+  gchar *err = rtf_test_check_file (path, frame_size, stream, n);
+
+  fail_unless (err == NULL, "%s: %s", path, err);
+}
+
+/* ---- no O_DIRECT: ramfs ----------------------------------------------- */
+
+GST_START_TEST (test_ramfs_falls_back_to_buffered)
+{
+  RtfTestFs *fs = rtf_test_fs_new ("ramfs", 0);
+  gchar *path = g_build_filename (fs->dir, "cam.raw", NULL);
+  Rec *r = rec_start (path, NULL, USER_CAPS);
+  gboolean direct = TRUE;
+  guint i;
+
+  /* announced once, at start */
+  assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "page cache");
+  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  g_object_get (r->h->element, "current-direct", &direct, NULL);
+  fail_if (direct);
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  fail_unless_equals_uint64 (rec_u64 (r, "frames-written"), 10);
+  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rec_stop (r);
+  assert_file (path, USER_FRAME_SIZE, 0, 10);
+  g_unlink (path);
+  g_free (path);
+  rtf_test_fs_free (fs);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ramfs_direct_on_is_an_error)
+{
+  RtfTestFs *fs = rtf_test_fs_new ("ramfs", 0);
+  gchar *path = g_build_filename (fs->dir, "cam.raw", NULL);
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstBus *bus = gst_bus_new ();
+
+  g_object_set (sink, "location", path, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "direct", "on");
+  gst_element_set_bus (sink, bus);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, "O_DIRECT");
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+  g_free (path);
+  rtf_test_fs_free (fs);
+}
+
+GST_END_TEST;
+
+/* ---- no io_uring: kernel.io_uring_disabled=2 -------------------------- */
+
+/* /proc files are written in place (g_file_set_contents renames) */
+static gboolean
+write_sysctl (const gchar * value)
+{
+  FILE *f = fopen (IO_URING_SYSCTL, "w");
+  gboolean ok;
+
+  if (f == NULL)
+    return FALSE;
+  ok = fputs (value, f) >= 0;
+  return fclose (f) == 0 && ok;
+}
+
+static void
+set_io_uring_disabled (const gchar * value)
+{
+  fail_unless (write_sysctl (value));
+}
+
+static void
+save_io_uring_sysctl (void)
+{
+  g_file_get_contents (IO_URING_SYSCTL, &saved_io_uring_disabled, NULL, NULL);
+}
+
+/* Runs in the parent process, also after a test that failed. */
+static void
+restore_io_uring_sysctl (void)
+{
+  if (saved_io_uring_disabled)
+    write_sysctl (saved_io_uring_disabled);
+  g_clear_pointer (&saved_io_uring_disabled, g_free);
+}
+
+GST_START_TEST (test_no_io_uring_falls_back_to_pwrite)
+{
+  gchar *dir, *path;
+  Rec *r;
+  gint engine = -1;
+  guint i;
+
+  if (!g_file_test (IO_URING_SYSCTL, G_FILE_TEST_EXISTS)) {
+    g_print ("  skipped: this kernel has no %s\n", IO_URING_SYSCTL);
+    return;
+  }
+  dir = g_dir_make_tmp ("rtframe-nouring-XXXXXX", NULL);
+  path = g_build_filename (dir, "cam.raw", NULL);
+  set_io_uring_disabled ("2");
+  r = rec_start (path, NULL, USER_CAPS);
+  assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "io_uring");
+  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  g_object_get (r->h->element, "current-io-engine", &engine, NULL);
+  fail_unless_equals_int (engine, 2);   /* psync */
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  rec_stop (r);
+  restore_io_uring_sysctl ();
+  assert_file (path, USER_FRAME_SIZE, 0, 10);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_io_uring_forced_is_an_error)
+{
+  GstElement *sink;
+  GstBus *bus;
+  gchar *dir, *path;
+
+  if (!g_file_test (IO_URING_SYSCTL, G_FILE_TEST_EXISTS)) {
+    g_print ("  skipped: this kernel has no %s\n", IO_URING_SYSCTL);
+    return;
+  }
+  dir = g_dir_make_tmp ("rtframe-nouring-XXXXXX", NULL);
+  path = g_build_filename (dir, "cam.raw", NULL);
+  sink = gst_element_factory_make ("rtframesink", NULL);
+  bus = gst_bus_new ();
+  g_object_set (sink, "location", path, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "io-engine", "io-uring");
+  gst_element_set_bus (sink, bus);
+  set_io_uring_disabled ("2");
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  restore_io_uring_sysctl ();
+  assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "io_uring");
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+/* ---- disk full -------------------------------------------------------- */
+
+/* Records until the filesystem is full: NO_SPACE_LEFT naming the file, the
+ * file cut back to whole frames, each byte-exact, counters that add up. */
+static void
+fill_disk (const gchar * fstype, guint size_mb, guint leave_mb,
+    const gchar * props)
+{
+  RtfTestFs *fs = rtf_test_fs_new (fstype, size_mb);
+  gchar *path = g_build_filename (fs->dir, "cam.raw", NULL);
+  gchar *cmd;
+  Rec *r;
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint64 pushed = 0, written, lost;
+  struct stat st;
+
+  /* leave `leave_mb` MiB free, so the recording fills it mid-frame */
+  cmd = g_strdup_printf ("fallocate -l $(( $(df -B1 --output=avail %s | "
+      "tail -1) - %u * 1048576 )) %s/filler", fs->dir, leave_mb, fs->dir);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+
+  r = rec_start (path, props, USER_CAPS);
+  while (ret == GST_FLOW_OK && pushed < 1000) {
+    ret = rec_push (r, 0, pushed);
+    if (ret == GST_FLOW_OK)
+      pushed++;
+  }
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NO_SPACE_LEFT, path);
+  /* EOS after the error does not claim a complete file */
+  fail_if (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  written = rec_u64 (r, "frames-written");
+  lost = rec_u64 (r, "frames-lost");
+  rec_stop (r);
+
+  g_print ("  %s: %" G_GUINT64_FORMAT " frames accepted, %" G_GUINT64_FORMAT
+      " written, %" G_GUINT64_FORMAT " lost to the error\n", fstype, pushed,
+      written, lost);
+  fail_unless (written > 0);
+  fail_unless_equals_uint64 (written + lost, pushed);
+  fail_unless (stat (path, &st) == 0);
+  fail_unless_equals_uint64 (st.st_size, written * USER_FRAME_SIZE);
+  assert_file (path, USER_FRAME_SIZE, 0, written);
+  g_free (path);
+  rtf_test_fs_free (fs);
+}
+
+GST_START_TEST (test_disk_full_xfs)
+{
+  fill_disk ("xfs", 320, 40, NULL);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_disk_full_ext4)
+{
+  fill_disk ("ext4", 64, 30, NULL);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_disk_full_xfs_psync)
+{
+  fill_disk ("xfs", 320, 40, "io-engine=psync");
+}
+
+GST_END_TEST;
+
+/* ---- the user's workload on XFS --------------------------------------- */
+
+typedef struct
+{
+  Rec *r;
+  guint stream;
+  guint n;
+} StreamData;
+
+/* One camera: frames at 20 Hz from a live clock. */
+static gpointer
+camera (gpointer user_data)
+{
+  StreamData *d = user_data;
+  gint64 start = g_get_monotonic_time ();
+  guint i;
+
+  for (i = 0; i < d->n; i++) {
+    gint64 due = start + (gint64) i * G_USEC_PER_SEC / 20;
+    gint64 now = g_get_monotonic_time ();
+
+    if (due > now)
+      g_usleep (due - now);
+    fail_unless_equals_int (rec_push (d->r, d->stream, i), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (d->r->h, gst_event_new_eos ()));
+  return NULL;
+}
+
+GST_START_TEST (test_user_workload_xfs)
+{
+  RtfTestFs *fs = rtf_test_fs_new ("xfs", 2048);
+  StreamData d[3];
+  GThread *t[3];
+  guint s, n = 60;              /* 3 s at 20 Hz */
+
+  for (s = 0; s < 3; s++) {
+    gchar *path = g_strdup_printf ("%s/cam%u.raw", fs->dir, s);
+
+    d[s].r = rec_start (path, NULL, USER_CAPS);
+    d[s].stream = s;
+    d[s].n = n;
+    g_free (path);
+  }
+  for (s = 0; s < 3; s++)
+    t[s] = g_thread_new ("camera", camera, &d[s]);
+  for (s = 0; s < 3; s++)
+    g_thread_join (t[s]);
+  for (s = 0; s < 3; s++) {
+    gchar *path = g_strdup (d[s].r->location);
+    gboolean direct = FALSE;
+
+    g_object_get (d[s].r->h->element, "current-direct", &direct, NULL);
+    fail_unless (direct);
+    fail_unless_equals_uint64 (rec_u64 (d[s].r, "frames-written"), n);
+    fail_unless_equals_uint64 (rec_u64 (d[s].r, "frames-zero-copy"), n);
+    assert_no_message (d[s].r->bus, GST_MESSAGE_WARNING);
+    assert_no_message (d[s].r->bus, GST_MESSAGE_ERROR);
+    rec_stop (d[s].r);
+    assert_file (path, USER_FRAME_SIZE, s, n);
+    g_free (path);
+  }
+  rtf_test_fs_free (fs);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtframesink_root_suite (void)
+{
+  Suite *s = suite_create ("rtframesink-root");
+  TCase *tc = tcase_create ("filesystems");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 180);
+  tcase_add_unchecked_fixture (tc, save_io_uring_sysctl,
+      restore_io_uring_sysctl);
+  tcase_add_test (tc, test_ramfs_falls_back_to_buffered);
+  tcase_add_test (tc, test_ramfs_direct_on_is_an_error);
+  tcase_add_test (tc, test_no_io_uring_falls_back_to_pwrite);
+  tcase_add_test (tc, test_no_io_uring_forced_is_an_error);
+  tcase_add_test (tc, test_disk_full_xfs);
+  tcase_add_test (tc, test_disk_full_ext4);
+  tcase_add_test (tc, test_disk_full_xfs_psync);
+  tcase_add_test (tc, test_user_workload_xfs);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const gchar *const tools[] = { "losetup", "mkfs.xfs", "mkfs.ext4",
+    "fallocate", "mount"
+  };
+  guint i;
+
+  if (!rtf_test_is_root ()) {
+    g_print ("SKIP: needs root (mounts ramfs, makes XFS/ext4 on loop "
+        "devices, sets %s)\n", IO_URING_SYSCTL);
+    return 77;
+  }
+  for (i = 0; i < G_N_ELEMENTS (tools); i++) {
+    gchar *p = g_find_program_in_path (tools[i]);
+
+    if (p == NULL) {
+      g_print ("SKIP: %s is not installed\n", tools[i]);
+      return 77;
+    }
+    g_free (p);
+  }
+  gst_check_init (&argc, &argv);
+  return gst_check_run_suite (rtframesink_root_suite (), "rtframesink-root",
+      __FILE__);
+}
