@@ -113,6 +113,15 @@ free_block (gpointer p)
   g_free (p);
 }
 
+static void
+append_copy (GstBuffer * buf, const guint8 * data, gsize len)
+{
+  gpointer copy = g_memdup2 (data, len);
+
+  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0, copy, len, 0,
+          len, copy, g_free));
+}
+
 /* Frame `seq` of stream 0 in the layout `kind`; its tight bytes are
  * rtf_test_fill_frame()'s. */
 static GstBuffer *
@@ -151,14 +160,9 @@ make_frame (GstHarness * h, const gchar * caps_str, guint64 seq,
 
       rtf_test_fill_frame (all, size, 0, seq);
       buf = gst_buffer_new ();
-      gst_buffer_append_memory (buf, gst_memory_new_wrapped (0,
-              g_memdup2 (all, a), a, 0, a, NULL, NULL));
-      gst_buffer_append_memory (buf,
-          gst_memory_new_wrapped (0, g_memdup2 (all + a, b), b, 0, b, NULL,
-              NULL));
-      gst_buffer_append_memory (buf,
-          gst_memory_new_wrapped (0, g_memdup2 (all + a + b, size - a - b),
-              size - a - b, 0, size - a - b, NULL, NULL));
+      append_copy (buf, all, a);
+      append_copy (buf, all + a, b);
+      append_copy (buf, all + a + b, size - a - b);
       g_free (all);
       break;
     }
@@ -375,6 +379,57 @@ GST_START_TEST (test_same_as_filesink)
     g_free (b);
     g_free (desc);
   }
+}
+
+GST_END_TEST;
+
+/* A recording plays back with filesrc ! rawvideoparse and the caps. */
+GST_START_TEST (test_playback_rawvideoparse)
+{
+  const gchar *caps = formats[1];
+  gsize fsize = frame_size_of (caps);
+  gchar *path = tmp_path ("play.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstElement *pipe, *appsink;
+  gchar *desc;
+  guint8 *want = g_malloc (fsize);
+  guint i, n = 0;
+
+  for (i = 0; i < 8; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  teardown_sink (h, bus);
+
+  desc = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+      "format=p010-10le width=1920 height=1080 framerate=20/1 ! appsink "
+      "name=out sync=false", path);
+  pipe = gst_parse_launch (desc, NULL);
+  fail_unless (pipe != NULL);
+  appsink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (;;) {
+    GstSample *sample = NULL;
+
+    g_signal_emit_by_name (appsink, "pull-sample", &sample);
+    if (sample == NULL)
+      break;
+    rtf_test_fill_frame (want, fsize, 0, n);
+    fail_unless (gst_buffer_memcmp (gst_sample_get_buffer (sample), 0, want,
+            fsize) == 0, "frame %u", n);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer
+            (sample)), n * GST_SECOND / 20);
+    gst_sample_unref (sample);
+    n++;
+  }
+  fail_unless_equals_int (n, 8);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (appsink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (want);
+  g_free (path);
 }
 
 GST_END_TEST;
@@ -947,6 +1002,7 @@ rtframesink_suite (void)
   tcase_add_loop_test (tc, test_byte_exact_psync_buffered, 0,
       G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_same_as_filesink);
+  tcase_add_test (tc, test_playback_rawvideoparse);
   tcase_add_test (tc, test_zero_copy_with_pool);
   tcase_add_test (tc, test_copy_without_pool);
   tcase_add_test (tc, test_proposed_pool_alignment);

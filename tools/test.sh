@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Quick start, step 2: run the test suite (meson test).  As root the tests
+# that make loop filesystems and switch io_uring off run too; otherwise they
+# skip and say why.
+#   tools/test.sh              the suite on build/
+#   tools/test.sh --sanitize   the suite built with AddressSanitizer + UBSan
+#   tools/test.sh --valgrind   the suite under valgrind memcheck
+#   extra arguments go to meson test (e.g. a test name)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=plain
+case "${1:-}" in
+  --sanitize) mode=sanitize; shift ;;
+  --valgrind) mode=valgrind; shift ;;
+esac
+
+tools/install-deps.sh >/dev/null
+case $mode in
+  plain)
+    dir=build; tools/build.sh build
+    meson test -C build --print-errorlogs "$@" || status=$? ;;
+  sanitize)
+    dir=build-sanitize
+    tools/build.sh build-sanitize -Db_sanitize=address,undefined -Db_lundef=false
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      meson test -C build-sanitize --print-errorlogs --timeout-multiplier 3 "$@" || status=$? ;;
+  valgrind)
+    dir=build; tools/build.sh build
+    meson test -C build --print-errorlogs --timeout-multiplier 20 \
+      --wrapper "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/tests/valgrind.supp --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --num-callers=40" \
+      "$@" || status=$? ;;
+esac
+
+# One closing line a person (and CI) can read at a glance.
+python3 - "$dir/meson-logs/testlog.json" <<'PY'
+import json, sys
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    key = {"OK": "passed", "SKIP": "skipped", "EXPECTEDFAIL": "passed"}.get(r, "failed")
+    counts[key] += 1
+print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+PY
+exit ${status:-0}
