@@ -85,8 +85,12 @@ struct _RtfWriter
 static const gint reserve_tag_storage = 0;
 #define RESERVE_TAG ((gpointer) & reserve_tag_storage)
 
-static void G_GNUC_PRINTF (3, 4)
-    wlog (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
+static void
+wlog (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
+G_GNUC_PRINTF (3, 4);
+
+     static void
+         wlog (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
 {
   gchar *msg;
   va_list args;
@@ -143,8 +147,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->buf_align = MAX (w->file.mem_align, (gsize) 4096);
   /* A pipe or device is written in order at its position: one write in
    * flight, or two frames' bytes would interleave. */
-  w->n_slots = w->file.stream ? 1 : MIN (config->io_depth,
-      config->max_frames);
+  w->n_slots = w->file.stream ? 1 : MIN (config->io_depth, config->max_frames);
   if (w->file.stream)
     w->config.preallocate = 0;
   w->slots = g_new0 (IoSlot, w->n_slots);

@@ -408,8 +408,7 @@ writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
     GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
   };
 
-  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s",
-      message);
+  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
 }
 
 static const RtfWriterCallbacks writer_callbacks = {

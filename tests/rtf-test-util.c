@@ -36,8 +36,7 @@ rtf_test_fill_frame (guint8 * data, gsize size, guint stream, guint64 seq)
     data[i] = (guint8) mix (state + i) | 1;
   /* a readable stamp at the start: "S<stream>F<seq>" */
   if (size >= 24)
-    g_snprintf ((gchar *) data, 24, "S%02uF%019" G_GUINT64_FORMAT, stream,
-        seq);
+    g_snprintf ((gchar *) data, 24, "S%02uF%019" G_GUINT64_FORMAT, stream, seq);
 }
 
 static gchar *
@@ -102,8 +101,7 @@ rtf_test_check_file (const gchar * path, gsize frame_size, guint stream,
 }
 
 gint64
-rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
-    guint stream)
+rtf_test_count_whole_frames (const gchar * path, gsize frame_size, guint stream)
 {
   gint fd = open (path, O_RDONLY);
   gint64 whole = -1;

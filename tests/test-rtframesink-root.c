@@ -133,8 +133,7 @@ assert_no_message (GstBus * bus, GstMessageType type)
       gst_message_parse_error (msg, &err, NULL);
     else
       gst_message_parse_warning (msg, &err, NULL);
-    fail ("unexpected %s: %s", gst_message_type_get_name (type),
-        err->message);
+    fail ("unexpected %s: %s", gst_message_type_get_name (type), err->message);
   }
 }
 

@@ -125,8 +125,7 @@ append_copy (GstBuffer * buf, const guint8 * data, gsize len)
 /* Frame `seq` of stream 0 in the layout `kind`; its tight bytes are
  * rtf_test_fill_frame()'s. */
 static GstBuffer *
-make_frame (GstHarness * h, const gchar * caps_str, guint64 seq,
-    InputKind kind)
+make_frame (GstHarness * h, const gchar * caps_str, guint64 seq, InputKind kind)
 {
   GstCaps *caps = gst_caps_from_string (caps_str);
   GstVideoInfo info;
@@ -964,8 +963,9 @@ GST_START_TEST (test_flush_unblocks_waiting_render)
   /* frames accepted before the flush are still written, then new ones */
   g_atomic_int_set (&r.go, 1);
   gst_harness_push_event (p.h, gst_event_new_segment (&(GstSegment) {
-          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,
-          .stop = GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}));
+          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,.stop =
+            GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}
+      ));
   fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, 2,
               INPUT_POOL)), GST_FLOW_OK);
   pushed++;
@@ -997,8 +997,7 @@ rtframesink_suite (void)
   tcase_add_loop_test (tc, test_byte_exact_unaligned, 0,
       G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_pieces, 0, G_N_ELEMENTS (formats));
-  tcase_add_loop_test (tc, test_byte_exact_strided, 0,
-      G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_strided, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_psync_buffered, 0,
       G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_same_as_filesink);

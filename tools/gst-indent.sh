@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Formats C files the way GStreamer 1.22's gst-indent does (GNU indent, run
-# twice because one pass is not stable).  No arguments: every .c/.h file.
+# twice because one pass is not stable).  No arguments: every .c file (like GStreamer's pre-commit hook, headers are left as
+# written: indent mangles G_BEGIN_DECLS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v indent >/dev/null || { echo "gst-indent: apt-get install indent" >&2; exit 1; }
 files=("$@")
-[ ${#files[@]} -gt 0 ] || mapfile -t files < <(git ls-files '*.c' '*.h')
+[ ${#files[@]} -gt 0 ] || mapfile -t files < <(git ls-files '*.c')
 for f in "${files[@]}"; do
   for pass in 1 2; do
     indent --braces-on-if-line --case-brace-indentation0 --case-indentation2 \

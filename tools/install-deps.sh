@@ -9,7 +9,7 @@ packages=(
   gstreamer1.0-plugins-base gstreamer1.0-tools
   liburing-dev
   xfsprogs e2fsprogs util-linux fio
-  valgrind
+  valgrind indent
 )
 
 missing=()
