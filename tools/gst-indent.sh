@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Formats C files the way GStreamer 1.22's gst-indent does (GNU indent, run
-# twice because one pass is not stable).  No arguments: every .c file (like GStreamer's pre-commit hook, headers are left as
-# written: indent mangles G_BEGIN_DECLS).
+# twice because one pass is not stable).  No arguments: every .c file.  Like
+# GStreamer's pre-commit hook it leaves headers as written (indent mangles
+# G_BEGIN_DECLS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v indent >/dev/null || { echo "gst-indent: apt-get install indent" >&2; exit 1; }
