@@ -16,7 +16,15 @@ typedef struct
   RtfEngine parent;
   struct io_uring ring;
   gboolean doorbell_armed;
+  gint64 max_wait_ns;
 } RtfEngineUring;
+
+/* A wait in io_uring_enter() is cut into slices of at most this long.  It
+ * costs one wake-up a second when idle.  valgrind (3.19) keeps its global
+ * lock while a thread waits in io_uring_enter(), so no other thread runs:
+ * under valgrind set RTFRAME_URING_MAX_WAIT_MS=1 (tools/test.sh --valgrind
+ * does). */
+#define DEFAULT_MAX_WAIT_NS G_GINT64_CONSTANT (1000000000)
 
 static struct io_uring_sqe *
 uring_get_sqe (RtfEngineUring * u)
@@ -72,15 +80,13 @@ uring_reap (RtfEngine * e, gint64 timeout_ns, RtfCompletion * out, guint max)
   }
 
   if (timeout_ns != 0 && io_uring_cq_ready (&u->ring) == 0) {
-    if (timeout_ns > 0) {
-      struct __kernel_timespec ts;
+    struct __kernel_timespec ts;
 
-      ts.tv_sec = timeout_ns / 1000000000;
-      ts.tv_nsec = timeout_ns % 1000000000;
-      ret = io_uring_submit_and_wait_timeout (&u->ring, &cqe, 1, &ts, NULL);
-    } else {
-      ret = io_uring_submit_and_wait (&u->ring, 1);
-    }
+    if (timeout_ns < 0 || timeout_ns > u->max_wait_ns)
+      timeout_ns = u->max_wait_ns;
+    ts.tv_sec = timeout_ns / 1000000000;
+    ts.tv_nsec = timeout_ns % 1000000000;
+    ret = io_uring_submit_and_wait_timeout (&u->ring, &cqe, 1, &ts, NULL);
   } else {
     ret = io_uring_submit (&u->ring);
   }
@@ -146,5 +152,12 @@ rtf_engine_uring_new (guint entries, gint doorbell, gint * err)
   }
   u->parent.ops = &uring_ops;
   u->parent.doorbell = doorbell;
+  u->max_wait_ns = DEFAULT_MAX_WAIT_NS;
+  {
+    const gchar *env = g_getenv ("RTFRAME_URING_MAX_WAIT_MS");
+
+    if (env && g_ascii_strtoll (env, NULL, 10) > 0)
+      u->max_wait_ns = g_ascii_strtoll (env, NULL, 10) * 1000000;
+  }
   return &u->parent;
 }

@@ -227,14 +227,17 @@ main (int argc, char **argv)
   };
   static const MemKind mems[] = { MEM_ALIGNED, MEM_UNALIGNED, MEM_PIECES };
   static const gchar *mem_names[] = { "aligned", "unaligned", "pieces" };
-  guint e, d, s, m;
+  Case *cases = g_new0 (Case, 2 * 2 * G_N_ELEMENTS (sizes) *
+      G_N_ELEMENTS (mems));
+  guint e, d, s, m, n = 0;
+  gint ret;
 
   g_test_init (&argc, &argv, NULL);
   for (e = RTF_ENGINE_IO_URING; e <= RTF_ENGINE_PSYNC; e++)
     for (d = RTF_DIRECT_AUTO; d <= RTF_DIRECT_OFF; d += 2)
       for (s = 0; s < G_N_ELEMENTS (sizes); s++)
         for (m = 0; m < G_N_ELEMENTS (mems); m++) {
-          Case *c = g_new0 (Case, 1);
+          Case *c = &cases[n++];
           gchar *name;
 
           c->engine = e;
@@ -246,10 +249,12 @@ main (int argc, char **argv)
               e == RTF_ENGINE_IO_URING ? "io_uring" : "psync",
               d == RTF_DIRECT_AUTO ? "direct" : "buffered", c->frame_size,
               mem_names[m]);
-          g_test_add_data_func_full (name, c, test_case, g_free);
+          g_test_add_data_func (name, c, test_case);
           g_free (name);
         }
   g_test_add_func ("/writer/write-error", test_write_error);
   g_test_add_func ("/writer/open-error", test_open_error);
-  return g_test_run ();
+  ret = g_test_run ();
+  g_free (cases);
+  return ret;
 }
