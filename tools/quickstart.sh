@@ -19,7 +19,7 @@ frames=$((seconds * 20))
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 pipeline=()
 for s in 0 1 2; do
-  pipeline+=(videotestsrc is-live=true num-buffers=$frames pattern=ball
+  pipeline+=(videotestsrc is-live=true num-buffers=$frames pattern=ball foreground-color=$((0xff000000 + (0xff << (8 * s))))
     "!" "$caps" "!" rtframesink name=cam$s location="$out/cam$s.raw")
 done
 
