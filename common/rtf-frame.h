@@ -30,6 +30,9 @@ struct _RtfFrame
   guint n_iov;
   gsize size;                   /* sum of iov lengths */
   gint64 arrival_ns;            /* rtf_clock_now_ns() when it was handed over */
+  gint64 deadline_ns;           /* its last byte must be written by then; 0 none */
+  guint64 pts, duration, running_time;  /* the producer's timestamps, passed
+                                         * on in reports (G_MAXUINT64: none) */
   guint64 seq;                  /* frame number, from 0, set by the queue */
 
   /* Owned by the writer once committed */
@@ -40,11 +43,28 @@ struct _RtfFrame
   guint pending;                /* writes submitted and not completed */
   gint error;                   /* errno of the failure, when FAILED */
   gboolean copied;              /* written from staging memory, not its own */
+  gboolean miss_reported;       /* its deadline passed and was reported */
   gint io_slot;                 /* writer resources it uses, -1 none */
 
-  guint index;                  /* position in the queue's slot array */
-  gpointer user;                /* the producer's per-slot data */
+  guint index;                  /* which of the queue's frames, stable */
+  gpointer user;                /* the producer's data for this index */
 };
+
+/* A frame whose deadline passed before its last byte was written, as the
+ * writer (or the producer, for a dropped frame) saw it at that moment. */
+typedef struct
+{
+  guint64 seq;
+  guint64 pts, duration, running_time;
+  gint64 arrival_ns;
+  gint64 deadline_ns;
+  gint64 detected_ns;           /* when the miss was seen */
+  gsize size;
+  RtfFrameState where;          /* QUEUED, IN_FLIGHT or DROPPED */
+  guint queued_frames;          /* queue level then: frames not yet taken */
+  guint64 queued_bytes;
+  guint held_frames;            /* queued + being written */
+} RtfMiss;
 
 G_END_DECLS
 

@@ -1,14 +1,16 @@
 /* rtframe: the bounded frame queue between the streaming thread and the
  * writer thread.
  *
- * Frames live in a fixed array of slots used as a ring, so handing a frame
- * over allocates nothing.  Three cursors walk the ring in order:
- *   tail   - oldest frame not yet released (its write may be in flight)
- *   submit - oldest frame not yet taken by the writer
- *   head   - next free slot
- * The producer waits on a condition variable when the ring is full; the
- * writer is woken through an eventfd (the doorbell) so it can wait for new
- * frames and for I/O completions in one call (poll or io_uring). */
+ * The queue owns max_frames RtfFrame structures, handed out from a free
+ * list: handing a frame over allocates nothing, and a frame keeps its index
+ * (the producer keys its own per-frame data on it) wherever it is.  Queued
+ * frames are kept in order in a ring of pointers; the writer takes them
+ * from there and keeps the ones it is writing itself, so the oldest queued
+ * frame can be dropped (and its memory freed) at once even while a write
+ * is stuck.  The producer waits on a condition variable when max_frames or
+ * max_bytes frames are held; the writer is woken through an eventfd (the
+ * doorbell) so it can wait for new frames and for I/O completions in one
+ * call. */
 #include "rtf-queue.h"
 #include "rtf-clock.h"
 
@@ -21,14 +23,15 @@ struct _RtfQueue
 {
   GMutex lock;
   GCond cond;
-  RtfFrame *slots;
   guint capacity;
   guint64 max_bytes;
 
-  guint tail, submit, head;     /* ring positions, modulo capacity */
-  guint count;                  /* slots between tail and head */
-  guint queued;                 /* slots between submit and head */
-  guint64 bytes;                /* bytes of the counted frames */
+  RtfFrame *frames;             /* capacity of them */
+  guint *free_list;             /* indices of FREE frames */
+  guint n_free;
+  RtfFrame **ring;              /* queued frames, oldest at ring_first */
+  guint ring_first;
+  RtfQueueLevel level;
   guint64 next_seq;
 
   gboolean flushing;
@@ -53,11 +56,15 @@ rtf_queue_new (guint max_frames, guint64 max_bytes)
   g_cond_init (&q->cond);
   q->capacity = max_frames;
   q->max_bytes = max_bytes;
-  q->slots = g_new0 (RtfFrame, max_frames);
+  q->frames = g_new0 (RtfFrame, max_frames);
+  q->free_list = g_new (guint, max_frames);
+  q->ring = g_new0 (RtfFrame *, max_frames);
   for (i = 0; i < max_frames; i++) {
-    q->slots[i].index = i;
-    q->slots[i].io_slot = -1;
+    q->frames[i].index = i;
+    q->frames[i].io_slot = -1;
+    q->free_list[i] = max_frames - 1 - i;       /* frame 0 handed out first */
   }
+  q->n_free = max_frames;
   q->doorbell = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (q->doorbell < 0) {
     rtf_queue_free (q);
@@ -73,7 +80,9 @@ rtf_queue_free (RtfQueue * q)
     return;
   if (q->doorbell >= 0)
     close (q->doorbell);
-  g_free (q->slots);
+  g_free (q->frames);
+  g_free (q->free_list);
+  g_free (q->ring);
   g_cond_clear (&q->cond);
   g_mutex_clear (&q->lock);
   g_free (q);
@@ -89,20 +98,14 @@ RtfFrame *
 rtf_queue_slot (RtfQueue * q, guint index)
 {
   g_return_val_if_fail (index < q->capacity, NULL);
-  return &q->slots[index];
+  return &q->frames[index];
 }
 
 void
-rtf_queue_get_level (RtfQueue * q, guint * frames, guint64 * bytes,
-    guint * queued)
+rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level)
 {
   g_mutex_lock (&q->lock);
-  if (frames)
-    *frames = q->count;
-  if (bytes)
-    *bytes = q->bytes;
-  if (queued)
-    *queued = q->queued;
+  *level = q->level;
   g_mutex_unlock (&q->lock);
 }
 
@@ -121,11 +124,12 @@ ring_doorbell (RtfQueue * q)
 static gboolean
 has_room (RtfQueue * q, gsize size)
 {
-  if (q->count >= q->capacity)
+  if (q->n_free == 0)
     return FALSE;
-  /* An empty queue takes any frame, so a frame larger than the byte limit
-   * still goes through (one at a time) instead of blocking forever. */
-  if (q->max_bytes > 0 && q->count > 0 && q->bytes + size > q->max_bytes)
+  /* Nothing held: any frame is taken, so a frame larger than the byte
+   * limit still goes through (one at a time) instead of blocking forever. */
+  if (q->max_bytes > 0 && q->level.held > 0
+      && q->level.held_bytes + size > q->max_bytes)
     return FALSE;
   return TRUE;
 }
@@ -164,20 +168,23 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     goto done;
   }
 
-  f = &q->slots[q->head];
+  f = &q->frames[q->free_list[--q->n_free]];
   g_assert (f->state == RTF_FRAME_FREE);
   f->state = RTF_FRAME_RESERVED;
   f->size = size;
   f->n_iov = 0;
+  f->arrival_ns = f->deadline_ns = 0;
+  f->pts = f->duration = f->running_time = G_MAXUINT64;
   f->offset = 0;
   f->submit_ns = f->complete_ns = 0;
   f->pending = 0;
   f->error = 0;
   f->copied = FALSE;
+  f->miss_reported = FALSE;
   f->io_slot = -1;
-  q->head = (q->head + 1) % q->capacity;
-  q->count++;
-  q->bytes += size;
+  q->level.held++;
+  q->level.held_bytes += size;
+  q->level.reserved++;
   *frame = f;
 
 done:
@@ -192,23 +199,78 @@ rtf_queue_commit (RtfQueue * q, RtfFrame * frame)
   g_assert (frame->state == RTF_FRAME_RESERVED);
   frame->seq = q->next_seq++;
   frame->state = RTF_FRAME_QUEUED;
-  q->queued++;
+  q->level.reserved--;
+  q->level.received++;
+  q->ring[(q->ring_first + q->level.queued) % q->capacity] = frame;
+  q->level.queued++;
+  q->level.queued_bytes += frame->size;
   g_mutex_unlock (&q->lock);
   ring_doorbell (q);
 }
 
-/* Gives back the slot reserved last, when the producer could not fill it. */
+static void
+put_back (RtfQueue * q, RtfFrame * frame)
+{
+  switch (frame->state) {
+    case RTF_FRAME_RESERVED:
+      q->level.reserved--;
+      break;
+    case RTF_FRAME_WRITTEN:
+      q->level.written++;
+      break;
+    case RTF_FRAME_DROPPED:
+      q->level.dropped++;
+      break;
+    default:
+      q->level.failed++;
+      break;
+  }
+  q->level.held--;
+  q->level.held_bytes -= frame->size;
+  frame->state = RTF_FRAME_FREE;
+  q->free_list[q->n_free++] = frame->index;
+  g_cond_broadcast (&q->cond);
+}
+
+/* Gives back a reserved frame the producer could not fill. */
 void
 rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
 {
   g_mutex_lock (&q->lock);
   g_assert (frame->state == RTF_FRAME_RESERVED);
-  g_assert ((frame->index + 1) % q->capacity == q->head);
-  frame->state = RTF_FRAME_FREE;
-  q->head = frame->index;
-  q->count--;
-  q->bytes -= frame->size;
-  g_cond_broadcast (&q->cond);
+  put_back (q, frame);
+  g_mutex_unlock (&q->lock);
+}
+
+/* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
+ * nothing is queued (every held frame is being written).  The caller
+ * releases it with rtf_queue_release(). */
+RtfFrame *
+rtf_queue_drop_oldest (RtfQueue * q)
+{
+  RtfFrame *f = NULL;
+
+  g_mutex_lock (&q->lock);
+  if (q->level.queued > 0) {
+    f = q->ring[q->ring_first];
+    q->ring_first = (q->ring_first + 1) % q->capacity;
+    q->level.queued--;
+    q->level.queued_bytes -= f->size;
+    f->state = RTF_FRAME_DROPPED;
+  }
+  g_mutex_unlock (&q->lock);
+  return f;
+}
+
+/* The producer dropped a frame instead of handing it over: it counts as
+ * received and dropped, and takes a frame number. */
+void
+rtf_queue_count_dropped_incoming (RtfQueue * q)
+{
+  g_mutex_lock (&q->lock);
+  q->next_seq++;
+  q->level.received++;
+  q->level.dropped++;
   g_mutex_unlock (&q->lock);
 }
 
@@ -221,7 +283,7 @@ rtf_queue_set_flushing (RtfQueue * q, gboolean flushing)
   g_mutex_unlock (&q->lock);
 }
 
-/* Waits until the writer has written every frame committed so far and has
+/* Waits until the writer has released every frame committed so far and has
  * run its barrier work (see rtf_queue_barrier_pending()).  Aborted by
  * set_flushing() and close(). */
 RtfQueueResult
@@ -279,70 +341,78 @@ rtf_queue_ack_doorbell (RtfQueue * q)
   (void) ret;
 }
 
-/* The oldest committed frame not yet taken by the writer, or NULL. */
+/* The oldest queued frame, now IN_FLIGHT and the writer's, or NULL. */
 RtfFrame *
 rtf_queue_pop (RtfQueue * q)
 {
   RtfFrame *f = NULL;
 
   g_mutex_lock (&q->lock);
-  while (q->queued > 0) {
-    f = &q->slots[q->submit];
-    q->submit = (q->submit + 1) % q->capacity;
-    q->queued--;
-    if (f->state == RTF_FRAME_QUEUED)
-      break;
-    f = NULL;                   /* dropped while queued: skip */
-  }
-  if (f)
+  if (q->level.queued > 0) {
+    f = q->ring[q->ring_first];
+    q->ring_first = (q->ring_first + 1) % q->capacity;
+    q->level.queued--;
+    q->level.queued_bytes -= f->size;
     f->state = RTF_FRAME_IN_FLIGHT;
+  }
   g_mutex_unlock (&q->lock);
   return f;
 }
 
-/* The oldest frame not yet released (taken by the writer or not), or NULL.
- * Frames are released in this order, whatever order their writes complete
- * in, so the writer knows which prefix of the file is whole. */
-RtfFrame *
-rtf_queue_oldest (RtfQueue * q)
+/* Marks the queued frames whose deadline is at or before `now` as reported
+ * and describes them (up to max) in out.  *next_deadline is set to the
+ * earliest deadline of the queued frames not yet due (G_MAXINT64: none).
+ * Under the lock, so a frame cannot be dropped meanwhile. */
+guint
+rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
+    gint64 * next_deadline)
 {
-  RtfFrame *f = NULL;
+  guint i, n = 0;
 
+  *next_deadline = G_MAXINT64;
   g_mutex_lock (&q->lock);
-  if (q->count > 0 && q->slots[q->tail].state != RTF_FRAME_RESERVED)
-    f = &q->slots[q->tail];
+  for (i = 0; i < q->level.queued; i++) {
+    RtfFrame *f = q->ring[(q->ring_first + i) % q->capacity];
+
+    if (f->deadline_ns == 0 || f->miss_reported)
+      continue;
+    if (f->deadline_ns > now) {
+      *next_deadline = MIN (*next_deadline, f->deadline_ns);
+      continue;
+    }
+    if (n == max) {
+      *next_deadline = now;     /* more to collect: come back at once */
+      break;
+    }
+    f->miss_reported = TRUE;
+    out[n] = (RtfMiss) {
+    f->seq, f->pts, f->duration, f->running_time, f->arrival_ns,
+          f->deadline_ns, now, f->size, RTF_FRAME_QUEUED, q->level.queued,
+          q->level.queued_bytes, q->level.held};
+    n++;
+  }
   g_mutex_unlock (&q->lock);
-  return f;
+  return n;
 }
 
 void
 rtf_queue_release (RtfQueue * q, RtfFrame * frame)
 {
   g_mutex_lock (&q->lock);
-  g_assert (frame == &q->slots[q->tail]);
-  if (frame->state == RTF_FRAME_QUEUED) {
-    /* released without being taken (writer shutting down after a failure) */
-    g_assert (q->submit == q->tail);
-    q->submit = (q->submit + 1) % q->capacity;
-    q->queued--;
-  }
-  frame->state = RTF_FRAME_FREE;
-  q->tail = (q->tail + 1) % q->capacity;
-  q->count--;
-  q->bytes -= frame->size;
-  g_cond_broadcast (&q->cond);
+  g_assert (frame->state != RTF_FRAME_FREE && frame->state != RTF_FRAME_QUEUED);
+  put_back (q, frame);
   g_mutex_unlock (&q->lock);
 }
 
 /* TRUE when the producer waits in rtf_queue_barrier() and every frame it
- * committed before has been released. */
+ * handed over before has been released. */
 gboolean
 rtf_queue_barrier_pending (RtfQueue * q)
 {
   gboolean ret;
 
   g_mutex_lock (&q->lock);
-  ret = q->barrier_req > q->barrier_ack && q->count == 0;
+  ret = q->barrier_req > q->barrier_ack && q->level.held == 0;
   g_mutex_unlock (&q->lock);
   return ret;
 }

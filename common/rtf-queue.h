@@ -17,34 +17,51 @@ typedef enum
   RTF_QUEUE_CLOSED              /* the writer failed: nothing more is taken */
 } RtfQueueResult;
 
-/* Per frame, from rtf_queue_reserve() to rtf_queue_release():
- *   FREE -> RESERVED -> QUEUED -> IN_FLIGHT -> WRITTEN | FAILED -> FREE
- *                             \-> DROPPED -> FREE
- * A frame counts against the limits for that whole time, so the limits
- * bound the memory held by frames that are queued *and* being written.
- * One producer thread and one consumer (writer) thread. */
+typedef struct
+{
+  guint held;                   /* frames reserved and not released */
+  guint64 held_bytes;
+  guint reserved;               /* of those, being filled (not received) */
+  guint queued;                 /* of those, not yet taken by the writer */
+  guint64 queued_bytes;
+  /* frames over the queue's life: received = committed or dropped on the
+   * way in; released as written, failed or dropped */
+  guint64 received;
+  guint64 written;
+  guint64 failed;
+  guint64 dropped;
+} RtfQueueLevel;
+
+/* A frame is held from rtf_queue_reserve() until rtf_queue_release():
+ *   FREE -> RESERVED -> QUEUED -> (taken by the writer) IN_FLIGHT ->
+ *   WRITTEN | FAILED -> FREE,  or QUEUED -> DROPPED -> FREE.
+ * The limits count held frames, so they bound the memory of frames queued
+ * *and* being written.  Only queued frames are in the queue's order; once
+ * taken, the writer keeps them.  One producer thread, one writer thread. */
 RtfQueue *rtf_queue_new (guint max_frames, guint64 max_bytes);
 void rtf_queue_free (RtfQueue * q);
 
 guint rtf_queue_capacity (RtfQueue * q);
 RtfFrame *rtf_queue_slot (RtfQueue * q, guint index);
-void rtf_queue_get_level (RtfQueue * q, guint * frames, guint64 * bytes,
-    guint * queued);
+void rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level);
 
 /* Producer side */
 RtfQueueResult rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     RtfFrame ** frame, gint64 * waited_ns);
 void rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
 void rtf_queue_cancel (RtfQueue * q, RtfFrame * frame);
+RtfFrame *rtf_queue_drop_oldest (RtfQueue * q);
+void rtf_queue_count_dropped_incoming (RtfQueue * q);
 void rtf_queue_set_flushing (RtfQueue * q, gboolean flushing);
 RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
 void rtf_queue_shutdown (RtfQueue * q);
 
-/* Consumer side */
+/* Writer side */
 gint rtf_queue_doorbell_fd (RtfQueue * q);
 void rtf_queue_ack_doorbell (RtfQueue * q);
 RtfFrame *rtf_queue_pop (RtfQueue * q);
-RtfFrame *rtf_queue_oldest (RtfQueue * q);
+guint rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out,
+    guint max, gint64 * next_deadline);
 void rtf_queue_release (RtfQueue * q, RtfFrame * frame);
 gboolean rtf_queue_barrier_pending (RtfQueue * q);
 void rtf_queue_barrier_done (RtfQueue * q, gint result);

@@ -2,9 +2,11 @@
  *
  * One thread (rtf_writer_run()) owns the file and the I/O engine.  It takes
  * frames from the queue in order, lays each out as block-aligned writes
- * (rtf-layout.c), keeps up to io_depth frames in flight, and releases
- * frames in order as their writes complete, so the file always holds a
- * whole prefix of the stream.  It reserves file space ahead of the writes
+ * (rtf-layout.c), keeps up to io_depth frames in flight (in its own FIFO),
+ * and releases frames in order as their writes complete, so the file
+ * always holds a whole prefix of the stream.  Its waits end at the earliest
+ * deadline of the frames it holds or that are queued, so a frame that is
+ * late is reported when its deadline passes, not when its write ends.  It reserves file space ahead of the writes
  * with fallocate(FALLOC_FL_KEEP_SIZE), submitted like a write so it never
  * holds up a frame. */
 #include "rtf-writer.h"
@@ -62,7 +64,11 @@ struct _RtfWriter
   /* writer-thread state */
   IoSlot *slots;
   guint n_slots;
+  RtfFrame **in_flight;         /* taken frames, oldest first (a ring) */
+  guint if_first;
   guint frames_in_flight;
+  RtfMiss *misses;              /* scratch for rtf_queue_collect_missed() */
+  guint max_misses;
   guint ops_in_flight;
   RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
   guint64 offset;               /* where the next frame starts */
@@ -79,6 +85,7 @@ struct _RtfWriter
 
   /* counters, under lock */
   RtfWriterStats stats;
+  RtfWriterLatency latency;
 };
 
 /* tag of the fallocate requests; write ops are tagged with their WriteOp */
@@ -160,6 +167,9 @@ rtf_writer_new (const RtfWriterConfig * config,
     }
   }
   w->carry = g_malloc0 (w->file.block);
+  w->in_flight = g_new0 (RtfFrame *, w->n_slots);
+  w->max_misses = config->max_frames;
+  w->misses = g_new0 (RtfMiss, w->max_misses);
   w->completions = g_new0 (RtfCompletion,
       w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2);
 
@@ -188,8 +198,29 @@ rtf_writer_get_queue (RtfWriter * w)
 void
 rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats)
 {
+  RtfQueueLevel level;
+
   g_mutex_lock (&w->lock);
   *stats = w->stats;
+  g_mutex_unlock (&w->lock);
+
+  /* frame accounting from one snapshot of the queue */
+  rtf_queue_get_level (w->queue, &level);
+  stats->frames_received = level.received;
+  stats->frames_written = level.written;
+  stats->frames_lost = level.failed;
+  stats->frames_dropped = level.dropped;
+  stats->frames_queued = level.queued;
+  stats->bytes_queued = level.queued_bytes;
+  stats->frames_held = level.held;
+  stats->frames_in_flight = level.held - level.queued - level.reserved;
+}
+
+void
+rtf_writer_get_latency (RtfWriter * w, RtfWriterLatency * latency)
+{
+  g_mutex_lock (&w->lock);
+  *latency = w->latency;
   g_mutex_unlock (&w->lock);
 }
 
@@ -347,6 +378,8 @@ submit_frame (RtfWriter * w, RtfFrame * f)
           s->used = FALSE;
           f->io_slot = -1;
           fail (w, ENOMEM, f);
+          w->in_flight[(w->if_first + w->frames_in_flight) % w->n_slots] = f;
+          w->frames_in_flight++;
           return;
         }
         gather (f, seg->frame_offset, seg->frame_length, s->staging);
@@ -372,6 +405,7 @@ submit_frame (RtfWriter * w, RtfFrame * f)
   }
   w->carry_len = layout.end_carry;
   w->offset += f->size;
+  w->in_flight[(w->if_first + w->frames_in_flight) % w->n_slots] = f;
   w->frames_in_flight++;
 
   /* Bulk first: it never overlaps anything in flight. */
@@ -420,6 +454,98 @@ reserve_done (RtfWriter * w, gint res)
 }
 
 static void
+describe_miss (RtfWriter * w, const RtfFrame * f, gint64 when,
+    RtfFrameState where, RtfMiss * m)
+{
+  RtfQueueLevel level;
+
+  rtf_queue_get_level (w->queue, &level);
+  *m = (RtfMiss) {
+  f->seq, f->pts, f->duration, f->running_time, f->arrival_ns,
+        f->deadline_ns, when, f->size, where, level.queued,
+        level.queued_bytes, level.held};
+}
+
+static void
+report_miss (RtfWriter * w, RtfFrame * f, gint64 now)
+{
+  RtfMiss m;
+
+  f->miss_reported = TRUE;
+  g_mutex_lock (&w->lock);
+  w->stats.frames_missed++;
+  g_mutex_unlock (&w->lock);
+  if (w->cb.deadline_missed) {
+    describe_miss (w, f, now, RTF_FRAME_IN_FLIGHT, &m);
+    w->cb.deadline_missed (&m, w->user_data);
+  }
+}
+
+/* The last write of f completed. */
+static void
+frame_written (RtfWriter * w, RtfFrame * f)
+{
+  gboolean late = f->deadline_ns != 0 && f->complete_ns > f->deadline_ns;
+  RtfMiss m;
+
+  /* A deadline that passed while the thread was busy: reported now, just
+   * before the completion. */
+  if (late && !f->miss_reported)
+    report_miss (w, f, f->complete_ns);
+
+  g_mutex_lock (&w->lock);
+  rtf_histogram_add (&w->latency.arrival_to_done,
+      f->complete_ns - f->arrival_ns);
+  rtf_histogram_add (&w->latency.submit_to_done, f->complete_ns - f->submit_ns);
+  if (late)
+    w->stats.frames_late++;
+  g_mutex_unlock (&w->lock);
+
+  if (late && w->cb.late_completion) {
+    describe_miss (w, f, f->complete_ns, RTF_FRAME_WRITTEN, &m);
+    w->cb.late_completion (&m, w->user_data);
+  }
+}
+
+/* Reports the frames whose deadline has passed, and returns how long the
+ * thread may wait before the next one passes (-1: no deadline pending). */
+static gint64
+check_deadlines (RtfWriter * w)
+{
+  gint64 now = rtf_clock_now_ns ();
+  gint64 next = G_MAXINT64, queued_next;
+  guint i, n;
+
+  for (i = 0; i < w->frames_in_flight; i++) {
+    RtfFrame *f = w->in_flight[(w->if_first + i) % w->n_slots];
+
+    if (f->deadline_ns == 0 || f->miss_reported
+        || f->state != RTF_FRAME_IN_FLIGHT)
+      continue;
+    if (f->deadline_ns <= now)
+      report_miss (w, f, now);
+    else
+      next = MIN (next, f->deadline_ns);
+  }
+
+  n = rtf_queue_collect_missed (w->queue, now, w->misses, w->max_misses,
+      &queued_next);
+  next = MIN (next, queued_next);
+  if (n > 0) {
+    g_mutex_lock (&w->lock);
+    w->stats.frames_missed += n;
+    g_mutex_unlock (&w->lock);
+  }
+  for (i = 0; i < n && w->cb.deadline_missed; i++)
+    w->cb.deadline_missed (&w->misses[i], w->user_data);
+
+  if (next == G_MAXINT64)
+    return -1;
+  now = rtf_clock_now_ns ();
+  return next > now ? next - now : 0;
+}
+
+static void
 op_done (RtfWriter * w, WriteOp * op, gint res)
 {
   RtfFrame *f = op->frame;
@@ -449,11 +575,12 @@ op_done (RtfWriter * w, WriteOp * op, gint res)
 
   if (--f->pending == 0) {
     f->complete_ns = rtf_clock_now_ns ();
-    if (f->state == RTF_FRAME_IN_FLIGHT)
-      f->state = RTF_FRAME_WRITTEN;
     w->slots[f->io_slot].used = FALSE;
     f->io_slot = -1;
-    w->frames_in_flight--;
+    if (f->state == RTF_FRAME_IN_FLIGHT) {
+      f->state = RTF_FRAME_WRITTEN;
+      frame_written (w, f);
+    }
   }
 }
 
@@ -499,35 +626,43 @@ reap (RtfWriter * w, gint64 timeout)
 static void
 release_done (RtfWriter * w)
 {
-  RtfFrame *f;
+  while (w->frames_in_flight > 0) {
+    RtfFrame *f = w->in_flight[w->if_first];
 
-  while ((f = rtf_queue_oldest (w->queue)) != NULL) {
-    if (f->state == RTF_FRAME_IN_FLIGHT)
-      break;
-    if (f->state == RTF_FRAME_QUEUED && !w->error)
+    if (f->pending > 0)
       break;
     if (f->state == RTF_FRAME_WRITTEN && w->prefix_broken)
       f->state = RTF_FRAME_FAILED;
-    if (f->state == RTF_FRAME_QUEUED || f->state == RTF_FRAME_FAILED) {
-      f->state = RTF_FRAME_FAILED;
+    if (f->state == RTF_FRAME_FAILED)
       w->prefix_broken = TRUE;
-    }
 
-    g_mutex_lock (&w->lock);
     if (f->state == RTF_FRAME_WRITTEN) {
       g_assert (f->offset == w->written_end);
       w->written_end = f->offset + f->size;
-      w->stats.frames_written++;
+      g_mutex_lock (&w->lock);
       w->stats.bytes_written = w->written_end;
       if (f->copied)
         w->stats.frames_copied++;
       else
         w->stats.frames_zero_copy++;
-    } else if (f->state == RTF_FRAME_FAILED) {
-      w->stats.frames_lost++;
+      g_mutex_unlock (&w->lock);
     }
-    g_mutex_unlock (&w->lock);
+    w->if_first = (w->if_first + 1) % w->n_slots;
+    w->frames_in_flight--;
+    if (w->cb.frame_done)
+      w->cb.frame_done (f, w->user_data);
+    rtf_queue_release (w->queue, f);
+  }
+}
 
+/* Frames still queued after a failure: lost. */
+static void
+release_queued_as_lost (RtfWriter * w)
+{
+  RtfFrame *f;
+
+  while ((f = rtf_queue_pop (w->queue)) != NULL) {
+    f->state = RTF_FRAME_FAILED;
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
     rtf_queue_release (w->queue, f);
@@ -540,8 +675,8 @@ static void
 report_failure (RtfWriter * w)
 {
   gint err = w->error;
+  RtfQueueLevel level;
   guint64 lost, written;
-  guint held;
   gint cut;
   gchar *detail;
 
@@ -551,11 +686,9 @@ report_failure (RtfWriter * w)
   w->stats.error = err;
   g_mutex_unlock (&w->lock);
 
-  rtf_queue_get_level (w->queue, &held, NULL, NULL);
-  g_mutex_lock (&w->lock);
-  lost = w->stats.frames_lost + held;
-  written = w->stats.frames_written;
-  g_mutex_unlock (&w->lock);
+  rtf_queue_get_level (w->queue, &level);
+  lost = level.failed + level.held;
+  written = level.written;
   detail = g_strdup_printf ("%s; %" G_GUINT64_FORMAT " frames written (file "
       "cut back to their %" G_GUINT64_FORMAT " bytes%s%s), %" G_GUINT64_FORMAT
       " frames accepted but not written", g_strerror (err), written,
@@ -621,6 +754,7 @@ rtf_writer_run (RtfWriter * w)
   for (;;) {
     RtfFrame *f;
     gboolean shutdown;
+    gint64 wait;
 
     rtf_queue_ack_doorbell (w->queue);
     shutdown = rtf_queue_is_shutdown (w->queue);
@@ -635,34 +769,40 @@ rtf_writer_run (RtfWriter * w)
         report_failure (w);
       }
       if (w->failure_reported) {
-        /* drain and drop what is still handed over */
-        while ((f = rtf_queue_pop (w->queue)) != NULL)
-          f->state = RTF_FRAME_FAILED;
-        release_done (w);
+        /* what is still handed over is lost */
+        release_queued_as_lost (w);
         if (rtf_queue_barrier_pending (w->queue))
           rtf_queue_barrier_done (w->queue, w->error);
         if (shutdown)
           break;
       }
+      wait = -1;
     } else {
       while (w->blocked == NULL && w->frames_in_flight < w->n_slots
           && (f = rtf_queue_pop (w->queue)) != NULL) {
         reserve_ahead (w);
         submit_frame (w, f);
       }
+      wait = check_deadlines (w);
       if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
         if (rtf_queue_barrier_pending (w->queue)) {
           rtf_queue_barrier_done (w->queue, finish_file (w));
           continue;
         }
-        if (shutdown && rtf_queue_oldest (w->queue) == NULL) {
-          finish_file (w);
-          break;
+        if (shutdown && rtf_queue_barrier_pending (w->queue) == FALSE) {
+          RtfQueueLevel level;
+
+          rtf_queue_get_level (w->queue, &level);
+          if (level.held == 0) {
+            finish_file (w);
+            break;
+          }
         }
       }
     }
-    /* Nothing more to do now: wait for a completion or the doorbell. */
-    reap (w, -1);
+    /* Nothing more to do now: wait for a completion, the doorbell, or the
+     * next deadline. */
+    reap (w, wait);
   }
 
   rtf_engine_free (w->engine);
@@ -713,19 +853,8 @@ rtf_writer_free (RtfWriter * w)
   g_assert (w->engine == NULL);
 
   /* Frames never taken by the thread (it never ran, or failed to start). */
-  if (w->queue) {
-    RtfFrame *f;
-
-    while ((f = rtf_queue_oldest (w->queue)) != NULL) {
-      f->state = RTF_FRAME_FAILED;
-      g_mutex_lock (&w->lock);
-      w->stats.frames_lost++;
-      g_mutex_unlock (&w->lock);
-      if (w->cb.frame_done)
-        w->cb.frame_done (f, w->user_data);
-      rtf_queue_release (w->queue, f);
-    }
-  }
+  if (w->queue)
+    release_queued_as_lost (w);
   rtf_file_close (&w->file);
   for (i = 0; w->slots && i < w->n_slots; i++) {
     free (w->slots[i].staging);
@@ -734,6 +863,8 @@ rtf_writer_free (RtfWriter * w)
   }
   g_free (w->slots);
   g_free (w->carry);
+  g_free (w->in_flight);
+  g_free (w->misses);
   g_free (w->completions);
   rtf_queue_free (w->queue);
   g_free (w->location);

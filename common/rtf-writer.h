@@ -5,6 +5,7 @@
 
 #include "rtf-engine.h"
 #include "rtf-file.h"
+#include "rtf-histogram.h"
 #include "rtf-queue.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,13 @@ typedef struct
   void (*failed) (gint err, const gchar * operation, const gchar * detail,
       gpointer user_data);
   void (*log) (RtfLogLevel level, const gchar * message, gpointer user_data);
+  /* A frame's deadline passed before its last byte was written: called when
+   * the deadline passes (within the wake-up latency of the writer thread),
+   * once per frame, on the writer thread. */
+  void (*deadline_missed) (const RtfMiss * miss, gpointer user_data);
+  /* A frame that missed its deadline was written after all: miss->where is
+   * WRITTEN and miss->detected_ns the completion time. */
+  void (*late_completion) (const RtfMiss * miss, gpointer user_data);
 } RtfWriterCallbacks;
 
 typedef struct
@@ -51,14 +59,32 @@ typedef struct
   gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
   gsize block;
   gsize mem_align;
+  /* frame accounting, one consistent snapshot:
+   * received = written + lost + dropped + queued + in_flight */
+  guint64 frames_received;
   guint64 frames_written;       /* whole frames in the file, in order */
+  guint64 frames_lost;          /* accepted but not written: after an error */
+  guint64 frames_dropped;       /* dropped by the producer (leaky) */
+  guint frames_queued;          /* not yet taken by the writer */
+  guint64 bytes_queued;
+  guint frames_in_flight;       /* taken, not yet released */
+  guint frames_held;            /* queued + in flight (+ one being handed) */
+
   guint64 bytes_written;        /* = offset where the next frame goes */
   guint64 frames_zero_copy;
   guint64 frames_copied;
-  guint64 frames_lost;          /* accepted but not written: after an error */
+  guint64 frames_missed;        /* deadline passed before written (writer) */
+  guint64 frames_late;          /* of those, written after all */
   guint64 bytes_preallocated;   /* file space reserved so far */
   gint error;                   /* errno that stopped the writer, 0 none */
 } RtfWriterStats;
+
+/* Latency of the frames written so far, in ns */
+typedef struct
+{
+  RtfHistogram arrival_to_done;  /* handed over -> last byte written */
+  RtfHistogram submit_to_done;   /* first write submitted -> last written */
+} RtfWriterLatency;
 
 RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
     const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err);
@@ -66,6 +92,7 @@ void rtf_writer_free (RtfWriter * w);
 
 RtfQueue *rtf_writer_get_queue (RtfWriter * w);
 void rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats);
+void rtf_writer_get_latency (RtfWriter * w, RtfWriterLatency * latency);
 
 /* The body of the writer thread: returns after rtf_writer_shutdown(), or at
  * once when the I/O engine could not be set up. */

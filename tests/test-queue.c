@@ -26,8 +26,19 @@ static void
 finish (RtfQueue * q, RtfFrame * f)
 {
   f->state = RTF_FRAME_WRITTEN;
-  g_assert (rtf_queue_oldest (q) == f);
   rtf_queue_release (q, f);
+}
+
+static RtfQueueLevel
+level (RtfQueue * q)
+{
+  RtfQueueLevel l;
+
+  rtf_queue_get_level (q, &l);
+  /* the accounting holds at every snapshot */
+  g_assert_cmpuint (l.received, ==, l.written + l.failed + l.dropped +
+      l.held - l.reserved);
+  return l;
 }
 
 static void
@@ -35,8 +46,7 @@ test_order_and_levels (void)
 {
   RtfQueue *q = rtf_queue_new (4, 0);
   RtfFrame *a, *b, *f;
-  guint frames, queued;
-  guint64 bytes;
+  RtfQueueLevel l;
 
   g_assert (!doorbell_rung (q));
   a = push (q, 100);
@@ -47,25 +57,31 @@ test_order_and_levels (void)
   g_assert_cmpuint (a->seq, ==, 0);
   g_assert_cmpuint (b->seq, ==, 1);
 
-  rtf_queue_get_level (q, &frames, &bytes, &queued);
-  g_assert_cmpuint (frames, ==, 2);
-  g_assert_cmpuint (bytes, ==, 300);
-  g_assert_cmpuint (queued, ==, 2);
+  l = level (q);
+  g_assert_cmpuint (l.held, ==, 2);
+  g_assert_cmpuint (l.held_bytes, ==, 300);
+  g_assert_cmpuint (l.queued, ==, 2);
+  g_assert_cmpuint (l.received, ==, 2);
 
   f = rtf_queue_pop (q);
   g_assert (f == a);
   g_assert_cmpint (f->state, ==, RTF_FRAME_IN_FLIGHT);
-  rtf_queue_get_level (q, &frames, &bytes, &queued);
-  g_assert_cmpuint (frames, ==, 2);     /* in flight still counts */
-  g_assert_cmpuint (queued, ==, 1);
+  l = level (q);
+  g_assert_cmpuint (l.held, ==, 2);     /* being written still counts */
+  g_assert_cmpuint (l.queued, ==, 1);
+  g_assert_cmpuint (l.queued_bytes, ==, 200);
   g_assert (rtf_queue_pop (q) == b);
   g_assert (rtf_queue_pop (q) == NULL);
 
-  finish (q, a);
+  /* released in any order */
   finish (q, b);
-  rtf_queue_get_level (q, &frames, &bytes, &queued);
-  g_assert_cmpuint (frames, ==, 0);
-  g_assert_cmpuint (bytes, ==, 0);
+  a->state = RTF_FRAME_FAILED;
+  rtf_queue_release (q, a);
+  l = level (q);
+  g_assert_cmpuint (l.held, ==, 0);
+  g_assert_cmpuint (l.held_bytes, ==, 0);
+  g_assert_cmpuint (l.written, ==, 1);
+  g_assert_cmpuint (l.failed, ==, 1);
   rtf_queue_free (q);
 }
 
@@ -94,20 +110,94 @@ test_limits (void)
   rtf_queue_free (q);
 }
 
+/* Dropping the oldest queued frame frees room at once, even when the
+ * frames before it are stuck being written. */
+static void
+test_drop_oldest (void)
+{
+  RtfQueue *q = rtf_queue_new (3, 0);
+  RtfFrame *stuck, *a, *b, *f;
+  RtfQueueLevel l;
+
+  stuck = push (q, 10);
+  g_assert (rtf_queue_pop (q) == stuck);
+  a = push (q, 10);
+  b = push (q, 10);
+  g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
+      RTF_QUEUE_FULL);
+  g_assert (rtf_queue_drop_oldest (q) == a);
+  g_assert_cmpint (a->state, ==, RTF_FRAME_DROPPED);
+  rtf_queue_release (q, a);
+  f = push (q, 10);
+  g_assert_cmpuint (f->seq, ==, 3);
+  l = level (q);
+  g_assert_cmpuint (l.dropped, ==, 1);
+  g_assert_cmpuint (l.queued, ==, 2);
+  g_assert (rtf_queue_pop (q) == b);
+  g_assert (rtf_queue_pop (q) == f);
+  g_assert (rtf_queue_drop_oldest (q) == NULL); /* nothing queued */
+
+  rtf_queue_count_dropped_incoming (q);
+  l = level (q);
+  g_assert_cmpuint (l.received, ==, 5);
+  g_assert_cmpuint (l.dropped, ==, 2);
+  rtf_queue_free (q);
+}
+
+static void
+test_collect_missed (void)
+{
+  RtfQueue *q = rtf_queue_new (8, 0);
+  RtfMiss m[8];
+  gint64 next;
+  guint i;
+
+  for (i = 0; i < 5; i++) {
+    RtfFrame *f;
+
+    g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
+        RTF_QUEUE_OK);
+    f->arrival_ns = 1000 * i;
+    f->deadline_ns = i == 2 ? 0 : 1000 * i + 500;       /* frame 2: no deadline */
+    f->pts = i;
+    rtf_queue_commit (q, f);
+  }
+  g_assert_cmpuint (rtf_queue_collect_missed (q, 400, m, 8, &next), ==, 0);
+  g_assert_cmpint (next, ==, 500);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, 1500, m, 8, &next), ==, 2);
+  g_assert_cmpuint (m[0].seq, ==, 0);
+  g_assert_cmpuint (m[1].seq, ==, 1);
+  g_assert_cmpuint (m[1].pts, ==, 1);
+  g_assert_cmpint (m[1].deadline_ns, ==, 1500);
+  g_assert_cmpint (m[1].detected_ns, ==, 1500);
+  g_assert_cmpint (m[1].where, ==, RTF_FRAME_QUEUED);
+  g_assert_cmpuint (m[1].queued_frames, ==, 5);
+  g_assert_cmpint (next, ==, 3500);
+  /* once each */
+  g_assert_cmpuint (rtf_queue_collect_missed (q, 1500, m, 8, &next), ==, 0);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, 9999, m, 1, &next), ==, 1);
+  g_assert_cmpuint (m[0].seq, ==, 3);
+  g_assert_cmpint (next, ==, 9999);     /* one more is due: come back */
+  g_assert_cmpuint (rtf_queue_collect_missed (q, 9999, m, 8, &next), ==, 1);
+  g_assert_cmpuint (m[0].seq, ==, 4);
+  g_assert_cmpint (next, ==, G_MAXINT64);
+  rtf_queue_free (q);
+}
+
 static void
 test_cancel (void)
 {
   RtfQueue *q = rtf_queue_new (2, 0);
   RtfFrame *f, *g;
-  guint frames;
 
   g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
       RTF_QUEUE_OK);
+  g_assert_cmpuint (level (q).reserved, ==, 1);
   rtf_queue_cancel (q, f);
-  rtf_queue_get_level (q, &frames, NULL, NULL);
-  g_assert_cmpuint (frames, ==, 0);
+  g_assert_cmpuint (level (q).held, ==, 0);
+  g_assert_cmpuint (level (q).received, ==, 0);
   g = push (q, 10);
-  g_assert (g == f);            /* the same slot again */
+  g_assert (g == f);            /* the same frame again */
   g_assert_cmpuint (g->seq, ==, 0);
   rtf_queue_free (q);
 }
@@ -218,7 +308,7 @@ test_barrier_after_frames (void)
 {
   RtfQueue *q = rtf_queue_new (8, 0);
   GThread *t = g_thread_new ("consumer", consumer, q);
-  guint frames, i;
+  guint i;
   gint result = 0;
 
   for (i = 0; i < 1000; i++) {
@@ -231,8 +321,8 @@ test_barrier_after_frames (void)
   }
   g_assert_cmpint (rtf_queue_barrier (q, &result), ==, RTF_QUEUE_OK);
   g_assert_cmpint (result, ==, 42);
-  rtf_queue_get_level (q, &frames, NULL, NULL);
-  g_assert_cmpuint (frames, ==, 0);
+  g_assert_cmpuint (level (q).held, ==, 0);
+  g_assert_cmpuint (level (q).written, ==, 1000);
   rtf_queue_shutdown (q);
   g_thread_join (t);
   rtf_queue_free (q);
@@ -245,6 +335,8 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/order-and-levels", test_order_and_levels);
   g_test_add_func ("/queue/limits", test_limits);
   g_test_add_func ("/queue/cancel", test_cancel);
+  g_test_add_func ("/queue/drop-oldest", test_drop_oldest);
+  g_test_add_func ("/queue/collect-missed", test_collect_missed);
   g_test_add_func ("/queue/wait-released-by-space",
       test_wait_released_by_space);
   g_test_add_func ("/queue/flushing-aborts-wait", test_flushing_aborts_wait);
