@@ -31,8 +31,8 @@ struct _RtfFrame
   gsize size;                   /* sum of iov lengths */
   gint64 arrival_ns;            /* rtf_clock_now_ns() when it was handed over */
   gint64 deadline_ns;           /* its last byte must be written by then; 0 none */
-  guint64 pts, duration, running_time;  /* the producer's timestamps, passed
-                                         * on in reports (G_MAXUINT64: none) */
+  /* the producer's timestamps, passed on in reports (G_MAXUINT64: none) */
+  guint64 pts, duration, running_time, stream_time;
   guint64 seq;                  /* frame number, from 0, set by the queue */
 
   /* Owned by the writer once committed */
@@ -55,7 +55,7 @@ struct _RtfFrame
 typedef struct
 {
   guint64 seq;
-  guint64 pts, duration, running_time;
+  guint64 pts, duration, running_time, stream_time;
   gint64 arrival_ns;
   gint64 deadline_ns;
   gint64 detected_ns;           /* when the miss was seen */
@@ -65,6 +65,25 @@ typedef struct
   guint64 queued_bytes;
   guint held_frames;            /* queued + being written */
 } RtfMiss;
+
+static inline void
+rtf_miss_init (RtfMiss * m, const RtfFrame * f, gint64 when,
+    RtfFrameState where, guint queued, guint64 queued_bytes, guint held)
+{
+  m->seq = f->seq;
+  m->pts = f->pts;
+  m->duration = f->duration;
+  m->running_time = f->running_time;
+  m->stream_time = f->stream_time;
+  m->arrival_ns = f->arrival_ns;
+  m->deadline_ns = f->deadline_ns;
+  m->detected_ns = when;
+  m->size = f->size;
+  m->where = where;
+  m->queued_frames = queued;
+  m->queued_bytes = queued_bytes;
+  m->held_frames = held;
+}
 
 G_END_DECLS
 

@@ -174,7 +174,7 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   f->size = size;
   f->n_iov = 0;
   f->arrival_ns = f->deadline_ns = 0;
-  f->pts = f->duration = f->running_time = G_MAXUINT64;
+  f->pts = f->duration = f->running_time = f->stream_time = G_MAXUINT64;
   f->offset = 0;
   f->submit_ns = f->complete_ns = 0;
   f->pending = 0;
@@ -185,6 +185,9 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   q->level.held++;
   q->level.held_bytes += size;
   q->level.reserved++;
+  q->level.held_max = MAX (q->level.held_max, q->level.held);
+  q->level.held_bytes_max = MAX (q->level.held_bytes_max,
+      q->level.held_bytes);
   *frame = f;
 
 done:
@@ -263,15 +266,20 @@ rtf_queue_drop_oldest (RtfQueue * q)
 }
 
 /* The producer dropped a frame instead of handing it over: it counts as
- * received and dropped, and takes a frame number. */
-void
-rtf_queue_count_dropped_incoming (RtfQueue * q)
+ * received and dropped, and takes a frame number (returned). */
+guint64
+rtf_queue_count_dropped_incoming (RtfQueue * q, RtfQueueLevel * level)
 {
+  guint64 seq;
+
   g_mutex_lock (&q->lock);
-  q->next_seq++;
+  seq = q->next_seq++;
   q->level.received++;
   q->level.dropped++;
+  if (level)
+    *level = q->level;
   g_mutex_unlock (&q->lock);
+  return seq;
 }
 
 void
@@ -385,10 +393,8 @@ rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
       break;
     }
     f->miss_reported = TRUE;
-    out[n] = (RtfMiss) {
-    f->seq, f->pts, f->duration, f->running_time, f->arrival_ns,
-          f->deadline_ns, now, f->size, RTF_FRAME_QUEUED, q->level.queued,
-          q->level.queued_bytes, q->level.held};
+    rtf_miss_init (&out[n], f, now, RTF_FRAME_QUEUED, q->level.queued,
+        q->level.queued_bytes, q->level.held);
     n++;
   }
   g_mutex_unlock (&q->lock);

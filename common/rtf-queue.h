@@ -30,6 +30,8 @@ typedef struct
   guint64 written;
   guint64 failed;
   guint64 dropped;
+  guint held_max;               /* high-water marks of held */
+  guint64 held_bytes_max;
 } RtfQueueLevel;
 
 /* A frame is held from rtf_queue_reserve() until rtf_queue_release():
@@ -51,7 +53,8 @@ RtfQueueResult rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
 void rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
 void rtf_queue_cancel (RtfQueue * q, RtfFrame * frame);
 RtfFrame *rtf_queue_drop_oldest (RtfQueue * q);
-void rtf_queue_count_dropped_incoming (RtfQueue * q);
+guint64 rtf_queue_count_dropped_incoming (RtfQueue * q,
+    RtfQueueLevel * level);
 void rtf_queue_set_flushing (RtfQueue * q, gboolean flushing);
 RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
 void rtf_queue_shutdown (RtfQueue * q);

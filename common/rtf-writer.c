@@ -214,6 +214,8 @@ rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats)
   stats->bytes_queued = level.queued_bytes;
   stats->frames_held = level.held;
   stats->frames_in_flight = level.held - level.queued - level.reserved;
+  stats->frames_held_max = level.held_max;
+  stats->bytes_held_max = level.held_bytes_max;
 }
 
 void
@@ -460,10 +462,8 @@ describe_miss (RtfWriter * w, const RtfFrame * f, gint64 when,
   RtfQueueLevel level;
 
   rtf_queue_get_level (w->queue, &level);
-  *m = (RtfMiss) {
-  f->seq, f->pts, f->duration, f->running_time, f->arrival_ns,
-        f->deadline_ns, when, f->size, where, level.queued,
-        level.queued_bytes, level.held};
+  rtf_miss_init (m, f, when, where, level.queued, level.queued_bytes,
+      level.held);
 }
 
 static void

@@ -69,6 +69,8 @@ typedef struct
   guint64 bytes_queued;
   guint frames_in_flight;       /* taken, not yet released */
   guint frames_held;            /* queued + in flight (+ one being handed) */
+  guint frames_held_max;        /* high-water marks of frames_held */
+  guint64 bytes_held_max;
 
   guint64 bytes_written;        /* = offset where the next frame goes */
   guint64 frames_zero_copy;

@@ -21,6 +21,28 @@ typedef enum
   GST_RTFRAME_DIRECT_OFF
 } GstRtFrameDirect;
 
+/* what the streaming thread does when the queue is full (queue's values) */
+typedef enum
+{
+  GST_RTFRAME_LEAKY_NO = 0,
+  GST_RTFRAME_LEAKY_UPSTREAM,
+  GST_RTFRAME_LEAKY_DOWNSTREAM
+} GstRtFrameLeaky;
+
+/* values match RtfSchedPolicy */
+typedef enum
+{
+  GST_RTFRAME_THREAD_POLICY_DEFAULT = 0,
+  GST_RTFRAME_THREAD_POLICY_FIFO,
+  GST_RTFRAME_THREAD_POLICY_RR
+} GstRtFrameThreadPolicy;
+
+#define GST_TYPE_RTFRAME_LEAKY (gst_rtframe_leaky_get_type ())
+GType gst_rtframe_leaky_get_type (void);
+
+#define GST_TYPE_RTFRAME_THREAD_POLICY (gst_rtframe_thread_policy_get_type ())
+GType gst_rtframe_thread_policy_get_type (void);
+
 #define GST_TYPE_RTFRAME_IO_ENGINE (gst_rtframe_io_engine_get_type ())
 GType gst_rtframe_io_engine_get_type (void);
 

@@ -38,7 +38,9 @@
 #include <string.h>
 #include <gst/video/video.h>
 
+#include "gstrtframemessages.h"
 #include "rtf-clock.h"
+#include "rtf-thread.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_sink_debug);
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
@@ -60,6 +62,16 @@ struct _GstRtFrameSlot
 #define DEFAULT_IO_ENGINE GST_RTFRAME_IO_ENGINE_AUTO
 #define DEFAULT_DIRECT GST_RTFRAME_DIRECT_AUTO
 #define DEFAULT_PREALLOCATE (128 * 1024 * 1024)
+#define DEFAULT_DEADLINE (50 * GST_MSECOND)
+#define DEFAULT_LEAKY GST_RTFRAME_LEAKY_NO
+#define DEFAULT_STATS_INTERVAL 0
+#define DEFAULT_THREAD_POLICY GST_RTFRAME_THREAD_POLICY_DEFAULT
+#define DEFAULT_THREAD_PRIORITY 10
+#define DEFAULT_THREAD_CPUS NULL
+
+/* deadline events waiting to be posted; more in a burst are counted */
+#define EVENT_RING_SIZE 4096
+#define EVENT_BATCH 64
 
 #define MAX_MAX_SIZE_BUFFERS 4096
 #define MAX_IO_DEPTH 64
@@ -74,6 +86,13 @@ enum
   PROP_IO_ENGINE,
   PROP_DIRECT,
   PROP_PREALLOCATE,
+  PROP_DEADLINE,
+  PROP_LEAKY,
+  PROP_STATS,
+  PROP_STATS_INTERVAL,
+  PROP_THREAD_POLICY,
+  PROP_THREAD_PRIORITY,
+  PROP_THREAD_CPUS,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -105,6 +124,8 @@ static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
+static GstStructure *stats_structure (GstRtFrameSink * self,
+    const gchar * name, gboolean interval);
 
 static void
 gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
@@ -158,6 +179,50 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           "File space reserved ahead of the writes with "
           "fallocate(KEEP_SIZE), in bytes (0 = off)", 0, G_MAXINT64,
           DEFAULT_PREALLOCATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DEADLINE,
+      g_param_spec_uint64 ("deadline", "Deadline (ns)",
+          "Time from a frame's arrival in render until its last byte must be "
+          "written, in nanoseconds (0 = none).  A frame that misses it is "
+          "reported on the bus when the deadline passes.  A change applies "
+          "to frames arriving after it", 0, G_MAXINT64, DEFAULT_DEADLINE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_LEAKY,
+      g_param_spec_enum ("leaky", "Leaky",
+          "What render does when max-size-buffers/bytes frames are held: "
+          "wait (no), drop the new frame (upstream) or drop the oldest frame "
+          "not yet being written (downstream)", GST_TYPE_RTFRAME_LEAKY,
+          DEFAULT_LEAKY, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frame counters, throughput, latency percentiles, queue and wait "
+          "figures (see docs/reference.md)", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      g_param_spec_uint64 ("stats-interval", "Stats interval (ns)",
+          "Post a rtframesink-stats element message this often, in "
+          "nanoseconds (0 = only at EOS)", 0, G_MAXINT64,
+          DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+          | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_THREAD_POLICY,
+      g_param_spec_enum ("thread-policy", "Writer thread policy",
+          "Scheduling policy the writer thread asks for (real-time policies "
+          "need CAP_SYS_NICE or an RLIMIT_RTPRIO; if refused: one warning)",
+          GST_TYPE_RTFRAME_THREAD_POLICY, DEFAULT_THREAD_POLICY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_THREAD_PRIORITY,
+      g_param_spec_int ("thread-priority", "Writer thread priority",
+          "Real-time priority for thread-policy fifo or rr", 1, 99,
+          DEFAULT_THREAD_PRIORITY, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_THREAD_CPUS,
+      g_param_spec_string ("thread-cpus", "Writer thread CPUs",
+          "CPUs the writer thread may run on, as a list like \"1\" or "
+          "\"0,2-3\" (NULL = any)", DEFAULT_THREAD_CPUS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
   g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
@@ -224,6 +289,8 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_IO_ENGINE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_DIRECT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_LEAKY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_THREAD_POLICY, 0);
 }
 
 static void
@@ -236,7 +303,16 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->io_engine = DEFAULT_IO_ENGINE;
   self->direct = DEFAULT_DIRECT;
   self->preallocate = DEFAULT_PREALLOCATE;
+  self->deadline = DEFAULT_DEADLINE;
+  self->leaky = DEFAULT_LEAKY;
+  self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->thread_policy = DEFAULT_THREAD_POLICY;
+  self->thread_priority = DEFAULT_THREAD_PRIORITY;
+  self->thread_cpus = g_strdup (DEFAULT_THREAD_CPUS);
   g_rec_mutex_init (&self->task_lock);
+  g_rec_mutex_init (&self->reporter_task_lock);
+  g_mutex_init (&self->report_lock);
+  g_mutex_init (&self->stats_lock);
 
   /* A recorder writes as fast as it can; it never waits for the clock. */
   gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
@@ -248,7 +324,13 @@ gst_rtframe_sink_finalize (GObject * object)
   GstRtFrameSink *self = GST_RTFRAME_SINK (object);
 
   g_free (self->location);
+  g_free (self->thread_cpus);
+  if (self->last_stats_structure)
+    gst_structure_free (self->last_stats_structure);
   g_rec_mutex_clear (&self->task_lock);
+  g_rec_mutex_clear (&self->reporter_task_lock);
+  g_mutex_clear (&self->report_lock);
+  g_mutex_clear (&self->stats_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -288,6 +370,25 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PREALLOCATE:
       self->preallocate = g_value_get_uint64 (value);
+      break;
+    case PROP_DEADLINE:
+      self->deadline = g_value_get_uint64 (value);
+      break;
+    case PROP_LEAKY:
+      self->leaky = g_value_get_enum (value);
+      break;
+    case PROP_STATS_INTERVAL:
+      self->stats_interval = g_value_get_uint64 (value);
+      break;
+    case PROP_THREAD_POLICY:
+      self->thread_policy = g_value_get_enum (value);
+      break;
+    case PROP_THREAD_PRIORITY:
+      self->thread_priority = g_value_get_int (value);
+      break;
+    case PROP_THREAD_CPUS:
+      g_free (self->thread_cpus);
+      self->thread_cpus = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -331,6 +432,34 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
     case PROP_PREALLOCATE:
       g_value_set_uint64 (value, self->preallocate);
       break;
+    case PROP_DEADLINE:
+      g_value_set_uint64 (value, self->deadline);
+      break;
+    case PROP_LEAKY:
+      g_value_set_enum (value, self->leaky);
+      break;
+    case PROP_STATS:
+      if (self->writer)
+        g_value_take_boxed (value, stats_structure (self,
+                GST_RTFRAME_MSG_STATS, FALSE));
+      else if (self->last_stats_structure)
+        g_value_set_boxed (value, self->last_stats_structure);
+      else
+        g_value_take_boxed (value,
+            gst_structure_new_empty (GST_RTFRAME_MSG_STATS));
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint64 (value, self->stats_interval);
+      break;
+    case PROP_THREAD_POLICY:
+      g_value_set_enum (value, self->thread_policy);
+      break;
+    case PROP_THREAD_PRIORITY:
+      g_value_set_int (value, self->thread_priority);
+      break;
+    case PROP_THREAD_CPUS:
+      g_value_set_string (value, self->thread_cpus);
+      break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);
       break;
@@ -363,6 +492,144 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- statistics ------------------------------------------------------- */
+
+/* Call with the object lock held (self->writer set).  With `interval`, the
+ * interval figures restart from now (periodic messages). */
+static GstStructure *
+stats_structure (GstRtFrameSink * self, const gchar * name, gboolean interval)
+{
+  GstRtFrameStatsInput in = { 0 };
+  RtfWriterLatency *latency = g_new (RtfWriterLatency, 1);
+  GstStructure *s;
+  gint64 now = rtf_clock_now_ns ();
+
+  rtf_writer_get_stats (self->writer, &in.writer);
+  rtf_writer_get_latency (self->writer, latency);
+  in.latency = latency;
+  in.location = self->location;
+  in.deadline = self->deadline;
+  in.frames_repacked = self->frames_repacked;
+  g_mutex_lock (&self->stats_lock);
+  in.elapsed_ns = now - self->start_ns;
+  in.wait_total_ns = self->wait_total;
+  in.wait_max_ns = self->wait_max;
+  in.waits = self->waits;
+  in.drops_missed = self->drops_missed;
+  in.events_overflowed = self->events_overflowed;
+  in.interval_bytes = in.writer.bytes_written - self->interval_bytes;
+  in.interval_ns = now - self->interval_start;
+  if (interval) {
+    self->interval_bytes = in.writer.bytes_written;
+    self->interval_start = now;
+  }
+  g_mutex_unlock (&self->stats_lock);
+  s = gst_rtframe_stats_new (name, &in);
+  g_free (latency);
+  return s;
+}
+
+static void
+post_stats (GstRtFrameSink * self)
+{
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  s = stats_structure (self, GST_RTFRAME_MSG_STATS, TRUE);
+  GST_OBJECT_UNLOCK (self);
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
+}
+
+/* ---- deadline events -------------------------------------------------- */
+
+static void
+post_event (GstRtFrameSink * self, const RtfEvent * e)
+{
+  GstObject *src = GST_OBJECT_CAST (self);
+  GstElement *el = GST_ELEMENT_CAST (self);
+
+  switch (e->kind) {
+    case RTF_EVENT_MISSED:
+      gst_element_post_message (el, gst_rtframe_message_missed (src,
+              &e->miss));
+      break;
+    case RTF_EVENT_LATE_DONE:
+      gst_element_post_message (el, gst_rtframe_message_late (src, &e->miss));
+      break;
+    case RTF_EVENT_DROPPED:
+    case RTF_EVENT_DROPPED_AFTER_MISS:{
+      RtfWriterStats st = { 0 };
+
+      if (e->kind == RTF_EVENT_DROPPED)
+        gst_element_post_message (el, gst_rtframe_message_missed (src,
+                &e->miss));
+      GST_OBJECT_LOCK (self);
+      if (self->writer)
+        rtf_writer_get_stats (self->writer, &st);
+      GST_OBJECT_UNLOCK (self);
+      gst_element_post_message (el, gst_rtframe_message_qos_drop (src,
+              &e->miss, st.frames_written, st.frames_dropped));
+      break;
+    }
+  }
+}
+
+/* Posts what the event ring holds, in order. */
+static void
+post_events (GstRtFrameSink * self)
+{
+  guint64 overflowed = 0;
+  guint n, i;
+
+  g_mutex_lock (&self->report_lock);
+  do {
+    n = rtf_events_pop (self->events, self->event_batch, EVENT_BATCH,
+        &overflowed);
+    for (i = 0; i < n; i++)
+      post_event (self, &self->event_batch[i]);
+    if (overflowed) {
+      g_mutex_lock (&self->stats_lock);
+      self->events_overflowed += overflowed;
+      g_mutex_unlock (&self->stats_lock);
+      GST_WARNING_OBJECT (self, "%" G_GUINT64_FORMAT " deadline messages "
+          "not posted: more than %d at once", overflowed, EVENT_RING_SIZE);
+    }
+  } while (n == EVENT_BATCH);
+  g_mutex_unlock (&self->report_lock);
+}
+
+/* The reporter task: turns deadline events into bus messages and posts the
+ * periodic statistics, so the writer thread never calls into the bus (or
+ * an application's sync handler). */
+static void
+reporter_func (gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  gint64 interval_us = self->stats_interval / 1000;
+  gint64 next_stats = g_get_monotonic_time () + interval_us;
+
+  while (!g_atomic_int_get (&self->reporter_stop)) {
+    gint64 until = interval_us > 0 ? next_stats :
+        g_get_monotonic_time () + G_USEC_PER_SEC;
+
+    rtf_events_wait (self->events, until);
+    post_events (self);
+    if (interval_us > 0 && g_get_monotonic_time () >= next_stats) {
+      post_stats (self);
+      next_stats += interval_us;
+      if (next_stats < g_get_monotonic_time ())
+        next_stats = g_get_monotonic_time () + interval_us;
+    }
+  }
+  post_events (self);
+  gst_task_stop (self->reporter);
 }
 
 /* ---- writer callbacks (writer thread) --------------------------------- */
@@ -411,14 +678,32 @@ writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
   GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
 }
 
+static void
+writer_deadline_missed (const RtfMiss * miss, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push (self->events, RTF_EVENT_MISSED, miss);
+}
+
+static void
+writer_late_completion (const RtfMiss * miss, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
+}
+
 static const RtfWriterCallbacks writer_callbacks = {
-  writer_frame_done, writer_failed, writer_log
+  writer_frame_done, writer_failed, writer_log, writer_deadline_missed,
+  writer_late_completion
 };
 
 /* ---- writer thread ---------------------------------------------------- */
 
 static void
-post_stream_status (GstRtFrameSink * self, GstStreamStatusType type)
+post_stream_status (GstRtFrameSink * self, GstTask * task,
+    GstStreamStatusType type)
 {
   GstMessage *msg;
   GValue val = G_VALUE_INIT;
@@ -426,23 +711,49 @@ post_stream_status (GstRtFrameSink * self, GstStreamStatusType type)
   msg = gst_message_new_stream_status (GST_OBJECT_CAST (self), type,
       GST_ELEMENT_CAST (self));
   g_value_init (&val, GST_TYPE_TASK);
-  g_value_set_object (&val, self->task);
+  g_value_set_object (&val, task);
   gst_message_set_stream_status_object (msg, &val);
   g_value_unset (&val);
   gst_element_post_message (GST_ELEMENT_CAST (self), msg);
 }
 
+/* In the writer thread, before it runs: the scheduling asked for, then
+ * ENTER so an application's sync handler has the last word. */
 static void
 writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
 {
-  post_stream_status (GST_RTFRAME_SINK (user_data),
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  RtfSchedPolicy policy;
+  gint priority;
+  gchar *cpus, *why = NULL;
+
+  GST_OBJECT_LOCK (self);
+  policy = (RtfSchedPolicy) self->thread_policy;
+  priority = self->thread_priority;
+  cpus = g_strdup (self->thread_cpus);
+  GST_OBJECT_UNLOCK (self);
+  if ((policy != RTF_SCHED_DEFAULT || cpus)
+      && !rtf_thread_apply (policy, priority, cpus, &why)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Could not set the writer thread's scheduling (%s); recording goes "
+            "on with the default.", why), (NULL));
+    g_free (why);
+  }
+  g_free (cpus);
+  post_stream_status (self, task, GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+task_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  post_stream_status (GST_RTFRAME_SINK (user_data), task,
       GST_STREAM_STATUS_TYPE_ENTER);
 }
 
 static void
-writer_thread_leave (GstTask * task, GThread * thread, gpointer user_data)
+task_leave (GstTask * task, GThread * thread, gpointer user_data)
 {
-  post_stream_status (GST_RTFRAME_SINK (user_data),
+  post_stream_status (GST_RTFRAME_SINK (user_data), task,
       GST_STREAM_STATUS_TYPE_LEAVE);
 }
 
@@ -478,6 +789,39 @@ free_running_state (GstRtFrameSink * self)
     gst_object_unref (self->task);
     self->task = NULL;
   }
+  if (self->reporter) {
+    gst_object_unref (self->reporter);
+    self->reporter = NULL;
+  }
+  rtf_events_free (self->events);
+  self->events = NULL;
+  g_free (self->event_batch);
+  self->event_batch = NULL;
+}
+
+static gboolean
+start_reporter (GstRtFrameSink * self)
+{
+  g_atomic_int_set (&self->reporter_stop, 0);
+  self->reporter = gst_task_new (reporter_func, self, NULL);
+  gst_object_set_name (GST_OBJECT_CAST (self->reporter),
+      "rtframesink-reporter");
+  gst_task_set_lock (self->reporter, &self->reporter_task_lock);
+  gst_task_set_enter_callback (self->reporter, task_enter, self, NULL);
+  gst_task_set_leave_callback (self->reporter, task_leave, self, NULL);
+  post_stream_status (self, self->reporter, GST_STREAM_STATUS_TYPE_CREATE);
+  return gst_task_start (self->reporter);
+}
+
+static void
+stop_reporter (GstRtFrameSink * self)
+{
+  if (self->reporter == NULL)
+    return;
+  g_atomic_int_set (&self->reporter_stop, 1);
+  rtf_events_wake (self->events);
+  gst_task_join (self->reporter);
+  post_stream_status (self, self->reporter, GST_STREAM_STATUS_TYPE_DESTROY);
 }
 
 static gboolean
@@ -505,11 +849,25 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.preallocate = self->preallocate;
   memset (&self->last_stats, 0, sizeof (self->last_stats));
   self->frames_repacked = 0;
+  if (self->last_stats_structure) {
+    gst_structure_free (self->last_stats_structure);
+    self->last_stats_structure = NULL;
+  }
   GST_OBJECT_UNLOCK (self);
 
+  g_mutex_lock (&self->stats_lock);
+  self->start_ns = self->interval_start = rtf_clock_now_ns ();
+  self->wait_total = self->wait_max = self->waits = 0;
+  self->drops_missed = self->events_overflowed = self->interval_bytes = 0;
+  g_mutex_unlock (&self->stats_lock);
+  self->events = rtf_events_new (EVENT_RING_SIZE);
+  self->event_batch = g_new (RtfEvent, EVENT_BATCH);
+
   writer = rtf_writer_new (&config, &writer_callbacks, self, &err);
-  if (writer == NULL)
+  if (writer == NULL) {
+    free_running_state (self);
     goto open_failed;
+  }
 
   queue = rtf_writer_get_queue (writer);
   self->slots = g_new0 (GstRtFrameSlot, rtf_queue_capacity (queue));
@@ -532,16 +890,18 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
   gst_task_set_lock (self->task, &self->task_lock);
   gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
-  gst_task_set_leave_callback (self->task, writer_thread_leave, self, NULL);
+  gst_task_set_leave_callback (self->task, task_leave, self, NULL);
   /* Posted synchronously: a sync bus handler can set a task pool or
    * prepare scheduling before the thread exists. */
-  post_stream_status (self, GST_STREAM_STATUS_TYPE_CREATE);
+  post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_CREATE);
   if (!gst_task_start (self->task))
     goto thread_failed;
 
   err = rtf_writer_wait_started (writer);
   if (err != 0)
     goto io_uring_failed;
+  if (!start_reporter (self))
+    goto reporter_failed;
 
   rtf_writer_get_stats (writer, &st);
   if (st.engine == RTF_ENGINE_PSYNC && st.engine_errno != 0) {
@@ -582,13 +942,23 @@ thread_failed:
     free_running_state (self);
     return FALSE;
   }
+reporter_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not start the reporter thread."), (NULL));
+    rtf_writer_shutdown (self->writer);
+    gst_task_join (self->task);
+    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
+    free_running_state (self);
+    return FALSE;
+  }
 io_uring_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("io_uring is not available (%s) and io-engine=io-uring was "
             "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
     gst_task_join (self->task);
-    post_stream_status (self, GST_STREAM_STATUS_TYPE_DESTROY);
+    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
     free_running_state (self);
     return FALSE;
   }
@@ -604,7 +974,12 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
      * returns: nothing accepted is dropped by a stop. */
     rtf_writer_shutdown (self->writer);
     gst_task_join (self->task);
-    post_stream_status (self, GST_STREAM_STATUS_TYPE_DESTROY);
+    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
+    stop_reporter (self);
+    GST_OBJECT_LOCK (self);
+    self->last_stats_structure = stats_structure (self,
+        GST_RTFRAME_MSG_STATS, FALSE);
+    GST_OBJECT_UNLOCK (self);
     free_running_state (self);
   }
   gst_clear_object (&self->repack_pool);
@@ -715,36 +1090,6 @@ gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
   return TRUE;
 }
 
-static void
-post_stats (GstRtFrameSink * self, const gchar * name)
-{
-  RtfWriterStats st;
-  GstStructure *s;
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  rtf_writer_get_stats (self->writer, &st);
-  GST_OBJECT_UNLOCK (self);
-
-  s = gst_structure_new (name,
-      "location", G_TYPE_STRING, self->location,
-      "frames-written", G_TYPE_UINT64, st.frames_written,
-      "bytes-written", G_TYPE_UINT64, st.bytes_written,
-      "frames-zero-copy", G_TYPE_UINT64, st.frames_zero_copy,
-      "frames-copied", G_TYPE_UINT64, st.frames_copied,
-      "frames-repacked", G_TYPE_UINT64, self->frames_repacked,
-      "frames-lost", G_TYPE_UINT64, st.frames_lost,
-      "io-engine", G_TYPE_STRING,
-      st.engine == RTF_ENGINE_PSYNC ? "psync" : "io-uring",
-      "direct", G_TYPE_BOOLEAN, st.direct,
-      "write-alignment", G_TYPE_UINT, (guint) st.block, NULL);
-  gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self), s));
-}
-
 static gboolean
 gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
 {
@@ -770,7 +1115,9 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
       gst_event_unref (event);
       return FALSE;
     }
-    post_stats (self, "rtframesink-stats");
+    /* every deadline message before the final stats, and both before EOS */
+    post_events (self);
+    post_stats (self);
   }
   return GST_BASE_SINK_CLASS (parent_class)->event (sink, event);
 }
@@ -833,16 +1180,63 @@ repack (GstRtFrameSink * self, GstBuffer * buffer)
   return outbuf;
 }
 
+/* The times a frame carries into the writer and into its reports. */
+static void
+stamp_frame (GstRtFrameSink * self, RtfFrame * f, GstBuffer * buf,
+    gint64 arrival, guint64 deadline)
+{
+  GstSegment *segment = &GST_BASE_SINK (self)->segment;
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  memset (f, 0, sizeof (*f));
+  f->size = self->format.frame_size;
+  f->arrival_ns = arrival;
+  f->deadline_ns = deadline ? arrival + (gint64) deadline : 0;
+  f->pts = pts;
+  f->duration = GST_BUFFER_DURATION (buf);
+  f->running_time = f->stream_time = GST_CLOCK_TIME_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
+    f->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        pts);
+    f->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME,
+        pts);
+  }
+}
+
+/* A frame leaves without being written: a missed deadline (reported once
+ * per frame) and a QoS message, like GstBaseSink's for its drops. */
+static void
+report_drop (GstRtFrameSink * self, const RtfFrame * f)
+{
+  RtfMiss m;
+  RtfQueueLevel level;
+  gboolean reported = f->miss_reported;
+
+  rtf_queue_get_level (rtf_writer_get_queue (self->writer), &level);
+  rtf_miss_init (&m, f, rtf_clock_now_ns (), RTF_FRAME_DROPPED,
+      level.queued, level.queued_bytes, level.held);
+  if (!reported) {
+    g_mutex_lock (&self->stats_lock);
+    self->drops_missed++;
+    g_mutex_unlock (&self->stats_lock);
+  }
+  GST_DEBUG_OBJECT (self, "dropped frame %" G_GUINT64_FORMAT, m.seq);
+  rtf_events_push (self->events, reported ? RTF_EVENT_DROPPED_AFTER_MISS :
+      RTF_EVENT_DROPPED, &m);
+}
+
 static GstFlowReturn
 gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
   gint64 arrival = rtf_clock_now_ns ();
-  GstBuffer *frame_buf;
+  GstBuffer *frame_buf = NULL;
   GstVideoMeta *meta = NULL;
   GstRtFrameSlot *slot;
   RtfQueue *queue;
-  RtfFrame *frame;
+  RtfFrame *frame, stamp;
+  GstRtFrameLeaky leaky;
+  guint64 deadline;
   gsize size;
   guint i, n_mem;
 
@@ -871,17 +1265,49 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     frame_buf = gst_buffer_ref (buffer);
   }
 
+  GST_OBJECT_LOCK (self);
+  deadline = self->deadline;
+  leaky = self->leaky;
+  GST_OBJECT_UNLOCK (self);
+  stamp_frame (self, &stamp, frame_buf, arrival, deadline);
+
   queue = rtf_writer_get_queue (self->writer);
-  switch (rtf_queue_reserve (queue, self->format.frame_size, TRUE, &frame,
-          NULL)) {
-    case RTF_QUEUE_OK:
-      break;
-    case RTF_QUEUE_FLUSHING:
-      gst_buffer_unref (frame_buf);
-      return GST_FLOW_FLUSHING;
-    default:
-      gst_buffer_unref (frame_buf);
-      return GST_FLOW_ERROR;    /* the writer posted the error */
+  for (;;) {
+    gint64 waited = 0;
+    RtfFrame *old;
+
+    switch (rtf_queue_reserve (queue, self->format.frame_size,
+            leaky == GST_RTFRAME_LEAKY_NO, &frame, &waited)) {
+      case RTF_QUEUE_OK:
+        break;
+      case RTF_QUEUE_FULL:
+        if (leaky == GST_RTFRAME_LEAKY_DOWNSTREAM
+            && (old = rtf_queue_drop_oldest (queue)) != NULL) {
+          report_drop (self, old);
+          slot_clear ((GstRtFrameSlot *) old->user);
+          rtf_queue_release (queue, old);
+          continue;
+        }
+        /* upstream, or nothing left to drop but this frame */
+        stamp.seq = rtf_queue_count_dropped_incoming (queue, NULL);
+        report_drop (self, &stamp);
+        gst_buffer_unref (frame_buf);
+        return GST_FLOW_OK;
+      case RTF_QUEUE_FLUSHING:
+        gst_buffer_unref (frame_buf);
+        return GST_FLOW_FLUSHING;
+      default:
+        gst_buffer_unref (frame_buf);
+        return GST_FLOW_ERROR;  /* the writer posted the error */
+    }
+    if (waited > 0) {
+      g_mutex_lock (&self->stats_lock);
+      self->wait_total += waited;
+      self->wait_max = MAX (self->wait_max, (guint64) waited);
+      self->waits++;
+      g_mutex_unlock (&self->stats_lock);
+    }
+    break;
   }
 
   slot = frame->user;
@@ -897,7 +1323,12 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     frame->iov[i].iov_len = slot->map[i].size;
   }
   frame->n_iov = n_mem;
-  frame->arrival_ns = arrival;
+  frame->arrival_ns = stamp.arrival_ns;
+  frame->deadline_ns = stamp.deadline_ns;
+  frame->pts = stamp.pts;
+  frame->duration = stamp.duration;
+  frame->running_time = stamp.running_time;
+  frame->stream_time = stamp.stream_time;
   rtf_queue_commit (queue, frame);
   return GST_FLOW_OK;
 

@@ -7,6 +7,7 @@
 
 #include "gstrtframecaps.h"
 #include "gstrtframeenums.h"
+#include "rtf-events.h"
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,12 @@ struct _GstRtFrameSink
   GstRtFrameIoEngine io_engine;
   GstRtFrameDirect direct;
   guint64 preallocate;
+  guint64 deadline;             /* ns, 0 = none; may change while PLAYING */
+  GstRtFrameLeaky leaky;
+  guint64 stats_interval;
+  GstRtFrameThreadPolicy thread_policy;
+  gint thread_priority;
+  gchar *thread_cpus;
 
   /* negotiated, streaming thread */
   GstRtFrameFormat format;
@@ -41,6 +48,24 @@ struct _GstRtFrameSink
   GRecMutex task_lock;
   guint64 frames_repacked;
   RtfWriterStats last_stats;    /* of the last run, after stop */
+  GstStructure *last_stats_structure;
+
+  /* deadline events: writer/streaming thread -> reporter task -> bus */
+  RtfEvents *events;
+  RtfEvent *event_batch;
+  GstTask *reporter;
+  GRecMutex reporter_task_lock;
+  GMutex report_lock;           /* held while a batch is popped and posted */
+  gint reporter_stop;
+
+  /* under stats_lock */
+  GMutex stats_lock;
+  gint64 start_ns;
+  guint64 wait_total, wait_max, waits;
+  guint64 drops_missed;
+  guint64 events_overflowed;
+  guint64 interval_bytes;       /* bytes-written at the last stats message */
+  gint64 interval_start;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (rtframesink);

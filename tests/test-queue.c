@@ -137,7 +137,7 @@ test_drop_oldest (void)
   g_assert (rtf_queue_pop (q) == f);
   g_assert (rtf_queue_drop_oldest (q) == NULL); /* nothing queued */
 
-  rtf_queue_count_dropped_incoming (q);
+  g_assert_cmpuint (rtf_queue_count_dropped_incoming (q, NULL), ==, 4);
   l = level (q);
   g_assert_cmpuint (l.received, ==, 5);
   g_assert_cmpuint (l.dropped, ==, 2);
@@ -172,6 +172,7 @@ test_collect_missed (void)
   g_assert_cmpint (m[1].detected_ns, ==, 1500);
   g_assert_cmpint (m[1].where, ==, RTF_FRAME_QUEUED);
   g_assert_cmpuint (m[1].queued_frames, ==, 5);
+  g_assert_cmpuint (level (q).held_max, ==, 5);
   g_assert_cmpint (next, ==, 3500);
   /* once each */
   g_assert_cmpuint (rtf_queue_collect_missed (q, 1500, m, 8, &next), ==, 0);

@@ -754,27 +754,40 @@ GST_START_TEST (test_stream_status)
   gchar *path = tmp_path ("ss.raw");
   GstBus *bus;
   GstHarness *h = setup_sink (path, NULL, formats[3], &bus);
-  GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
+  static const GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
     GST_STREAM_STATUS_TYPE_ENTER, GST_STREAM_STATUS_TYPE_LEAVE,
     GST_STREAM_STATUS_TYPE_DESTROY
   };
+  static const gchar *const tasks[] = { "rtframesink-writer",
+    "rtframesink-reporter"
+  };
+  guint seen[2] = { 0, 0 };
   GstMessage *msg;
-  guint i = 0;
+  guint t;
 
   gst_harness_teardown (h);
+  /* for each of the element's two threads, in order */
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_STREAM_STATUS))) {
     GstStreamStatusType type;
     GstElement *owner;
     const GValue *obj = gst_message_get_stream_status_object (msg);
+    gchar *name;
 
     gst_message_parse_stream_status (msg, &type, &owner);
-    fail_unless (i < G_N_ELEMENTS (want));
-    fail_unless_equals_int (type, want[i]);
+    fail_unless_equals_string (GST_OBJECT_NAME (gst_element_get_factory
+            (owner)), "rtframesink");
     fail_unless (G_VALUE_HOLDS (obj, GST_TYPE_TASK));
-    i++;
+    name = gst_object_get_name (g_value_get_object (obj));
+    for (t = 0; t < 2 && g_strcmp0 (name, tasks[t]) != 0; t++);
+    fail_unless (t < 2, "unknown task %s", name);
+    fail_unless (seen[t] < G_N_ELEMENTS (want));
+    fail_unless_equals_int (type, want[seen[t]]);
+    seen[t]++;
+    g_free (name);
     gst_message_unref (msg);
   }
-  fail_unless_equals_int (i, G_N_ELEMENTS (want));
+  fail_unless_equals_int (seen[0], G_N_ELEMENTS (want));
+  fail_unless_equals_int (seen[1], G_N_ELEMENTS (want));
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
   g_free (path);

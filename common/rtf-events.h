@@ -1,0 +1,37 @@
+/* rtframe: a bounded ring of deadline events, from the threads that see
+ * them to the one that reports them */
+#ifndef __RTF_EVENTS_H__
+#define __RTF_EVENTS_H__
+
+#include "rtf-frame.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTF_EVENT_MISSED,             /* deadline passed */
+  RTF_EVENT_LATE_DONE,          /* a frame that missed was written */
+  RTF_EVENT_DROPPED,            /* dropped (its deadline is missed with it) */
+  RTF_EVENT_DROPPED_AFTER_MISS  /* dropped, its miss was already reported */
+} RtfEventKind;
+
+typedef struct
+{
+  RtfEventKind kind;
+  RtfMiss miss;
+} RtfEvent;
+
+typedef struct _RtfEvents RtfEvents;
+
+RtfEvents *rtf_events_new (guint capacity);
+void rtf_events_free (RtfEvents * ev);
+gboolean rtf_events_push (RtfEvents * ev, RtfEventKind kind,
+    const RtfMiss * miss);
+void rtf_events_wait (RtfEvents * ev, gint64 until_us);
+guint rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max,
+    guint64 * overflowed);
+void rtf_events_wake (RtfEvents * ev);
+
+G_END_DECLS
+
+#endif /* __RTF_EVENTS_H__ */

@@ -1,0 +1,41 @@
+/* rtframe: the bus messages rtframesink posts (documented in
+ * docs/reference.md) */
+#ifndef __GST_RTFRAME_MESSAGES_H__
+#define __GST_RTFRAME_MESSAGES_H__
+
+#include <gst/gst.h>
+
+#include "rtf-writer.h"
+
+G_BEGIN_DECLS
+
+#define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"
+#define GST_RTFRAME_MSG_LATE "rtframesink-late-completion"
+#define GST_RTFRAME_MSG_STATS "rtframesink-stats"
+
+/* What a stats structure is made of, gathered by the element */
+typedef struct
+{
+  const gchar *location;
+  guint64 deadline;
+  gint64 elapsed_ns;            /* since start */
+  RtfWriterStats writer;
+  const RtfWriterLatency *latency;
+  guint64 frames_repacked;
+  guint64 drops_missed;         /* dropped frames not reported missed before */
+  guint64 wait_total_ns, wait_max_ns, waits;
+  guint64 interval_bytes;       /* written since the last stats message */
+  gint64 interval_ns;
+  guint64 events_overflowed;    /* deadline messages not posted (burst) */
+} GstRtFrameStatsInput;
+
+GstStructure *gst_rtframe_stats_new (const gchar * name,
+    const GstRtFrameStatsInput * in);
+GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfMiss * m);
+GstMessage *gst_rtframe_message_late (GstObject * src, const RtfMiss * m);
+GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
+    guint64 processed, guint64 dropped);
+
+G_END_DECLS
+
+#endif /* __GST_RTFRAME_MESSAGES_H__ */
