@@ -80,8 +80,7 @@ rtf_events_wait (RtfEvents * ev, gint64 until_us)
 /* Takes up to max events, without waiting.  *overflowed gets the events
  * lost since the last call. */
 guint
-rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max,
-    guint64 * overflowed)
+rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max, guint64 * overflowed)
 {
   guint n = 0;
 

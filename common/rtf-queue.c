@@ -186,8 +186,7 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   q->level.held_bytes += size;
   q->level.reserved++;
   q->level.held_max = MAX (q->level.held_max, q->level.held);
-  q->level.held_bytes_max = MAX (q->level.held_bytes_max,
-      q->level.held_bytes);
+  q->level.held_bytes_max = MAX (q->level.held_bytes_max, q->level.held_bytes);
   *frame = f;
 
 done:

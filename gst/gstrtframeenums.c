@@ -13,7 +13,8 @@ G_STATIC_ASSERT ((gint) GST_RTFRAME_IO_ENGINE_IO_URING ==
 G_STATIC_ASSERT ((gint) GST_RTFRAME_IO_ENGINE_PSYNC == (gint) RTF_ENGINE_PSYNC);
 G_STATIC_ASSERT ((gint) GST_RTFRAME_DIRECT_ON == (gint) RTF_DIRECT_ON);
 G_STATIC_ASSERT ((gint) GST_RTFRAME_DIRECT_OFF == (gint) RTF_DIRECT_OFF);
-G_STATIC_ASSERT ((gint) GST_RTFRAME_THREAD_POLICY_FIFO == (gint) RTF_SCHED_FIFO);
+G_STATIC_ASSERT ((gint) GST_RTFRAME_THREAD_POLICY_FIFO ==
+    (gint) RTF_SCHED_FIFO);
 G_STATIC_ASSERT ((gint) GST_RTFRAME_THREAD_POLICY_RR == (gint) RTF_SCHED_RR);
 
 GType
@@ -64,7 +65,7 @@ gst_rtframe_leaky_get_type (void)
     {GST_RTFRAME_LEAKY_UPSTREAM, "Leaky on upstream: drop the new frame",
         "upstream"},
     {GST_RTFRAME_LEAKY_DOWNSTREAM,
-        "Leaky on downstream: drop the oldest frame not yet being written",
+          "Leaky on downstream: drop the oldest frame not yet being written",
         "downstream"},
     {0, NULL, NULL}
   };
@@ -81,7 +82,8 @@ gst_rtframe_thread_policy_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_RTFRAME_THREAD_POLICY_DEFAULT, "Leave the thread's scheduling as it is",
+    {GST_RTFRAME_THREAD_POLICY_DEFAULT,
+          "Leave the thread's scheduling as it is",
         "default"},
     {GST_RTFRAME_THREAD_POLICY_FIFO, "SCHED_FIFO (real time)", "fifo"},
     {GST_RTFRAME_THREAD_POLICY_RR, "SCHED_RR (real time, round robin)", "rr"},

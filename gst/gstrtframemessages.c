@@ -46,8 +46,7 @@ gst_rtframe_message_missed (GstObject * src, const RtfMiss * m)
       "where", G_TYPE_STRING, where_name (m->where),
       "queued-frames", G_TYPE_UINT, m->queued_frames,
       "queued-bytes", G_TYPE_UINT64, m->queued_bytes,
-      "in-flight-frames", G_TYPE_UINT, m->held_frames - m->queued_frames,
-      NULL);
+      "in-flight-frames", G_TYPE_UINT, m->held_frames - m->queued_frames, NULL);
   return gst_message_new_element (src, s);
 }
 

@@ -557,8 +557,7 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
 
   switch (e->kind) {
     case RTF_EVENT_MISSED:
-      gst_element_post_message (el, gst_rtframe_message_missed (src,
-              &e->miss));
+      gst_element_post_message (el, gst_rtframe_message_missed (src, &e->miss));
       break;
     case RTF_EVENT_LATE_DONE:
       gst_element_post_message (el, gst_rtframe_message_late (src, &e->miss));
@@ -1198,13 +1197,14 @@ stamp_frame (GstRtFrameSink * self, RtfFrame * f, GstBuffer * buf,
   if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
     f->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
         pts);
-    f->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME,
-        pts);
+    f->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
   }
 }
 
 /* A frame leaves without being written: a missed deadline (reported once
- * per frame) and a QoS message, like GstBaseSink's for its drops. */
+ * per frame) and a QoS message, like GstBaseSink's for its drops.  Called
+ * once the drop is counted (the frame released), with the frame as it was
+ * (the streaming thread is the only one that reuses it). */
 static void
 report_drop (GstRtFrameSink * self, const RtfFrame * f)
 {
@@ -1283,9 +1283,9 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
       case RTF_QUEUE_FULL:
         if (leaky == GST_RTFRAME_LEAKY_DOWNSTREAM
             && (old = rtf_queue_drop_oldest (queue)) != NULL) {
-          report_drop (self, old);
           slot_clear ((GstRtFrameSlot *) old->user);
           rtf_queue_release (queue, old);
+          report_drop (self, old);
           continue;
         }
         /* upstream, or nothing left to drop but this frame */

@@ -998,6 +998,466 @@ GST_START_TEST (test_flush_unblocks_waiting_render)
 
 GST_END_TEST;
 
+/* ---- deadlines, drops, statistics ------------------------------------ */
+
+static guint64
+stat_u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
+      GST_PTR_FORMAT, field, s);
+  return v;
+}
+
+/* received = written + dropped + lost + queued + in flight */
+static void
+assert_accounting (const GstStructure * s)
+{
+  fail_unless_equals_uint64 (stat_u64 (s, "frames-received"),
+      stat_u64 (s, "frames-written") + stat_u64 (s, "frames-dropped") +
+      stat_u64 (s, "frames-lost") + stat_u64 (s, "frames-queued") +
+      stat_u64 (s, "frames-in-flight"));
+}
+
+static GstStructure *
+get_stats (GstHarness * h)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (h->element, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_has_name (s, "rtframesink-stats"));
+  return s;
+}
+
+/* Pops every message from the bus: returns the element messages named
+ * `name`; the QoS messages go to *qos when given; others are dropped. */
+static GList *
+pop_messages (GstBus * bus, const gchar * name, GList ** qos)
+{
+  GList *list = NULL;
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_message_has_name (msg, name))
+      list = g_list_append (list, msg);
+    else if (qos && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS)
+      *qos = g_list_append (*qos, msg);
+    else
+      gst_message_unref (msg);
+  }
+  return list;
+}
+
+static GList *
+pop_element_messages (GstBus * bus, const gchar * name)
+{
+  return pop_messages (bus, name, NULL);
+}
+
+static gint64
+msg_i64 (GstMessage * msg, const gchar * field)
+{
+  gint64 v = -1;
+
+  fail_unless (gst_structure_get_int64 (gst_message_get_structure (msg),
+          field, &v), "no %s", field);
+  return v;
+}
+
+static guint64
+msg_u64 (GstMessage * msg, const gchar * field)
+{
+  return stat_u64 (gst_message_get_structure (msg), field);
+}
+
+/* deadline = 1 us: every frame misses, each reported once, when its
+ * deadline passes (a few ms at most), then once more when written. */
+GST_START_TEST (test_deadline_every_frame_misses)
+{
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("dl.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstStructure *st;
+  GList *missed, *late, *l;
+  guint i, n = 20;
+  guint64 expect = 0;
+
+  for (i = 0; i < n; i++) {
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+    g_usleep (5000);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  gst_harness_teardown (h);
+  h = NULL;
+  /* all were posted before EOS; none after */
+  fail_unless_equals_int (g_list_length (missed), n);
+  for (l = missed; l; l = l->next, expect++) {
+    GstMessage *m = l->data;
+    const gchar *where = gst_structure_get_string (gst_message_get_structure
+        (m), "where");
+
+    fail_unless_equals_uint64 (msg_u64 (m, "frame"), expect);
+    fail_unless_equals_uint64 (msg_u64 (m, "pts"), expect * GST_SECOND / 20);
+    fail_unless_equals_int64 (msg_i64 (m, "deadline") - msg_i64 (m,
+            "arrival"), 1000);
+    fail_unless (msg_i64 (m, "detected") >= msg_i64 (m, "deadline"));
+    fail_unless_equals_int64 (msg_i64 (m, "lateness"), msg_i64 (m,
+            "detected") - msg_i64 (m, "deadline"));
+    /* seen within a few ms of the deadline, not when the write ended */
+    fail_unless (msg_i64 (m, "lateness") < 20 * GST_MSECOND,
+        "frame %" G_GUINT64_FORMAT " reported %" G_GINT64_FORMAT " ns late",
+        expect, msg_i64 (m, "lateness"));
+    fail_unless (g_strcmp0 (where, "queued") == 0
+        || g_strcmp0 (where, "in-flight") == 0, "where=%s", where);
+  }
+  g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
+
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  g_free (path);
+  (void) late;
+  (void) st;
+}
+
+GST_END_TEST;
+
+/* The same with the stats and late completions checked against the
+ * messages. */
+GST_START_TEST (test_deadline_stats_agree)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("dls.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstStructure *st;
+  GList *missed, *late, *l;
+  guint i, n = 30;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  st = get_stats (h);
+  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  teardown_sink (h, bus);
+  bus = NULL;
+
+  fail_unless_equals_int (g_list_length (missed), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-late"), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"), 0);
+  assert_accounting (st);
+  /* latency figures: from n frames, ordered */
+  fail_unless (stat_u64 (st, "latency-min") > 0);
+  fail_unless (stat_u64 (st, "latency-min") <= stat_u64 (st, "latency-p50"));
+  fail_unless (stat_u64 (st, "latency-p50") <= stat_u64 (st, "latency-p99"));
+  fail_unless (stat_u64 (st, "latency-p99") <= stat_u64 (st, "latency-max"));
+  fail_unless (stat_u64 (st, "device-latency-max") <=
+      stat_u64 (st, "latency-max"));
+  gst_structure_free (st);
+  g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
+  (void) late;
+  (void) l;
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_deadline_late_completions)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("late.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GList *late, *l;
+  guint i, n = 10;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  late = pop_element_messages (bus, "rtframesink-late-completion");
+  teardown_sink (h, bus);
+  fail_unless_equals_int (g_list_length (late), n);
+  for (l = late, i = 0; l; l = l->next, i++) {
+    GstMessage *m = l->data;
+
+    fail_unless_equals_uint64 (msg_u64 (m, "frame"), i);
+    fail_unless_equals_int64 (msg_i64 (m, "latency"), msg_i64 (m,
+            "completed") - msg_i64 (m, "arrival"));
+    fail_unless (msg_i64 (m, "lateness") > 0);
+  }
+  g_list_free_full (late, (GDestroyNotify) gst_message_unref);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_generous_deadline_no_message)
+{
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("gen.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "deadline=10000000000", caps, &bus);
+  GstStructure *st;
+  GList *missed;
+  guint i;
+
+  for (i = 0; i < 20; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  st = get_stats (h);
+  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  teardown_sink (h, bus);
+  fail_unless_equals_int (g_list_length (missed), 0);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 20);
+  assert_accounting (st);
+  gst_structure_free (st);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stats_fields)
+{
+  static const gchar *const u64_fields[] = { "elapsed", "deadline",
+    "frames-received", "frames-written", "frames-dropped", "frames-missed",
+    "frames-late", "frames-lost", "frames-queued", "frames-in-flight",
+    "bytes-written", "bytes-queued", "frames-zero-copy", "frames-copied",
+    "frames-repacked", "queue-high-water-bytes", "wait-total", "wait-max",
+    "waits", "messages-lost", "latency-min", "latency-mean", "latency-max",
+    "latency-stddev", "latency-p50", "latency-p99", "latency-p99.9",
+    "latency-p99.99", "device-latency-min", "device-latency-mean",
+    "device-latency-max", "device-latency-stddev", "device-latency-p50",
+    "device-latency-p99", "device-latency-p99.9", "device-latency-p99.99"
+  };
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("stats.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "stats-interval=20000000", caps, &bus);
+  GstStructure *st;
+  GList *periodic, *l;
+  gdouble tp;
+  guint i, hw;
+
+  for (i = 0; i < 10; i++) {
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+    g_usleep (10000);
+  }
+  /* while running: consistent at every look */
+  for (i = 0; i < 5; i++) {
+    st = get_stats (h);
+    assert_accounting (st);
+    gst_structure_free (st);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  st = get_stats (h);
+  periodic = pop_element_messages (bus, "rtframesink-stats");
+  teardown_sink (h, bus);
+
+  for (i = 0; i < G_N_ELEMENTS (u64_fields); i++)
+    stat_u64 (st, u64_fields[i]);
+  fail_unless (gst_structure_get_double (st, "throughput", &tp) && tp > 0);
+  fail_unless (gst_structure_has_field_typed (st, "throughput-interval",
+          G_TYPE_DOUBLE));
+  fail_unless (gst_structure_get_uint (st, "queue-high-water-frames", &hw));
+  fail_unless (hw >= 1 && hw <= 16);
+  fail_unless_equals_string (gst_structure_get_string (st, "io-engine"),
+      "io-uring");
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 10);
+  fail_unless_equals_uint64 (stat_u64 (st, "bytes-written"),
+      10 * frame_size_of (caps));
+  fail_unless_equals_uint64 (stat_u64 (st, "deadline"), 50 * GST_MSECOND);
+  assert_accounting (st);
+  /* periodic messages (every 20 ms over >100 ms) and the final one */
+  fail_unless (g_list_length (periodic) >= 3, "%u stats messages",
+      g_list_length (periodic));
+  for (l = periodic; l; l = l->next)
+    assert_accounting (gst_message_get_structure (l->data));
+  g_list_free_full (periodic, (GDestroyNotify) gst_message_unref);
+  gst_structure_free (st);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* A FIFO nobody reads is a disk that does not move.  With leaky set the
+ * streaming thread never waits: frames that do not fit are dropped, each
+ * reported, and the output holds exactly the others, in order. */
+static void
+leaky_on_stuck_output (const gchar * leaky)
+{
+  const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
+  gsize fsize = frame_size_of (caps);
+  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  /* a deadline long enough that a frame is only ever missed by a drop */
+  gchar *props = g_strdup_printf ("max-size-buffers=3 leaky=%s "
+      "deadline=100000000000", leaky);
+  GstBus *bus;
+  GstHarness *h;
+  GThread *reader;
+  GstStructure *st;
+  GList *missed, *qos = NULL, *l;
+  GHashTable *dropped = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint8 *want = g_malloc (fsize);
+  guint i, n = 12, k;
+  gint64 t0;
+
+  fail_unless (mkfifo (r.path, 0600) == 0);
+  reader = g_thread_new ("reader", fifo_reader, &r);
+  h = setup_sink (r.path, props, caps, &bus);
+  t0 = g_get_monotonic_time ();
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  /* never waited for the stuck writer */
+  fail_unless (g_get_monotonic_time () - t0 < 2 * G_USEC_PER_SEC);
+  st = get_stats (h);
+  fail_unless_equals_uint64 (stat_u64 (st, "wait-total"), 0);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), n);
+  fail_unless (stat_u64 (st, "frames-dropped") >= n - 3 - 1);
+  assert_accounting (st);
+  gst_structure_free (st);
+
+  g_atomic_int_set (&r.go, 1);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  st = get_stats (h);
+  missed = pop_messages (bus, "rtframesink-deadline-missed", &qos);
+  teardown_sink (h, bus);
+  g_thread_join (reader);
+
+  for (l = missed; l; l = l->next) {
+    const gchar *where = gst_structure_get_string (gst_message_get_structure
+        (l->data), "where");
+
+    if (g_strcmp0 (where, "dropped") == 0) {
+      gint64 *seq = g_new (gint64, 1);
+
+      *seq = msg_u64 (l->data, "frame");
+      g_hash_table_add (dropped, seq);
+    }
+  }
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"),
+      g_hash_table_size (dropped));
+  fail_unless_equals_int (g_list_length (qos), g_hash_table_size (dropped));
+  for (l = qos, k = 1; l; l = l->next, k++) {
+    GstFormat fmt;
+    guint64 processed, drops;
+
+    gst_message_parse_qos_stats (l->data, &fmt, &processed, &drops);
+    fail_unless_equals_int (fmt, GST_FORMAT_BUFFERS);
+    fail_unless (drops >= k);
+  }
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-written") +
+      stat_u64 (st, "frames-dropped"), n);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"),
+      g_hash_table_size (dropped));
+  fail_unless_equals_int (g_list_length (missed), g_hash_table_size (dropped));
+  assert_accounting (st);
+
+  /* the output: every frame not dropped, in order, byte-exact */
+  fail_unless_equals_uint64 (r.data->len, stat_u64 (st, "frames-written") *
+      fsize);
+  for (i = 0, k = 0; i < n; i++) {
+    gint64 seq = i;
+
+    if (g_hash_table_contains (dropped, &seq))
+      continue;
+    rtf_test_fill_frame (want, fsize, 0, i);
+    fail_unless (memcmp (want, r.data->data + k * fsize, fsize) == 0,
+        "frame %u is not at position %u", i, k);
+    k++;
+  }
+  if (g_strcmp0 (leaky, "downstream") == 0) {
+    /* the newest frames were kept */
+    gint64 last = n - 1;
+
+    fail_if (g_hash_table_contains (dropped, &last));
+  }
+  g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
+  g_list_free_full (qos, (GDestroyNotify) gst_message_unref);
+  g_hash_table_destroy (dropped);
+  gst_structure_free (st);
+  g_byte_array_unref (r.data);
+  g_free (r.path);
+  g_free (props);
+  g_free (want);
+}
+
+GST_START_TEST (test_leaky_upstream)
+{
+  leaky_on_stuck_output ("upstream");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_leaky_downstream)
+{
+  leaky_on_stuck_output ("downstream");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_thread_scheduling_refused_warns_once)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("sched.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "thread-cpus=63", caps, &bus);
+  GstMessage *msg;
+  guint i, warnings = 0;
+
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, "scheduling") != NULL);
+    g_error_free (err);
+    gst_message_unref (msg);
+    warnings++;
+  }
+  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), 5);
+  teardown_sink (h, bus);
+  assert_file (path, frame_size_of (caps), 5);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_thread_cpus_applied)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("cpus.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "thread-cpus=0", caps, &bus);
+
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+              INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  teardown_sink (h, bus);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtframesink_suite (void)
 {
@@ -1030,6 +1490,15 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_caps_template);
   tcase_add_test (tc, test_cycles_no_leaks);
   tcase_add_test (tc, test_flush_unblocks_waiting_render);
+  tcase_add_test (tc, test_deadline_every_frame_misses);
+  tcase_add_test (tc, test_deadline_stats_agree);
+  tcase_add_test (tc, test_deadline_late_completions);
+  tcase_add_test (tc, test_generous_deadline_no_message);
+  tcase_add_test (tc, test_stats_fields);
+  tcase_add_test (tc, test_leaky_upstream);
+  tcase_add_test (tc, test_leaky_downstream);
+  tcase_add_test (tc, test_thread_scheduling_refused_warns_once);
+  tcase_add_test (tc, test_thread_cpus_applied);
   return s;
 }
 
