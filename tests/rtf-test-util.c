@@ -117,6 +117,52 @@ rtf_test_count_whole_frames (const gchar * path, gsize frame_size, guint stream)
   return whole;
 }
 
+gint64
+rtf_test_scan_frames (const gchar * path, gsize frame_size, guint stream,
+    guint64 ** seqs)
+{
+  gchar *data = NULL;
+  gsize len, i, n;
+  guint8 *want = g_malloc (frame_size);
+  gint64 ret;
+
+  *seqs = NULL;
+  g_assert (frame_size >= 24);
+  if (!g_file_get_contents (path, &data, &len, NULL) || len % frame_size) {
+    g_printerr ("%s: unreadable, or not whole frames\n", path);
+    g_free (data);
+    g_free (want);
+    return -1;
+  }
+  n = len / frame_size;
+  *seqs = g_new0 (guint64, n + 1);
+  ret = n;
+  for (i = 0; i < n; i++) {
+    const gchar *f = data + i * frame_size;
+    guint s = 0;
+    guint64 seq = 0;
+
+    if (sscanf (f, "S%02uF%019" G_GUINT64_FORMAT, &s, &seq) != 2
+        || s != stream || (i > 0 && seq <= (*seqs)[i - 1])) {
+      g_printerr ("%s: frame %zu has no stamp of stream %u after %"
+          G_GUINT64_FORMAT "\n", path, i, stream, i ? (*seqs)[i - 1] : 0);
+      ret = -1;
+      break;
+    }
+    rtf_test_fill_frame (want, frame_size, stream, seq);
+    if (memcmp (want, f, frame_size) != 0) {
+      g_printerr ("%s: frame %zu (number %" G_GUINT64_FORMAT ") differs\n",
+          path, i, seq);
+      ret = -1;
+      break;
+    }
+    (*seqs)[i] = seq;
+  }
+  g_free (data);
+  g_free (want);
+  return ret;
+}
+
 static guint
 count_dir (const gchar * path)
 {

@@ -21,6 +21,13 @@ gchar *rtf_test_check_file (const gchar * path, gsize frame_size,
 gint64 rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
     guint stream);
 
+/* For a file that may miss frames (drops): reads each frame's stamp,
+ * checks the frame byte by byte against that number, and that numbers go
+ * up.  Returns how many frames it holds, their numbers in *seqs (g_free),
+ * or -1 (with a message on stderr) when one is wrong. */
+gint64 rtf_test_scan_frames (const gchar * path, gsize frame_size,
+    guint stream, guint64 ** seqs);
+
 guint rtf_test_count_fds (void);
 guint rtf_test_count_threads (void);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rtf-test-util.h"
 
@@ -441,6 +442,169 @@ GST_START_TEST (test_user_workload_xfs)
 
 GST_END_TEST;
 
+/* ---- a really slow disk: blkio-throttled loop device ------------------ */
+
+#define BLKIO "/sys/fs/cgroup/blkio"
+#define SLOW_CAPS "video/x-raw,format=P010_10LE,width=640,height=480," \
+    "framerate=20/1"
+#define SLOW_FRAME_SIZE 921600
+
+/* Puts this process in a blkio cgroup limiting its writes to `device` to
+ * bps bytes/s (the writer thread and io_uring's workers inherit it). */
+static gchar *
+throttle_self (const gchar * loopdev, guint64 bps)
+{
+  gchar *dir = g_strdup_printf (BLKIO "/rtframe-test-%d", getpid ());
+  gchar *cmd;
+
+  fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
+  cmd = g_strdup_printf ("echo \"$(lsblk -no MAJ:MIN %s | tr -d ' ') %"
+      G_GUINT64_FORMAT "\" > %s/blkio.throttle.write_bps_device && "
+      "echo %d > %s/cgroup.procs", loopdev, bps, dir, getpid (), dir);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+  return dir;
+}
+
+static void
+unthrottle_self (gchar * dir)
+{
+  gchar *cmd = g_strdup_printf ("echo %d > " BLKIO "/cgroup.procs",
+      getpid ());
+
+  rtf_test_run (cmd);
+  g_rmdir (dir);
+  g_free (cmd);
+  g_free (dir);
+}
+
+static void
+slow_disk (const gchar * leaky)
+{
+  RtfTestFs *fs;
+  gchar *path, *props, *cg;
+  Rec *r;
+  GstStructure *st = NULL;
+  GstMessage *msg;
+  guint i, n = 40, missed_msgs = 0, qos_msgs = 0, dropped_msgs = 0;
+  guint64 *seqs = NULL, received, written, dropped, missed, waited;
+  gint64 start, kept;
+
+  if (!g_file_test (BLKIO "/cgroup.procs", G_FILE_TEST_EXISTS)) {
+    g_print ("  skipped: no cgroup v1 blkio controller at " BLKIO "\n");
+    return;
+  }
+  fs = rtf_test_fs_new ("xfs", 320);
+  path = g_build_filename (fs->dir, "slow.raw", NULL);
+  props = g_strdup_printf ("leaky=%s max-size-buffers=4", leaky);
+  /* 8 MB/s for 18 MB/s of frames: the disk cannot keep up */
+  cg = throttle_self (fs->loopdev, 8 * 1000 * 1000);
+  r = rec_start (path, props, SLOW_CAPS);
+  start = g_get_monotonic_time ();
+  for (i = 0; i < n; i++) {
+    gint64 due = start + (gint64) i * G_USEC_PER_SEC / 20;
+    gint64 now = g_get_monotonic_time ();
+
+    if (due > now)
+      g_usleep (due - now);
+    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  g_object_get (r->h->element, "stats", &st, NULL);
+  while ((msg = gst_bus_pop (r->bus))) {
+    if (gst_message_has_name (msg, "rtframesink-deadline-missed")) {
+      missed_msgs++;
+      if (g_strcmp0 (gst_structure_get_string (gst_message_get_structure
+                  (msg), "where"), "dropped") == 0)
+        dropped_msgs++;
+    }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS)
+      qos_msgs++;
+    gst_message_unref (msg);
+  }
+  rec_stop (r);
+  unthrottle_self (cg);
+
+  gst_structure_get_uint64 (st, "frames-received", &received);
+  gst_structure_get_uint64 (st, "frames-written", &written);
+  gst_structure_get_uint64 (st, "frames-dropped", &dropped);
+  gst_structure_get_uint64 (st, "frames-missed", &missed);
+  gst_structure_get_uint64 (st, "wait-total", &waited);
+  g_print ("  slow disk, leaky=%s: %" G_GUINT64_FORMAT " received, %"
+      G_GUINT64_FORMAT " written, %" G_GUINT64_FORMAT " dropped, %"
+      G_GUINT64_FORMAT " missed (%u messages), streaming thread waited %"
+      G_GUINT64_FORMAT " ms\n", leaky, received, written, dropped, missed,
+      missed_msgs, waited / 1000000);
+  fail_unless_equals_uint64 (received, n);
+  fail_unless_equals_uint64 (written + dropped, received);
+  fail_unless (missed > 0);
+  fail_unless_equals_uint64 (missed_msgs, missed);
+  fail_unless_equals_uint64 (qos_msgs, dropped);
+
+  kept = rtf_test_scan_frames (path, SLOW_FRAME_SIZE, 0, &seqs);
+  fail_unless_equals_int64 (kept, written);
+  if (g_strcmp0 (leaky, "no") == 0) {
+    fail_unless_equals_uint64 (dropped, 0);
+    fail_unless (waited > 0);   /* it waited instead, and said so */
+    for (i = 0; i < n; i++)
+      fail_unless_equals_uint64 (seqs[i], i);
+  } else {
+    fail_unless (dropped > 0);
+    fail_unless_equals_uint64 (waited, 0);      /* never waited */
+    fail_unless (dropped_msgs <= dropped);
+  }
+  g_free (seqs);
+  gst_structure_free (st);
+  g_free (props);
+  g_free (path);
+  rtf_test_fs_free (fs);
+}
+
+GST_START_TEST (test_slow_disk_leaky_no)
+{
+  slow_disk ("no");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_slow_disk_leaky_upstream)
+{
+  slow_disk ("upstream");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_slow_disk_leaky_downstream)
+{
+  slow_disk ("downstream");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_thread_realtime_as_root)
+{
+  gchar *dir = g_dir_make_tmp ("rtframe-rt-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "rt.raw", NULL);
+  Rec *r = rec_start (path, "thread-policy=fifo thread-priority=20 "
+      "thread-cpus=0", USER_CAPS);
+  guint i;
+
+  /* root may: no warning, and it records */
+  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rec_stop (r);
+  assert_file (path, USER_FRAME_SIZE, 0, 5);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtframesink_root_suite (void)
 {
@@ -459,6 +623,10 @@ rtframesink_root_suite (void)
   tcase_add_test (tc, test_disk_full_ext4);
   tcase_add_test (tc, test_disk_full_xfs_psync);
   tcase_add_test (tc, test_user_workload_xfs);
+  tcase_add_test (tc, test_slow_disk_leaky_no);
+  tcase_add_test (tc, test_slow_disk_leaky_upstream);
+  tcase_add_test (tc, test_slow_disk_leaky_downstream);
+  tcase_add_test (tc, test_thread_realtime_as_root);
   return s;
 }
 
