@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  meson ninja-build pkg-config gcc
+  meson ninja-build pkg-config gcc python3 python3-gi gir1.2-gstreamer-1.0
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-tools
   liburing-dev

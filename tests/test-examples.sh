@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs the examples as a user would: a clean recording exits 0 and prints a
+# summary; a recording that drops frames (its output is a FIFO nobody reads
+# for 2 s, leaky=upstream) exits 2.  Args: <rtframe-record binary> <.py>
+set -u
+c_example=$1
+py_example=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+caps="video/x-raw,format=P010_10LE,width=640,height=480,framerate=20/1"
+big="video/x-raw,format=P010_10LE,width=1920,height=1080,framerate=20/1"
+
+python=/usr/bin/python3
+if ! $python -c 'import gi; gi.require_version("Gst", "1.0")' 2>/dev/null; then
+  python=""
+fi
+
+check() {  # name, expected status, command...
+  local name=$1 want=$2; shift 2
+  local out status
+  out=$("$@" 2>&1); status=$?
+  if [ "$status" -ne "$want" ]; then
+    echo "FAIL: $name exited $status, expected $want"; echo "$out" | tail -20; fail=1; return
+  fi
+  if ! grep -q "^summary" <<<"$out"; then
+    echo "FAIL: $name printed no summary"; echo "$out" | tail -20; fail=1; return
+  fi
+  echo "ok: $name (exit $status)"
+  echo "$out" | sed -n '/^summary/,$p'
+}
+
+clean_run() {  # name, command...
+  local name=$1; shift
+  rm -rf "$work/clean"; mkdir -p "$work/clean"
+  check "$name clean" 0 "$@" --streams 2 --seconds 1 --dir "$work/clean" --caps "$caps"
+  for s in 0 1; do
+    size=$(stat -c %s "$work/clean/cam$s.raw" 2>/dev/null || echo 0)
+    if [ "$size" -ne $((20 * 921600)) ]; then
+      echo "FAIL: $name cam$s.raw is $size bytes"; fail=1
+    fi
+  done
+}
+
+dropping_run() {  # name, command...
+  local name=$1; shift
+  rm -rf "$work/drop"; mkdir -p "$work/drop"
+  mkfifo "$work/drop/cam0.raw"
+  # the reader opens at once (so the sink can open) but reads only after 2 s
+  ( exec 3<"$work/drop/cam0.raw"; sleep 2; cat <&3 > /dev/null ) &
+  check "$name dropping" 2 "$@" --streams 1 --seconds 2 --dir "$work/drop" \
+    --caps "$big" --sink-props "max-size-buffers=2 leaky=upstream"
+  wait
+}
+
+clean_run C "$c_example"
+dropping_run C "$c_example"
+if [ -n "$python" ]; then
+  clean_run Python $python "$py_example"
+  dropping_run Python $python "$py_example"
+else
+  echo "Python example skipped: /usr/bin/python3 has no gi (apt-get install python3-gi gir1.2-gstreamer-1.0)"
+fi
+exit $fail
