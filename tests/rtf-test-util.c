@@ -163,6 +163,15 @@ rtf_test_scan_frames (const gchar * path, gsize frame_size, guint stream,
   return ret;
 }
 
+gint64
+rtf_test_time_scale (void)
+{
+  const gchar *env = g_getenv ("RTFRAME_TEST_TIME_SCALE");
+  gint64 v = env ? g_ascii_strtoll (env, NULL, 10) : 1;
+
+  return MAX (v, 1);
+}
+
 static guint
 count_dir (const gchar * path)
 {

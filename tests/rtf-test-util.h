@@ -28,6 +28,10 @@ gint64 rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
 gint64 rtf_test_scan_frames (const gchar * path, gsize frame_size,
     guint stream, guint64 ** seqs);
 
+/* Factor for the time bounds of tests: RTFRAME_TEST_TIME_SCALE (set by
+ * tools/test.sh --valgrind, which runs everything ~20-50x slower), else 1. */
+gint64 rtf_test_time_scale (void);
+
 guint rtf_test_count_fds (void);
 guint rtf_test_count_threads (void);
 

@@ -22,14 +22,15 @@ case $mode in
   sanitize)
     dir=build-sanitize
     tools/build.sh build-sanitize -Db_sanitize=address,undefined -Db_lundef=false
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    RTFRAME_TEST_TIME_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-sanitize --print-errorlogs --timeout-multiplier 3 "$@" || status=$? ;;
   valgrind)
     dir=build; tools/build.sh build
     # valgrind keeps its global lock while a thread waits in io_uring_enter():
     # cut those waits short so the other threads run (see rtf-engine-uring.c)
-    RTFRAME_URING_MAX_WAIT_MS=1 \
+    # and the tests' time bounds stretch for valgrind's slowdown
+    RTFRAME_URING_MAX_WAIT_MS=1 RTFRAME_TEST_TIME_SCALE=50 \
       meson test -C build --print-errorlogs --timeout-multiplier 20 \
       --wrapper "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/tests/valgrind.supp --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --num-callers=40" \
       "$@" || status=$? ;;
