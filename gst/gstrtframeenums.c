@@ -26,7 +26,8 @@ gst_rtframe_io_engine_get_type (void)
         "io_uring, or pwrite where io_uring is refused", "auto"},
     {GST_RTFRAME_IO_ENGINE_IO_URING, "io_uring only (error if refused)",
         "io-uring"},
-    {GST_RTFRAME_IO_ENGINE_PSYNC, "pwrite on the writer thread", "psync"},
+    {GST_RTFRAME_IO_ENGINE_PSYNC,
+        "pwrite, one write at a time, on a helper thread", "psync"},
     {0, NULL, NULL}
   };
 

@@ -1324,6 +1324,66 @@ GST_START_TEST (test_deadline_changed_while_playing)
 
 GST_END_TEST;
 
+/* A write that does not finish (a FIFO nobody reads yet): its miss is
+ * posted when the deadline passes, while the write is still stuck, with
+ * either engine. */
+static void
+miss_reported_during_stall (const gchar * engine)
+{
+  const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
+  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  gchar *props = g_strdup_printf ("io-engine=%s deadline=50000000", engine);
+  GstBus *bus;
+  GstHarness *h;
+  GThread *reader;
+  GstMessage *msg;
+  const gchar *where;
+  gint64 lateness = -1;
+
+  fail_unless (mkfifo (r.path, 0600) == 0);
+  reader = g_thread_new ("reader", fifo_reader, &r);
+  h = setup_sink (r.path, props, caps, &bus);
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+              INPUT_POOL)), GST_FLOW_OK);
+  msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
+      rtf_test_time_scale (), GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no message while the write is stuck");
+  fail_unless (gst_message_has_name (msg, "rtframesink-deadline-missed"));
+  where = gst_structure_get_string (gst_message_get_structure (msg), "where");
+  fail_unless_equals_string (where, "in-flight");
+  gst_structure_get_int64 (gst_message_get_structure (msg), "lateness",
+      &lateness);
+  fail_unless (lateness >= 0 && lateness < 20 * GST_MSECOND *
+      rtf_test_time_scale (), "%s: reported %" G_GINT64_FORMAT " ns late",
+      engine, lateness);
+  /* still stuck: nothing was read */
+  fail_unless_equals_int (r.data->len, 0);
+  gst_message_unref (msg);
+
+  g_atomic_int_set (&r.go, 1);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  teardown_sink (h, bus);
+  g_thread_join (reader);
+  fail_unless_equals_uint64 (r.data->len, frame_size_of (caps));
+  g_byte_array_unref (r.data);
+  g_free (r.path);
+  g_free (props);
+}
+
+GST_START_TEST (test_miss_during_stall_io_uring)
+{
+  miss_reported_during_stall ("io-uring");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_miss_during_stall_psync)
+{
+  miss_reported_during_stall ("psync");
+}
+
+GST_END_TEST;
+
 /* A FIFO nobody reads is a disk that does not move.  With leaky set the
  * streaming thread never waits: frames that do not fit are dropped, each
  * reported, and the output holds exactly the others, in order. */
@@ -1528,6 +1588,8 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_deadline_late_completions);
   tcase_add_test (tc, test_generous_deadline_no_message);
   tcase_add_test (tc, test_deadline_changed_while_playing);
+  tcase_add_test (tc, test_miss_during_stall_io_uring);
+  tcase_add_test (tc, test_miss_during_stall_psync);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_leaky_upstream);
   tcase_add_test (tc, test_leaky_downstream);
