@@ -1074,15 +1074,17 @@ msg_u64 (GstMessage * msg, const gchar * field)
 }
 
 /* deadline = 1 us: every frame misses, each reported once, when its
- * deadline passes (a few ms at most), then once more when written. */
+ * deadline passes: strictly before its write completed (a miss seen only
+ * at completion would carry the completion time), and soon after the
+ * deadline (the bound is loose: CI machines are busy, and the ordering is
+ * what proves the point). */
 GST_START_TEST (test_deadline_every_frame_misses)
 {
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("dl.raw");
   GstBus *bus;
   GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
-  GstStructure *st;
-  GList *missed, *late, *l;
+  GList *missed, *l;
   guint i, n = 20;
   guint64 expect = 0;
 
@@ -1093,9 +1095,8 @@ GST_START_TEST (test_deadline_every_frame_misses)
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   missed = pop_element_messages (bus, "rtframesink-deadline-missed");
-  gst_harness_teardown (h);
-  h = NULL;
-  /* all were posted before EOS; none after */
+  teardown_sink (h, bus);
+  /* all were posted before EOS */
   fail_unless_equals_int (g_list_length (missed), n);
   for (l = missed; l; l = l->next, expect++) {
     GstMessage *m = l->data;
@@ -1109,21 +1110,14 @@ GST_START_TEST (test_deadline_every_frame_misses)
     fail_unless (msg_i64 (m, "detected") >= msg_i64 (m, "deadline"));
     fail_unless_equals_int64 (msg_i64 (m, "lateness"), msg_i64 (m,
             "detected") - msg_i64 (m, "deadline"));
-    /* seen within a few ms of the deadline, not when the write ended */
-    fail_unless (msg_i64 (m, "lateness") < 20 * GST_MSECOND *
-        rtf_test_time_scale (),
-        "frame %" G_GUINT64_FORMAT " reported %" G_GINT64_FORMAT " ns late",
-        expect, msg_i64 (m, "lateness"));
+    fail_unless (msg_i64 (m, "lateness") < 250 * GST_MSECOND *
+        rtf_test_time_scale (), "frame %" G_GUINT64_FORMAT " reported %"
+        G_GINT64_FORMAT " ns late", expect, msg_i64 (m, "lateness"));
     fail_unless (g_strcmp0 (where, "queued") == 0
         || g_strcmp0 (where, "in-flight") == 0, "where=%s", where);
   }
   g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
-
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
   g_free (path);
-  (void) late;
-  (void) st;
 }
 
 GST_END_TEST;
@@ -1137,7 +1131,7 @@ GST_START_TEST (test_deadline_stats_agree)
   GstBus *bus;
   GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
   GstStructure *st;
-  GList *missed, *late, *l;
+  GList *missed;
   guint i, n = 30;
 
   for (i = 0; i < n; i++)
@@ -1165,8 +1159,6 @@ GST_START_TEST (test_deadline_stats_agree)
       stat_u64 (st, "latency-max"));
   gst_structure_free (st);
   g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
-  (void) late;
-  (void) l;
   g_free (path);
 }
 
@@ -1185,18 +1177,70 @@ GST_START_TEST (test_deadline_late_completions)
     fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
                 INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  late = pop_element_messages (bus, "rtframesink-late-completion");
+  late = pop_messages (bus, "rtframesink-late-completion", NULL);
   teardown_sink (h, bus);
   fail_unless_equals_int (g_list_length (late), n);
   for (l = late, i = 0; l; l = l->next, i++) {
-    GstMessage *m = l->data;
+    GstMessage *msg = l->data;
 
-    fail_unless_equals_uint64 (msg_u64 (m, "frame"), i);
-    fail_unless_equals_int64 (msg_i64 (m, "latency"), msg_i64 (m,
-            "completed") - msg_i64 (m, "arrival"));
-    fail_unless (msg_i64 (m, "lateness") > 0);
+    fail_unless_equals_uint64 (msg_u64 (msg, "frame"), i);
+    fail_unless_equals_int64 (msg_i64 (msg, "latency"), msg_i64 (msg,
+            "completed") - msg_i64 (msg, "arrival"));
+    fail_unless (msg_i64 (msg, "lateness") > 0);
   }
   g_list_free_full (late, (GDestroyNotify) gst_message_unref);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* Each miss is seen before the frame's write completes: "detected" of the
+ * deadline-missed message is earlier than "completed" of its
+ * late-completion message (a miss noticed only at completion would carry
+ * the completion time). */
+GST_START_TEST (test_deadline_seen_before_completion)
+{
+  const gchar *caps = formats[1];
+  gchar *path = tmp_path ("order.raw");
+  GstBus *bus;
+  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GHashTable *detected = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+      g_free, g_free);
+  GstMessage *msg;
+  guint i, n = 10, pairs = 0;
+
+  for (i = 0; i < n; i++) {
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+    g_usleep (5000);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    gint64 *frame = g_new (gint64, 1);
+
+    *frame = gst_message_has_name (msg, "rtframesink-stats") ? -1 :
+        (gint64) msg_u64 (msg, "frame");
+    if (gst_message_has_name (msg, "rtframesink-deadline-missed")) {
+      gint64 *when = g_new (gint64, 1);
+
+      *when = msg_i64 (msg, "detected");
+      g_hash_table_insert (detected, frame, when);
+    } else if (gst_message_has_name (msg, "rtframesink-late-completion")) {
+      gint64 *when = g_hash_table_lookup (detected, frame);
+
+      fail_unless (when != NULL, "completion before the miss");
+      fail_unless (*when < msg_i64 (msg, "completed"), "frame %"
+          G_GINT64_FORMAT ": miss seen only when written", *frame);
+      pairs++;
+      g_free (frame);
+    } else {
+      g_free (frame);
+    }
+    gst_message_unref (msg);
+  }
+  teardown_sink (h, bus);
+  fail_unless_equals_int (pairs, n);
+  g_hash_table_destroy (detected);
   g_free (path);
 }
 
@@ -1353,7 +1397,7 @@ miss_reported_during_stall (const gchar * engine)
   fail_unless_equals_string (where, "in-flight");
   gst_structure_get_int64 (gst_message_get_structure (msg), "lateness",
       &lateness);
-  fail_unless (lateness >= 0 && lateness < 20 * GST_MSECOND *
+  fail_unless (lateness >= 0 && lateness < 250 * GST_MSECOND *
       rtf_test_time_scale (), "%s: reported %" G_GINT64_FORMAT " ns late",
       engine, lateness);
   /* still stuck: nothing was read */
@@ -1586,6 +1630,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_deadline_every_frame_misses);
   tcase_add_test (tc, test_deadline_stats_agree);
   tcase_add_test (tc, test_deadline_late_completions);
+  tcase_add_test (tc, test_deadline_seen_before_completion);
   tcase_add_test (tc, test_generous_deadline_no_message);
   tcase_add_test (tc, test_deadline_changed_while_playing);
   tcase_add_test (tc, test_miss_during_stall_io_uring);
