@@ -15,6 +15,15 @@ python=/usr/bin/python3
 if ! $python -c 'import gi; gi.require_version("Gst", "1.0")' 2>/dev/null; then
   python=""
 fi
+# A plugin built with AddressSanitizer (tools/test.sh --sanitize) only loads
+# into a process that has the ASan runtime: preload it into Python (whose
+# own allocations are not ours to check for leaks).
+plugin="${GST_PLUGIN_PATH_1_0%%:*}/libgstrtframe.so"
+pyenv=()
+if [ -n "$python" ] && ldd "$plugin" 2>/dev/null | grep -q libasan; then
+  pyenv=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1)
+fi
 
 check() {  # name, expected status, command...
   local name=$1 want=$2; shift 2
@@ -46,8 +55,10 @@ dropping_run() {  # name, command...
   local name=$1; shift
   rm -rf "$work/drop"; mkdir -p "$work/drop"
   mkfifo "$work/drop/cam0.raw"
-  # the reader opens at once (so the sink can open) but reads only after 2 s
-  ( exec 3<"$work/drop/cam0.raw"; sleep 2; cat <&3 > /dev/null ) &
+  # the reader opens at once (so the sink can open) but reads only after
+  # 2 s; bounded, so an example that fails before opening cannot hang us
+  timeout 60 bash -c 'exec 3<"$1"; sleep 2; cat <&3 > /dev/null' _ \
+    "$work/drop/cam0.raw" &
   check "$name dropping" 2 "$@" --streams 1 --seconds 2 --dir "$work/drop" \
     --caps "$big" --sink-props "max-size-buffers=2 leaky=upstream"
   wait
@@ -56,8 +67,8 @@ dropping_run() {  # name, command...
 clean_run C "$c_example"
 dropping_run C "$c_example"
 if [ -n "$python" ]; then
-  clean_run Python $python "$py_example"
-  dropping_run Python $python "$py_example"
+  clean_run Python "${pyenv[@]}" $python "$py_example"
+  dropping_run Python "${pyenv[@]}" $python "$py_example"
 else
   echo "Python example skipped: /usr/bin/python3 has no gi (apt-get install python3-gi gir1.2-gstreamer-1.0)"
 fi
