@@ -244,11 +244,9 @@ rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
   g_mutex_unlock (&q->lock);
 }
 
-/* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
- * nothing is queued (every held frame is being written).  The caller
- * releases it with rtf_queue_release(). */
-RtfFrame *
-rtf_queue_drop_oldest (RtfQueue * q)
+/* The oldest queued frame, taken out of the queue in `state`, or NULL. */
+static RtfFrame *
+take_oldest (RtfQueue * q, RtfFrameState state)
 {
   RtfFrame *f = NULL;
 
@@ -258,10 +256,19 @@ rtf_queue_drop_oldest (RtfQueue * q)
     q->ring_first = (q->ring_first + 1) % q->capacity;
     q->level.queued--;
     q->level.queued_bytes -= f->size;
-    f->state = RTF_FRAME_DROPPED;
+    f->state = state;
   }
   g_mutex_unlock (&q->lock);
   return f;
+}
+
+/* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
+ * nothing is queued (every held frame is being written).  The caller
+ * releases it with rtf_queue_release(). */
+RtfFrame *
+rtf_queue_drop_oldest (RtfQueue * q)
+{
+  return take_oldest (q, RTF_FRAME_DROPPED);
 }
 
 /* The producer dropped a frame instead of handing it over: it counts as
@@ -352,18 +359,7 @@ rtf_queue_ack_doorbell (RtfQueue * q)
 RtfFrame *
 rtf_queue_pop (RtfQueue * q)
 {
-  RtfFrame *f = NULL;
-
-  g_mutex_lock (&q->lock);
-  if (q->level.queued > 0) {
-    f = q->ring[q->ring_first];
-    q->ring_first = (q->ring_first + 1) % q->capacity;
-    q->level.queued--;
-    q->level.queued_bytes -= f->size;
-    f->state = RTF_FRAME_IN_FLIGHT;
-  }
-  g_mutex_unlock (&q->lock);
-  return f;
+  return take_oldest (q, RTF_FRAME_IN_FLIGHT);
 }
 
 /* Marks the queued frames whose deadline is at or before `now` as reported
