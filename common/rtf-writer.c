@@ -789,7 +789,7 @@ rtf_writer_run (RtfWriter * w)
           rtf_queue_barrier_done (w->queue, finish_file (w));
           continue;
         }
-        if (shutdown && rtf_queue_barrier_pending (w->queue) == FALSE) {
+        if (shutdown) {
           RtfQueueLevel level;
 
           rtf_queue_get_level (w->queue, &level);
