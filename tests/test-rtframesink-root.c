@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
 #define USER_CAPS "video/x-raw,format=P010_10LE,width=2048,height=928," \
@@ -34,7 +35,6 @@ static Rec *
 rec_start (const gchar * location, const gchar * props, const gchar * caps)
 {
   Rec *r = g_new0 (Rec, 1);
-  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
   GstVideoInfo info;
   GstCaps *c = gst_caps_from_string (caps);
 
@@ -42,24 +42,7 @@ rec_start (const gchar * location, const gchar * props, const gchar * caps)
   gst_caps_unref (c);
   r->frame_size = GST_VIDEO_INFO_SIZE (&info);
   r->location = g_strdup (location);
-  g_object_set (sink, "location", location, NULL);
-  if (props) {
-    gchar **kv = g_strsplit (props, " ", -1);
-    guint i;
-
-    for (i = 0; kv[i]; i++) {
-      gchar **p = g_strsplit (kv[i], "=", 2);
-
-      gst_util_set_object_arg (G_OBJECT (sink), p[0], p[1]);
-      g_strfreev (p);
-    }
-    g_strfreev (kv);
-  }
-  r->bus = gst_bus_new ();
-  gst_element_set_bus (sink, r->bus);
-  r->h = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_object_unref (sink);
-  gst_harness_set_src_caps_str (r->h, caps);
+  r->h = rtf_test_sink_new (location, props, caps, &r->bus);
   return r;
 }
 
@@ -88,9 +71,7 @@ rec_u64 (Rec * r, const gchar * prop)
 static void
 rec_stop (Rec * r)
 {
-  gst_harness_teardown (r->h);
-  gst_bus_set_flushing (r->bus, TRUE);
-  gst_object_unref (r->bus);
+  rtf_test_sink_free (r->h, r->bus);
   g_free (r->location);
   g_free (r);
 }

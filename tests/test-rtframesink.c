@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
 static gchar *tmpdir;
@@ -38,46 +39,6 @@ tmp_path (const gchar * name)
   return g_build_filename (tmpdir, name, NULL);
 }
 
-/* rtframesink with `props` ("name=value ..."), a bus of its own and a
- * harness feeding it `caps`. */
-static GstHarness *
-setup_sink (const gchar * location, const gchar * props, const gchar * caps,
-    GstBus ** bus)
-{
-  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
-  GstHarness *h;
-
-  fail_unless (sink != NULL);
-  g_object_set (sink, "location", location, NULL);
-  if (props) {
-    gchar **kv = g_strsplit (props, " ", -1);
-    guint i;
-
-    for (i = 0; kv[i]; i++) {
-      gchar **p = g_strsplit (kv[i], "=", 2);
-
-      gst_util_set_object_arg (G_OBJECT (sink), p[0], p[1]);
-      g_strfreev (p);
-    }
-    g_strfreev (kv);
-  }
-  *bus = gst_bus_new ();
-  gst_element_set_bus (sink, *bus);
-  h = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_object_unref (sink);
-  gst_harness_set_src_caps_str (h, caps);
-  return h;
-}
-
-/* Drops the messages still on the bus first: they hold references to the
- * element, which holds the bus. */
-static void
-teardown_sink (GstHarness * h, GstBus * bus)
-{
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
-}
 
 static guint64
 get_u64 (GstHarness * h, const gchar * prop)
@@ -298,7 +259,7 @@ record_and_check (const gchar * caps, InputKind kind, const gchar * props,
   gchar *path = tmp_path ("out.raw");
   gsize fsize = frame_size_of (caps);
   GstBus *bus;
-  GstHarness *h = setup_sink (path, props, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, props, caps, &bus);
   guint i;
 
   for (i = 0; i < n; i++)
@@ -319,7 +280,7 @@ record_and_check (const gchar * caps, InputKind kind, const gchar * props,
   fail_unless_equals_uint64 (get_u64 (h, "frames-repacked"),
       kind == INPUT_STRIDED ? n : 0);
 
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   if (kind != INPUT_STRIDED)
     assert_file (path, fsize, n);
   g_unlink (path);
@@ -415,7 +376,7 @@ GST_START_TEST (test_playback_rawvideoparse)
   gsize fsize = frame_size_of (caps);
   gchar *path = tmp_path ("play.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstElement *pipe, *appsink;
   gchar *desc;
   guint8 *want = g_malloc (fsize);
@@ -425,7 +386,7 @@ GST_START_TEST (test_playback_rawvideoparse)
     fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
                 INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
 
   desc = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
       "format=p010-10le width=1920 height=1080 framerate=20/1 ! appsink "
@@ -466,7 +427,7 @@ GST_START_TEST (test_zero_copy_with_pool)
   const gchar *caps = formats[0];       /* 5,701,632 bytes: 1392 x 4096 */
   gchar *path = tmp_path ("zc.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
 
   for (i = 0; i < 10; i++)
@@ -478,7 +439,7 @@ GST_START_TEST (test_zero_copy_with_pool)
     fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 10);
     fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 0);
   }
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   assert_file (path, frame_size_of (caps), 10);
   g_free (path);
 }
@@ -490,7 +451,7 @@ GST_START_TEST (test_copy_without_pool)
   const gchar *caps = formats[0];
   gchar *path = tmp_path ("cp.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "direct=on", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "direct=on", caps, &bus);
   guint i;
 
   for (i = 0; i < 10; i++)
@@ -499,7 +460,7 @@ GST_START_TEST (test_copy_without_pool)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 0);
   fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 10);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   assert_file (path, frame_size_of (caps), 10);
   g_free (path);
 }
@@ -512,7 +473,7 @@ GST_START_TEST (test_proposed_pool_alignment)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("pool.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *buf = gst_harness_create_buffer (h, frame_size_of (caps));
   GstMapInfo map;
 
@@ -520,7 +481,7 @@ GST_START_TEST (test_proposed_pool_alignment)
   fail_unless_equals_int (((guintptr) map.data) % 4096, 0);
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_free (path);
 }
 
@@ -579,7 +540,7 @@ GST_START_TEST (test_eos_file_complete)
   const gchar *caps = formats[3];       /* odd size: a padded tail block */
   EosCheck c = { tmp_path ("eos.raw"), frame_size_of (caps), 9, FALSE };
   GstBus *bus;
-  GstHarness *h = setup_sink (c.path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (c.path, NULL, caps, &bus);
   GList *stats;
   guint i;
 
@@ -596,7 +557,7 @@ GST_START_TEST (test_eos_file_complete)
   fail_unless_equals_int (g_list_length (stats), 1);
   g_list_free_full (stats, (GDestroyNotify) gst_message_unref);
 
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_free (c.path);
 }
 
@@ -606,13 +567,13 @@ GST_START_TEST (test_eos_without_frames)
 {
   gchar *path = tmp_path ("empty.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, formats[0], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, formats[0], &bus);
   struct stat st;
 
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (stat (path, &st) == 0);
   fail_unless_equals_uint64 (st.st_size, 0);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_free (path);
 }
 
@@ -624,13 +585,13 @@ GST_START_TEST (test_stop_writes_everything)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("stop.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "max-size-buffers=32", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "max-size-buffers=32", caps, &bus);
   guint i;
 
   for (i = 0; i < 30; i++)
     fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
                 INPUT_UNALIGNED)), GST_FLOW_OK);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   assert_file (path, frame_size_of (caps), 30);
   g_free (path);
 }
@@ -730,7 +691,7 @@ GST_START_TEST (test_error_wrong_size)
   gsize fsize = frame_size_of (caps);
   gchar *path = tmp_path ("wrong.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
 
   for (i = 0; i < 3; i++)
@@ -742,7 +703,7 @@ GST_START_TEST (test_error_wrong_size)
   fail_unless_equals_int (gst_harness_push (h,
           gst_buffer_new_allocate (NULL, fsize + 1, NULL)), GST_FLOW_ERROR);
   assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "bytes");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   /* only the whole frames before it */
   assert_file (path, fsize, 3);
   g_free (path);
@@ -756,7 +717,7 @@ GST_START_TEST (test_gap_buffer)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("gap.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *gap = gst_buffer_new ();
 
   GST_BUFFER_FLAG_SET (gap, GST_BUFFER_FLAG_GAP);
@@ -766,7 +727,7 @@ GST_START_TEST (test_gap_buffer)
   fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 1,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   assert_file (path, frame_size_of (caps), 2);
   g_free (path);
 }
@@ -779,7 +740,7 @@ GST_START_TEST (test_stream_status)
 {
   gchar *path = tmp_path ("ss.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, formats[3], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
   static const GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
     GST_STREAM_STATUS_TYPE_ENTER, GST_STREAM_STATUS_TYPE_LEAVE,
     GST_STREAM_STATUS_TYPE_DESTROY
@@ -826,7 +787,7 @@ GST_START_TEST (test_properties_locked_while_running)
   gchar *path = tmp_path ("p.raw"), *other = tmp_path ("other.raw");
   gchar *loc = NULL;
   GstBus *bus;
-  GstHarness *h = setup_sink (path, NULL, formats[3], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
   guint depth = 0;
 
   g_object_set (h->element, "location", other, "io-depth", 9, NULL);
@@ -834,7 +795,7 @@ GST_START_TEST (test_properties_locked_while_running)
   fail_unless_equals_string (loc, path);
   fail_unless_equals_int (depth, 4);
   g_free (loc);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_free (path);
   g_free (other);
 }
@@ -908,12 +869,12 @@ GST_START_TEST (test_cycles_no_leaks)
       fds = rtf_test_count_fds ();
       threads = rtf_test_count_threads ();
     }
-    h = setup_sink (path, NULL, caps, &bus);
+    h = rtf_test_sink_new (path, NULL, caps, &bus);
     for (k = 0; k < 3; k++)
       fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, k,
                   INPUT_POOL)), GST_FLOW_OK);
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-    teardown_sink (h, bus);
+    rtf_test_sink_free (h, bus);
     assert_file (path, fsize, 3);
   }
   fail_unless_equals_int (rtf_test_count_fds (), fds);
@@ -984,7 +945,7 @@ GST_START_TEST (test_flush_unblocks_waiting_render)
 
   fail_unless (mkfifo (r.path, 0600) == 0);
   reader = g_thread_new ("reader", fifo_reader, &r);
-  p.h = setup_sink (r.path, "max-size-buffers=2", caps, &bus);
+  p.h = rtf_test_sink_new (r.path, "max-size-buffers=2", caps, &bus);
 
   /* two frames fill the queue (the writer is stuck on the first) */
   for (i = 0; i < 2; i++, pushed++)
@@ -1008,7 +969,7 @@ GST_START_TEST (test_flush_unblocks_waiting_render)
   fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, 2,
               INPUT_POOL)), GST_FLOW_OK);
   pushed++;
-  teardown_sink (p.h, bus);
+  rtf_test_sink_free (p.h, bus);
   g_thread_join (reader);
 
   fail_unless_equals_uint64 (r.data->len, pushed * fsize);
@@ -1084,7 +1045,7 @@ GST_START_TEST (test_deadline_every_frame_misses)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("dl.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GList *missed, *l;
   guint i, n = 20;
   guint64 expect = 0;
@@ -1096,7 +1057,7 @@ GST_START_TEST (test_deadline_every_frame_misses)
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   missed = pop_element_messages (bus, "rtframesink-deadline-missed");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   /* all were posted before EOS */
   fail_unless_equals_int (g_list_length (missed), n);
   for (l = missed; l; l = l->next, expect++) {
@@ -1130,7 +1091,7 @@ GST_START_TEST (test_deadline_stats_agree)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("dls.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GstStructure *st;
   GList *missed;
   guint i, n = 30;
@@ -1141,7 +1102,7 @@ GST_START_TEST (test_deadline_stats_agree)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   st = get_stats (h);
   missed = pop_element_messages (bus, "rtframesink-deadline-missed");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   bus = NULL;
 
   fail_unless_equals_int (g_list_length (missed), n);
@@ -1170,7 +1131,7 @@ GST_START_TEST (test_deadline_late_completions)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("late.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GList *late, *l;
   guint i, n = 10;
 
@@ -1179,7 +1140,7 @@ GST_START_TEST (test_deadline_late_completions)
                 INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   late = pop_messages (bus, "rtframesink-late-completion", NULL);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (late), n);
   for (l = late, i = 0; l; l = l->next, i++) {
     GstMessage *msg = l->data;
@@ -1204,7 +1165,7 @@ GST_START_TEST (test_deadline_seen_before_completion)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("order.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=1000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GHashTable *detected = g_hash_table_new_full (g_int64_hash, g_int64_equal,
       g_free, g_free);
   GstMessage *msg;
@@ -1239,7 +1200,7 @@ GST_START_TEST (test_deadline_seen_before_completion)
     }
     gst_message_unref (msg);
   }
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   fail_unless_equals_int (pairs, n);
   g_hash_table_destroy (detected);
   g_free (path);
@@ -1252,7 +1213,7 @@ GST_START_TEST (test_generous_deadline_no_message)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("gen.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=10000000000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
   GstStructure *st;
   GList *missed;
   guint i;
@@ -1263,7 +1224,7 @@ GST_START_TEST (test_generous_deadline_no_message)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   st = get_stats (h);
   missed = pop_element_messages (bus, "rtframesink-deadline-missed");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (missed), 0);
   fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), 0);
   fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 20);
@@ -1290,7 +1251,8 @@ GST_START_TEST (test_stats_fields)
   const gchar *caps = formats[1];
   gchar *path = tmp_path ("stats.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "stats-interval=20000000", caps, &bus);
+  GstHarness *h =
+      rtf_test_sink_new (path, "stats-interval=20000000", caps, &bus);
   GstStructure *st;
   GList *periodic, *l;
   gdouble tp;
@@ -1310,7 +1272,7 @@ GST_START_TEST (test_stats_fields)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   st = get_stats (h);
   periodic = pop_element_messages (bus, "rtframesink-stats");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
 
   for (i = 0; i < G_N_ELEMENTS (u64_fields); i++)
     stat_u64 (st, u64_fields[i]);
@@ -1345,7 +1307,7 @@ GST_START_TEST (test_deadline_changed_while_playing)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("chg.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "deadline=10000000000", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
   GList *missed, *l;
   guint i;
 
@@ -1358,7 +1320,7 @@ GST_START_TEST (test_deadline_changed_while_playing)
                 INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   missed = pop_element_messages (bus, "rtframesink-deadline-missed");
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (missed), 5);
   for (l = missed, i = 5; l; l = l->next, i++)
     fail_unless_equals_uint64 (msg_u64 (l->data, "frame"), i);
@@ -1387,7 +1349,7 @@ miss_reported_during_stall (const gchar * engine)
 
   fail_unless (mkfifo (r.path, 0600) == 0);
   reader = g_thread_new ("reader", fifo_reader, &r);
-  h = setup_sink (r.path, props, caps, &bus);
+  h = rtf_test_sink_new (r.path, props, caps, &bus);
   fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
@@ -1407,7 +1369,7 @@ miss_reported_during_stall (const gchar * engine)
 
   g_atomic_int_set (&r.go, 1);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_thread_join (reader);
   fail_unless_equals_uint64 (r.data->len, frame_size_of (caps));
   g_byte_array_unref (r.data);
@@ -1454,7 +1416,7 @@ leaky_on_stuck_output (const gchar * leaky)
 
   fail_unless (mkfifo (r.path, 0600) == 0);
   reader = g_thread_new ("reader", fifo_reader, &r);
-  h = setup_sink (r.path, props, caps, &bus);
+  h = rtf_test_sink_new (r.path, props, caps, &bus);
   t0 = g_get_monotonic_time ();
   for (i = 0; i < n; i++)
     fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
@@ -1473,7 +1435,7 @@ leaky_on_stuck_output (const gchar * leaky)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   st = get_stats (h);
   missed = pop_messages (bus, "rtframesink-deadline-missed", &qos);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_thread_join (reader);
 
   for (l = missed; l; l = l->next) {
@@ -1553,7 +1515,7 @@ GST_START_TEST (test_thread_scheduling_refused_warns_once)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("sched.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "thread-cpus=63", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "thread-cpus=63", caps, &bus);
   GstMessage *msg;
   guint i, warnings = 0;
 
@@ -1572,7 +1534,7 @@ GST_START_TEST (test_thread_scheduling_refused_warns_once)
   }
   fail_unless_equals_int (warnings, 1);
   fail_unless_equals_uint64 (get_u64 (h, "frames-written"), 5);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   assert_file (path, frame_size_of (caps), 5);
   g_free (path);
 }
@@ -1584,14 +1546,14 @@ GST_START_TEST (test_thread_cpus_applied)
   const gchar *caps = formats[3];
   gchar *path = tmp_path ("cpus.raw");
   GstBus *bus;
-  GstHarness *h = setup_sink (path, "thread-cpus=0", caps, &bus);
+  GstHarness *h = rtf_test_sink_new (path, "thread-cpus=0", caps, &bus);
 
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
   fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
-  teardown_sink (h, bus);
+  rtf_test_sink_free (h, bus);
   g_free (path);
 }
 
