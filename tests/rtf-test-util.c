@@ -198,6 +198,32 @@ rtf_test_count_threads (void)
   return count_dir ("/proc/self/task");
 }
 
+/* Threads that finished their work return to GLib's shared pool and leave
+ * it some time later, so a count taken at once depends on timing.  Ask the
+ * pool to stop its idle threads and wait (up to 5 s) until the count is at
+ * most `limit` (G_MAXUINT: until it is stable for 100 ms). */
+guint
+rtf_test_settled_threads (guint limit)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  guint n = G_MAXUINT, stable = 0;
+
+  while (g_get_monotonic_time () < end) {
+    guint now;
+
+    g_thread_pool_stop_unused_threads ();
+    now = rtf_test_count_threads ();
+    if (now <= limit)
+      return now;
+    stable = now == n ? stable + 1 : 0;
+    n = now;
+    if (limit == G_MAXUINT && stable >= 10)
+      return n;
+    g_usleep (10000);
+  }
+  return n;
+}
+
 gboolean
 rtf_test_is_root (void)
 {
