@@ -42,17 +42,14 @@ rtf_events_free (RtfEvents * ev)
 }
 
 /* FALSE when the ring was full (the event is counted, not kept). */
-gboolean
-rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfMiss * miss)
+static gboolean
+push_event (RtfEvents * ev, const RtfEvent * event)
 {
   gboolean kept = FALSE;
 
   g_mutex_lock (&ev->lock);
   if (ev->count < ev->capacity) {
-    RtfEvent *e = &ev->ring[(ev->first + ev->count) % ev->capacity];
-
-    e->kind = kind;
-    e->miss = *miss;
+    ev->ring[(ev->first + ev->count) % ev->capacity] = *event;
     ev->count++;
     kept = TRUE;
   } else {
@@ -61,6 +58,30 @@ rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfMiss * miss)
   g_cond_signal (&ev->cond);
   g_mutex_unlock (&ev->lock);
   return kept;
+}
+
+gboolean
+rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfMiss * miss)
+{
+  RtfEvent e = { 0 };
+
+  e.kind = kind;
+  e.miss = *miss;
+  return push_event (ev, &e);
+}
+
+/* A frame the writer has just released as written. */
+gboolean
+rtf_events_push_written (RtfEvents * ev, const RtfFrame * f)
+{
+  RtfEvent e = { 0 };
+
+  e.kind = RTF_EVENT_WRITTEN;
+  rtf_miss_init (&e.miss, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0, 0);
+  e.submit_ns = f->submit_ns;
+  e.offset = f->offset;
+  e.copied = f->copied;
+  return push_event (ev, &e);
 }
 
 /* Waits until an event comes, rtf_events_wake() is called, or the

@@ -1,5 +1,6 @@
-/* rtframe: a bounded ring of deadline events, from the threads that see
- * them to the one that reports them */
+/* rtframe: a bounded ring of frame events (deadline misses, drops and, on
+ * request, every write), from the threads that see them to the one that
+ * reports them */
 #ifndef __RTF_EVENTS_H__
 #define __RTF_EVENTS_H__
 
@@ -12,13 +13,18 @@ typedef enum
   RTF_EVENT_MISSED,             /* deadline passed */
   RTF_EVENT_LATE_DONE,          /* a frame that missed was written */
   RTF_EVENT_DROPPED,            /* dropped (its deadline is missed with it) */
-  RTF_EVENT_DROPPED_AFTER_MISS  /* dropped, its miss was already reported */
+  RTF_EVENT_DROPPED_AFTER_MISS, /* dropped, its miss was already reported */
+  RTF_EVENT_WRITTEN             /* every byte of a frame is in the file */
 } RtfEventKind;
 
 typedef struct
 {
   RtfEventKind kind;
-  RtfMiss miss;
+  RtfMiss miss;                 /* WRITTEN: detected_ns is the completion */
+  /* WRITTEN only */
+  gint64 submit_ns;
+  guint64 offset;
+  gboolean copied;
 } RtfEvent;
 
 typedef struct _RtfEvents RtfEvents;
@@ -27,6 +33,7 @@ RtfEvents *rtf_events_new (guint capacity);
 void rtf_events_free (RtfEvents * ev);
 gboolean rtf_events_push (RtfEvents * ev, RtfEventKind kind,
     const RtfMiss * miss);
+gboolean rtf_events_push_written (RtfEvents * ev, const RtfFrame * f);
 void rtf_events_wait (RtfEvents * ev, gint64 until_us);
 guint rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max,
     guint64 * overflowed);

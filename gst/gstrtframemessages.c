@@ -63,6 +63,25 @@ gst_rtframe_message_late (GstObject * src, const RtfMiss * m)
   return gst_message_new_element (src, s);
 }
 
+GstMessage *
+gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
+{
+  GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_WRITTEN);
+  const RtfMiss *m = &e->miss;
+
+  set_frame_fields (s, m);
+  gst_structure_set (s,
+      "offset", G_TYPE_UINT64, e->offset,
+      "submitted", G_TYPE_INT64, e->submit_ns,
+      "completed", G_TYPE_INT64, m->detected_ns,
+      "latency", G_TYPE_INT64, m->detected_ns - m->arrival_ns,
+      "device-latency", G_TYPE_INT64, m->detected_ns - e->submit_ns,
+      "missed", G_TYPE_BOOLEAN, m->deadline_ns != 0
+      && m->detected_ns > m->deadline_ns,
+      "copied", G_TYPE_BOOLEAN, e->copied, NULL);
+  return gst_message_new_element (src, s);
+}
+
 /* Like GstBaseSink's QoS message for a frame it dropped. */
 GstMessage *
 gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,

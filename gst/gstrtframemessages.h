@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 
+#include "rtf-events.h"
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
@@ -12,6 +13,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"
 #define GST_RTFRAME_MSG_LATE "rtframesink-late-completion"
 #define GST_RTFRAME_MSG_STATS "rtframesink-stats"
+#define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
 
 /* What a stats structure is made of, gathered by the element */
 typedef struct
@@ -33,6 +35,7 @@ GstStructure *gst_rtframe_stats_new (const gchar * name,
     const GstRtFrameStatsInput * in);
 GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfMiss * m);
 GstMessage *gst_rtframe_message_late (GstObject * src, const RtfMiss * m);
+GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
     guint64 processed, guint64 dropped);
 

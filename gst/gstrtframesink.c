@@ -65,11 +65,12 @@ struct _GstRtFrameSlot
 #define DEFAULT_DEADLINE (50 * GST_MSECOND)
 #define DEFAULT_LEAKY GST_RTFRAME_LEAKY_NO
 #define DEFAULT_STATS_INTERVAL 0
+#define DEFAULT_FRAME_MESSAGES FALSE
 #define DEFAULT_THREAD_POLICY GST_RTFRAME_THREAD_POLICY_DEFAULT
 #define DEFAULT_THREAD_PRIORITY 10
 #define DEFAULT_THREAD_CPUS NULL
 
-/* deadline events waiting to be posted; more in a burst are counted */
+/* frame events waiting to be posted; more in a burst are counted */
 #define EVENT_RING_SIZE 4096
 #define EVENT_BATCH 64
 
@@ -90,6 +91,7 @@ enum
   PROP_LEAKY,
   PROP_STATS,
   PROP_STATS_INTERVAL,
+  PROP_FRAME_MESSAGES,
   PROP_THREAD_POLICY,
   PROP_THREAD_PRIORITY,
   PROP_THREAD_CPUS,
@@ -206,6 +208,13 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           "nanoseconds (0 = only at EOS)", 0, G_MAXINT64,
           DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
           | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FRAME_MESSAGES,
+      g_param_spec_boolean ("frame-messages", "Frame messages",
+          "Post an element message \"" GST_RTFRAME_MSG_WRITTEN "\" for "
+          "every frame written, with its offset and write times (for "
+          "benchmarks and per-frame indexes)", DEFAULT_FRAME_MESSAGES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_THREAD_POLICY,
       g_param_spec_enum ("thread-policy", "Writer thread policy",
           "Scheduling policy the writer thread asks for (real-time policies "
@@ -306,6 +315,7 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->deadline = DEFAULT_DEADLINE;
   self->leaky = DEFAULT_LEAKY;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->frame_messages = DEFAULT_FRAME_MESSAGES;
   self->thread_policy = DEFAULT_THREAD_POLICY;
   self->thread_priority = DEFAULT_THREAD_PRIORITY;
   self->thread_cpus = g_strdup (DEFAULT_THREAD_CPUS);
@@ -380,6 +390,9 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     case PROP_STATS_INTERVAL:
       self->stats_interval = g_value_get_uint64 (value);
       break;
+    case PROP_FRAME_MESSAGES:
+      g_atomic_int_set (&self->frame_messages, g_value_get_boolean (value));
+      break;
     case PROP_THREAD_POLICY:
       self->thread_policy = g_value_get_enum (value);
       break;
@@ -450,6 +463,9 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint64 (value, self->stats_interval);
+      break;
+    case PROP_FRAME_MESSAGES:
+      g_value_set_boolean (value, g_atomic_int_get (&self->frame_messages));
       break;
     case PROP_THREAD_POLICY:
       g_value_set_enum (value, self->thread_policy);
@@ -577,6 +593,9 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
               &e->miss, st.frames_written, st.frames_dropped));
       break;
     }
+    case RTF_EVENT_WRITTEN:
+      gst_element_post_message (el, gst_rtframe_message_written (src, e));
+      break;
   }
 }
 
@@ -647,7 +666,12 @@ slot_clear (GstRtFrameSlot * slot)
 static void
 writer_frame_done (RtfFrame * frame, gpointer user_data)
 {
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
   slot_clear ((GstRtFrameSlot *) frame->user);
+  if (frame->state == RTF_FRAME_WRITTEN
+      && g_atomic_int_get (&self->frame_messages))
+    rtf_events_push_written (self->events, frame);
 }
 
 static void

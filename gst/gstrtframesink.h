@@ -33,6 +33,7 @@ struct _GstRtFrameSink
   guint64 deadline;             /* ns, 0 = none; may change while PLAYING */
   GstRtFrameLeaky leaky;
   guint64 stats_interval;
+  gint frame_messages;          /* atomic: the writer thread reads it */
   GstRtFrameThreadPolicy thread_policy;
   gint thread_priority;
   gchar *thread_cpus;
@@ -50,7 +51,7 @@ struct _GstRtFrameSink
   RtfWriterStats last_stats;    /* of the last run, after stop */
   GstStructure *last_stats_structure;
 
-  /* deadline events: writer/streaming thread -> reporter task -> bus */
+  /* frame events: writer/streaming thread -> reporter task -> bus */
   RtfEvents *events;
   RtfEvent *event_batch;
   GstTask *reporter;

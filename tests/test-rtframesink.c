@@ -1234,6 +1234,55 @@ GST_START_TEST (test_generous_deadline_no_message)
 
 GST_END_TEST;
 
+
+/* frame-messages: one message per frame written, in file order, whose
+ * offsets and times agree with the file and with each other. */
+GST_START_TEST (test_frame_written_messages)
+{
+  const gchar *caps = formats[2];
+  gsize fsize = frame_size_of (caps);
+  gchar *path = tmp_path ("written.raw");
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (path, "frame-messages=true", caps, &bus);
+  GList *msgs, *l;
+  guint64 i = 0;
+
+  for (i = 0; i < 6; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                i % 2 ? INPUT_POOL : INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msgs = pop_element_messages (bus, "rtframesink-frame-written");
+  rtf_test_sink_free (h, bus);
+  assert_file (path, fsize, 6);
+
+  fail_unless_equals_int (g_list_length (msgs), 6);
+  for (l = msgs, i = 0; l; l = l->next, i++) {
+    const GstStructure *s = gst_message_get_structure (l->data);
+    gint64 arrival, submitted, completed, latency, dev;
+    gboolean copied, missed;
+
+    fail_unless_equals_uint64 (stat_u64 (s, "frame"), i);
+    fail_unless_equals_uint64 (stat_u64 (s, "offset"), i * fsize);
+    fail_unless_equals_uint64 (stat_u64 (s, "size"), fsize);
+    fail_unless (gst_structure_get_int64 (s, "arrival", &arrival));
+    fail_unless (gst_structure_get_int64 (s, "submitted", &submitted));
+    fail_unless (gst_structure_get_int64 (s, "completed", &completed));
+    fail_unless (gst_structure_get_int64 (s, "latency", &latency));
+    fail_unless (gst_structure_get_int64 (s, "device-latency", &dev));
+    fail_unless (arrival > 0 && arrival <= submitted && submitted <= completed);
+    fail_unless_equals_int64 (latency, completed - arrival);
+    fail_unless_equals_int64 (dev, completed - submitted);
+    fail_unless (gst_structure_get_boolean (s, "missed", &missed));
+    fail_unless (gst_structure_get_boolean (s, "copied", &copied));
+    /* unaligned memory is copied, pool memory is not */
+    fail_unless_equals_int (copied, i % 2 == 0);
+  }
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stats_fields)
 {
   static const gchar *const u64_fields[] = { "elapsed", "deadline",
@@ -1599,6 +1648,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_miss_during_stall_io_uring);
   tcase_add_test (tc, test_miss_during_stall_psync);
   tcase_add_test (tc, test_stats_fields);
+  tcase_add_test (tc, test_frame_written_messages);
   tcase_add_test (tc, test_leaky_upstream);
   tcase_add_test (tc, test_leaky_downstream);
   tcase_add_test (tc, test_thread_scheduling_refused_warns_once);
