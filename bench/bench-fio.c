@@ -1,0 +1,141 @@
+/* rtframe-bench: fio's equivalent job, the device's reference.
+ *
+ * One fio job per stream, each writing its own file sequentially with
+ * io_uring and O_DIRECT, one frame per write (bs = frame size), the same
+ * queue depth as rtframesink's io-depth, the same rate (rate_iops = fps;
+ * none when flat-out) and an fdatasync at the end (end_fsync).  fio's
+ * per-write latency logs (submission to completion) become the frames'
+ * records; its CPU time and peak RSS come from wait4(). */
+#include "bench.h"
+
+#include <glib/gstdio.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void
+read_lat_log (const gchar * path, BenchLog * log, guint64 deadline,
+    guint64 * misses)
+{
+  FILE *f = fopen (path, "r");
+  gchar line[256];
+
+  if (f == NULL)
+    return;
+  while (fgets (line, sizeof (line), f)) {
+    guint64 t_ms, lat_ns;
+    BenchFrame *fr;
+
+    if (sscanf (line, "%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT, &t_ms,
+            &lat_ns) != 2)
+      continue;
+    fr = bench_log_add (log);
+    /* the log's time is when the write completed, in ms from the start */
+    fr->done = (gint64) (t_ms * GST_MSECOND);
+    fr->service = (gint64) lat_ns;
+    fr->offer = MAX (fr->done - fr->service, 0);
+    if (lat_ns > deadline)
+      (*misses)++;
+  }
+  fclose (f);
+}
+
+void
+bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  guint64 frames, size;
+  gint64 start, end;
+  struct rusage ru;
+  GError *err = NULL;
+  GPid pid;
+  gint status = 0;
+  gint64 last_done = 0;
+  guint i;
+
+  if (cfg->flat_out) {
+    /* the caller's share of the free space; fio stops at the duration */
+    frames = cfg->max_frames;
+  } else {
+    frames = (guint64) (cfg->duration * cfg->fps);
+    if (cfg->max_frames)
+      frames = MIN (frames, cfg->max_frames);
+  }
+  size = MAX (frames, 1) * cfg->frame_size;
+
+  g_ptr_array_add (argv, g_strdup (cfg->fio));
+  g_ptr_array_add (argv, g_strdup ("--name=bench"));
+  g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", dir));
+  g_ptr_array_add (argv, g_strdup ("--filename_format=fio.$jobnum.raw"));
+  g_ptr_array_add (argv, g_strdup_printf ("--numjobs=%u", cfg->streams));
+  g_ptr_array_add (argv, g_strdup ("--ioengine=io_uring"));
+  g_ptr_array_add (argv, g_strdup ("--direct=1"));
+  g_ptr_array_add (argv, g_strdup ("--rw=write"));
+  g_ptr_array_add (argv, g_strdup_printf ("--bs=%" G_GSIZE_FORMAT,
+          cfg->frame_size));
+  g_ptr_array_add (argv, g_strdup_printf ("--iodepth=%u", cfg->io_depth));
+  g_ptr_array_add (argv, g_strdup_printf ("--size=%" G_GUINT64_FORMAT, size));
+  g_ptr_array_add (argv, g_strdup_printf ("--runtime=%" G_GUINT64_FORMAT "ms",
+          (guint64) (cfg->duration * 1000)));
+  if (!cfg->flat_out)
+    g_ptr_array_add (argv, g_strdup_printf ("--rate_iops=%u", cfg->fps));
+  g_ptr_array_add (argv, g_strdup ("--end_fsync=1"));
+  g_ptr_array_add (argv, g_strdup_printf ("--write_lat_log=%s/fio", dir));
+  g_ptr_array_add (argv, g_strdup ("--log_avg_msec=0"));
+  g_ptr_array_add (argv, g_strdup ("--output=/dev/null"));
+  g_ptr_array_add (argv, NULL);
+
+  start = bench_now ();
+  if (!g_spawn_async (NULL, (gchar **) argv->pdata, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+          &pid, &err)) {
+    res->error = g_strdup_printf ("cannot run fio: %s", err->message);
+    g_clear_error (&err);
+    g_ptr_array_unref (argv);
+    return;
+  }
+  while (wait4 (pid, &status, 0, &ru) < 0 && errno == EINTR);
+  end = bench_now ();
+  g_spawn_close_pid (pid);
+  g_ptr_array_unref (argv);
+
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    res->error = g_strdup_printf ("fio failed (status %d)", status);
+  res->wall = (end - start) / 1e9;
+  res->cpu_process = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  res->rss_peak_mb = ru.ru_maxrss / 1024.0;
+
+  res->logs = g_new0 (BenchLog *, cfg->streams);
+  res->n_logs = cfg->streams;
+  for (i = 0; i < cfg->streams; i++) {
+    gchar *path = g_strdup_printf ("%s/fio_lat.%u.log", dir, i + 1);
+    gchar *data = g_strdup_printf ("%s/fio.%u.raw", dir, i);
+    guint64 misses = 0;
+
+    res->logs[i] = g_new0 (BenchLog, 1);
+    read_lat_log (path, res->logs[i], cfg->deadline_ns, &misses);
+    if (res->logs[i]->n)
+      last_done = MAX (last_done,
+          bench_log_frame (res->logs[i], res->logs[i]->n - 1)->done);
+    if (!cfg->keep) {
+      g_unlink (data);
+      g_unlink (path);
+      g_free (path);
+      path = g_strdup_printf ("%s/fio_clat.%u.log", dir, i + 1);
+      g_unlink (path);
+      g_free (path);
+      path = g_strdup_printf ("%s/fio_slat.%u.log", dir, i + 1);
+      g_unlink (path);
+    }
+    g_free (path);
+    g_free (data);
+  }
+  /* from its jobs' start to the last write, not fio's own start-up and
+   * file layout (in res->wall) */
+  res->seconds = last_done / 1e9;
+}

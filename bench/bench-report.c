@@ -1,0 +1,266 @@
+/* rtframe-bench: from per-frame records to figures: the summary table, the
+ * ratios, the CSV and the gnuplot plot. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+percentile (const gdouble * sorted, guint64 n, gdouble p)
+{
+  guint64 i = (guint64) (p * n);
+
+  return sorted[MIN (i, n - 1)];
+}
+
+/* ms: the values, sorted in place */
+void
+bench_dist_from (BenchDist * d, gdouble * ms, guint64 n)
+{
+  gdouble sum = 0;
+  guint64 i;
+
+  memset (d, 0, sizeof (*d));
+  d->count = n;
+  if (n == 0)
+    return;
+  qsort (ms, n, sizeof (gdouble), cmp_double);
+  for (i = 0; i < n; i++)
+    sum += ms[i];
+  d->min = ms[0];
+  d->max = ms[n - 1];
+  d->mean = sum / n;
+  d->p50 = percentile (ms, n, 0.50);
+  d->p99 = percentile (ms, n, 0.99);
+  d->p999 = percentile (ms, n, 0.999);
+}
+
+/* Counts and distributions from the per-frame records.  A frame misses
+ * when the camera lost it, when it was never written (dropped, error), or
+ * when it was written or the producer blocked longer than the deadline
+ * after it was offered. */
+void
+bench_result_compute (const BenchConfig * cfg, BenchResult * res)
+{
+  guint64 total = 0, nb = 0, nl = 0, i;
+  gdouble *block, *lat, *svc, deadline_ms = cfg->deadline_ns / 1e6;
+  gint64 last_offer = 0;
+  guint s;
+
+  for (s = 0; s < res->n_logs; s++)
+    total += res->logs[s]->n;
+  block = g_new (gdouble, MAX (total, 1));
+  lat = g_new (gdouble, MAX (total, 1));
+  svc = g_new (gdouble, MAX (total, 1));
+  res->offered = res->written = res->misses = 0;
+  for (s = 0; s < res->n_logs; s++) {
+    for (i = 0; i < res->logs[s]->n; i++) {
+      BenchFrame *f = bench_log_frame (res->logs[s], i);
+      gboolean missed = f->lost || f->done < 0;
+
+      res->offered++;
+      last_offer = MAX (last_offer, f->offer);
+      if (!f->lost && res->spec->kind != BENCH_FIO) {
+        block[nb++] = f->block / 1e6;
+        missed |= f->block / 1e6 > deadline_ms;
+      }
+      if (f->done >= 0) {
+        res->written++;
+        lat[nl] = (f->done - f->offer) / 1e6;
+        svc[nl] = f->service / 1e6;
+        missed |= lat[nl] > deadline_ms;
+        nl++;
+      }
+      res->misses += missed;
+    }
+  }
+  bench_dist_from (&res->block, block, nb);
+  bench_dist_from (&res->latency, lat, nl);
+  bench_dist_from (&res->service, svc, nl);
+  g_free (block);
+  g_free (lat);
+  g_free (svc);
+  res->bytes = res->written * cfg->frame_size;
+  res->mbps = res->seconds > 0 ? res->bytes / 1e6 / res->seconds : 0;
+  res->tail = res->seconds - last_offer / 1e9;
+}
+
+static gdouble
+cpu_per_gb (const BenchResult * r, gdouble cpu)
+{
+  return r->bytes ? cpu / (r->bytes / 1e9) : 0;
+}
+
+static const BenchResult *
+find_kind (GPtrArray * results, BenchSinkKind kind, guint round)
+{
+  guint i;
+
+  for (i = 0; i < results->len; i++) {
+    const BenchResult *r = g_ptr_array_index (results, i);
+
+    if (r->spec->kind == kind && r->round == round && r->error == NULL)
+      return r;
+  }
+  return NULL;
+}
+
+void
+bench_report_table (const BenchConfig * cfg, GPtrArray * results)
+{
+  gchar rate[32];
+  guint i;
+
+  if (cfg->flat_out)
+    g_strlcpy (rate, "flat out", sizeof (rate));
+  else
+    g_snprintf (rate, sizeof (rate), "%u fps", cfg->fps);
+  printf ("\n%u stream(s) of %s %ux%u (%" G_GSIZE_FORMAT " bytes), %s, "
+      "%.1f s, deadline %.0f ms\n", cfg->streams, cfg->format, cfg->width,
+      cfg->height, cfg->frame_size, rate, cfg->duration,
+      cfg->deadline_ns / 1e6);
+  printf ("\n%-28s %5s %7s %7s %5s %5s %6s | %8s %8s | %7s %7s %7s %8s | "
+      "%7s | %6s %6s | %6s %7s | %6s %5s | %s\n", "sink", "round", "offered",
+      "written", "drop", "camlost", "misses", "block99", "blockmax", "lat50",
+      "lat99", "lat99.9", "latmax", "MB/s", "cpu/GB", "sys/GB", "rssMB",
+      "dirtyMB", "durabl", "tail", "verified");
+  for (i = 0; i < results->len; i++) {
+    const BenchResult *r = g_ptr_array_index (results, i);
+    gchar verified[64];
+
+    if (r->spec->kind == BENCH_FIO)
+      g_strlcpy (verified, "n/a (fio)", sizeof (verified));
+    else if (!cfg->verify)
+      g_strlcpy (verified, "not checked", sizeof (verified));
+    else
+      g_snprintf (verified, sizeof (verified), "%" G_GUINT64_FORMAT " ok%s",
+          r->verified - r->bad, r->bad ? ", FAULTS" : "");
+    printf ("%-28s %5u %7" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT " %5"
+        G_GUINT64_FORMAT " %5" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT
+        " | %8.2f %8.2f | %7.2f %7.2f %7.2f %8.2f | %7.1f | %6.2f %6.2f | "
+        "%6.1f %7.1f | %6.2f %5.2f | %s\n", r->spec->label, r->round,
+        r->offered, r->written, r->dropped, r->lost_camera, r->misses,
+        r->block.p99, r->block.max, r->latency.p50, r->latency.p99,
+        r->latency.p999, r->latency.max, r->mbps,
+        cpu_per_gb (r, r->cpu_process), cpu_per_gb (r, r->cpu_machine),
+        r->rss_peak_mb, r->dirty_peak_mb, r->seconds, r->tail, verified);
+    if (r->spec->kind == BENCH_RTFRAMESINK)
+      printf ("%-28s       element: %" G_GUINT64_FORMAT " missed, %"
+          G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " zero-copy; "
+          "device latency p99 %.2f ms max %.2f ms\n", "", r->element_misses,
+          r->dropped, r->zero_copy, r->service.p99, r->service.max);
+    if (r->error)
+      printf ("%-28s       ERROR: %s\n", "", r->error);
+  }
+  printf ("\nblock: time the producer (camera thread) was blocked handing a "
+      "frame over; lat: offered to written (rtframesink: device completed; "
+      "filesink: write() returned; fio: submit to completion); cpu/GB: CPU "
+      "seconds of the process (fio: its processes) per GB; sys/GB: of all "
+      "CPUs; durabl: start to last byte durable (s); tail: last frame to "
+      "durable (s)\n");
+
+  /* ratios within each round, against fio and queue ! filesink */
+  for (i = 0; i < results->len; i++) {
+    const BenchResult *r = g_ptr_array_index (results, i);
+    const BenchResult *fio = find_kind (results, BENCH_FIO, r->round);
+    const BenchResult *qf = find_kind (results, BENCH_QUEUE_FILESINK, r->round);
+
+    if (r->spec->kind != BENCH_RTFRAMESINK || r->error)
+      continue;
+    printf ("ratio %s (round %u):", r->spec->label, r->round);
+    if (fio && fio->mbps > 0)
+      printf (" throughput %.2f x fio;", r->mbps / fio->mbps);
+    if (qf && qf->mbps > 0)
+      printf (" throughput %.2f x queue-filesink;", r->mbps / qf->mbps);
+    if (qf && cpu_per_gb (qf, qf->cpu_process) > 0)
+      printf (" CPU/GB %.2f x queue-filesink (process), %.2f x (all CPUs);",
+          cpu_per_gb (r, r->cpu_process) / cpu_per_gb (qf, qf->cpu_process),
+          cpu_per_gb (qf, qf->cpu_machine) > 0 ?
+          cpu_per_gb (r, r->cpu_machine) / cpu_per_gb (qf,
+              qf->cpu_machine) : 0);
+    if (fio)
+      printf (" misses %" G_GUINT64_FORMAT " vs fio's %" G_GUINT64_FORMAT
+          " writes over the deadline", r->misses, fio->misses);
+    printf ("\n");
+  }
+  fflush (stdout);
+}
+
+gboolean
+bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
+    const gchar * path)
+{
+  FILE *f = fopen (path, "w");
+  guint i, s;
+  guint64 k;
+
+  if (f == NULL)
+    return FALSE;
+  fprintf (f, "sink,round,stream,frame,offer_s,block_ms,latency_ms,"
+      "service_ms,written,missed\n");
+  for (i = 0; i < results->len; i++) {
+    const BenchResult *r = g_ptr_array_index (results, i);
+
+    for (s = 0; s < r->n_logs; s++) {
+      for (k = 0; k < r->logs[s]->n; k++) {
+        BenchFrame *fr = bench_log_frame (r->logs[s], k);
+        gdouble lat = fr->done >= 0 ? (fr->done - fr->offer) / 1e6 : -1;
+        gboolean missed = fr->lost || fr->done < 0 ||
+            lat > cfg->deadline_ns / 1e6 ||
+            fr->block > (gint64) cfg->deadline_ns;
+
+        fprintf (f, "%s,%u,%u,%" G_GUINT64_FORMAT ",%.6f,%.3f,%.3f,%.3f,%d,"
+            "%d\n", r->spec->label, r->round, s, k, fr->offer / 1e9,
+            fr->block / 1e6, lat, fr->done >= 0 ? fr->service / 1e6 : -1.0,
+            fr->done >= 0, missed);
+      }
+    }
+  }
+  return fclose (f) == 0;
+}
+
+/* One panel per sink and round: latency of every frame over time, log
+ * scale, with the deadline; drawn by gnuplot from the CSV. */
+gboolean
+bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
+    const gchar * csv, const gchar * path)
+{
+  GString *gp = g_string_new (NULL);
+  gchar *script = g_strdup_printf ("%s.gp", path), *cmd;
+  gboolean ok;
+  guint i;
+
+  g_string_append_printf (gp, "set terminal svg size 1000,%u dynamic "
+      "font 'sans,10'\nset output '%s'\nset datafile separator ','\n"
+      "set logscale y\nset grid\nset key top left\n"
+      "set xlabel 'time since start (s)'\nset ylabel 'offered to written (ms)'\n"
+      "set multiplot layout %u,1\n", 260 * results->len, path, results->len);
+  for (i = 0; i < results->len; i++) {
+    const BenchResult *r = g_ptr_array_index (results, i);
+
+    g_string_append_printf (gp, "set title '%s (round %u): %" G_GUINT64_FORMAT
+        " frames, %" G_GUINT64_FORMAT " misses' noenhanced\n"
+        "plot '%s' using ((strcol(1) eq '%s' && $2 == %u && $9 == 1) ? $5 : "
+        "1/0):($7 > 0.001 ? $7 : 0.001) with points pt 7 ps 0.3 title "
+        "'frames', %f with lines lw 2 title 'deadline'\n", r->spec->label,
+        r->round, r->offered, r->misses, csv, r->spec->label, r->round,
+        cfg->deadline_ns / 1e6);
+  }
+  g_string_append (gp, "unset multiplot\n");
+  ok = g_file_set_contents (script, gp->str, -1, NULL);
+  g_string_free (gp, TRUE);
+  cmd = g_strdup_printf ("gnuplot '%s'", script);
+  ok = ok && system (cmd) == 0;
+  g_free (cmd);
+  g_free (script);
+  return ok;
+}

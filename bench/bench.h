@@ -1,0 +1,168 @@
+/* rtframe-bench: the types its parts share.
+ *
+ * A run records N camera streams through one sink (rtframesink,
+ * queue ! filesink, filesink, or fio's equivalent job) for a duration, and
+ * keeps, per frame, when it was offered, how long the producer was blocked
+ * and when its write completed.  rtframe-bench.c runs the sinks one after
+ * another and compares them; bench-sink.c drives the GStreamer sinks,
+ * bench-fio.c runs fio, bench-frame.c stamps and verifies the frames,
+ * bench-report.c turns the per-frame logs into the table, CSV and plot. */
+#ifndef __RTF_BENCH_H__
+#define __RTF_BENCH_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BENCH_RTFRAMESINK,
+  BENCH_QUEUE_FILESINK,
+  BENCH_FILESINK,
+  BENCH_FIO
+} BenchSinkKind;
+
+/* One sink to compare, as given on the command line:
+ * "rtframesink", "rtframesink:io-depth=8,leaky=downstream", "queue-filesink",
+ * "filesink", "fio". */
+typedef struct
+{
+  BenchSinkKind kind;
+  gchar *label;                 /* the string it was given as */
+  gchar **props;                /* "name=value" for the sink element */
+} BenchSinkSpec;
+
+typedef struct
+{
+  guint streams;
+  gchar *format;
+  guint width, height;
+  guint fps;
+  gdouble duration;             /* seconds */
+  guint64 max_frames;           /* per stream, 0 = until duration */
+  gboolean flat_out;            /* push as fast as the sink takes frames */
+  guint camera_buffers;         /* frames a blocked camera can hold */
+  guint64 deadline_ns;
+  guint queue_buffers;          /* queue ! filesink and rtframesink budget */
+  guint64 queue_bytes;
+  guint io_depth;               /* fio's iodepth (rtframesink's default) */
+  gchar *dir;
+  GPtrArray *sinks;             /* BenchSinkSpec */
+  guint rounds;
+  gboolean keep;
+  gboolean verify;
+  gboolean progress;
+  gboolean drop_caches;
+  gboolean trim;
+  gchar *csv;
+  gchar *plot;
+  gchar *fio;                   /* path of fio, NULL: not found */
+  gsize frame_size;             /* from format, width, height */
+} BenchConfig;
+
+/* What happened to one frame; times in ns from the run's start. */
+typedef struct
+{
+  gint64 offer;                 /* handed to the sink (-1: never produced) */
+  gint64 block;                 /* producer blocked (pool + push) */
+  gint64 done;                  /* last byte written (-1: not written) */
+  gint64 service;               /* the write alone (submit to completion) */
+  gboolean lost;                /* the camera overwrote it: producer blocked */
+} BenchFrame;
+
+#define BENCH_CHUNK 1024
+#define BENCH_MAX_CHUNKS 16384
+
+/* Per-frame records, written by the producer (offer, block) and by whoever
+ * sees the completion (done, service).  Chunks are allocated by the
+ * producer before it offers their first frame and never move. */
+typedef struct
+{
+  BenchFrame *chunk[BENCH_MAX_CHUNKS];
+  guint64 n;                    /* frames recorded (producer) */
+} BenchLog;
+
+BenchFrame *bench_log_frame (BenchLog * log, guint64 k);
+BenchFrame *bench_log_add (BenchLog * log);
+void bench_log_clear (BenchLog * log);
+
+typedef struct
+{
+  guint64 count;
+  gdouble min, mean, p50, p99, p999, max;       /* ms */
+} BenchDist;
+
+/* The outcome of one sink in one round */
+typedef struct
+{
+  const BenchSinkSpec *spec;
+  guint round;
+  guint64 offered, written, dropped, lost_camera, misses;
+  guint64 element_misses;       /* rtframesink's own count */
+  guint64 zero_copy;            /* rtframesink: frames written zero-copy */
+  guint64 bytes;
+  BenchDist block, latency, service;
+  gdouble seconds;              /* start to durable (fio: to its last write) */
+  gdouble wall;                 /* fio: the whole process, set-up included */
+  gdouble tail;                 /* last frame offered to durable */
+  gdouble mbps;                 /* bytes / seconds */
+  gdouble cpu_process;          /* CPU seconds of this process (+ children) */
+  gdouble cpu_machine;          /* CPU seconds of all CPUs, busy */
+  gdouble rss_peak_mb;
+  gdouble dirty_peak_mb;
+  guint64 verified, bad;        /* frames checked in the files, faulty */
+  gchar *error;                 /* what went wrong, or NULL */
+  /* per-frame logs, one per stream (freed with the result) */
+  BenchLog **logs;
+  guint n_logs;
+} BenchResult;
+
+/* ---- bench-frame.c: frame content ---------------------------------- */
+void bench_frame_fill (guint8 * data, gsize size, guint stream);
+void bench_frame_stamp (guint8 * data, gsize size, guint stream,
+    guint64 frame);
+/* Checks a file of whole frames of one stream: stamps increase, content
+ * exact.  Returns the frames checked; *bad counts faults, *first_error
+ * says the first. */
+guint64 bench_frame_verify_file (const gchar * path, gsize size, guint stream,
+    guint64 * bad, gchar ** first_error);
+
+/* ---- bench-sink.c: GStreamer sinks --------------------------------- */
+typedef struct _BenchSinkRun BenchSinkRun;
+BenchSinkRun *bench_sink_run_new (const BenchConfig * cfg,
+    const BenchSinkSpec * spec, const gchar * const *paths, gchar ** error);
+/* Starts the producers at t0 (CLOCK_MONOTONIC ns) */
+void bench_sink_run_start (BenchSinkRun * r, gint64 t0);
+/* Frames written and offered so far, and misses seen, over all streams */
+void bench_sink_run_progress (BenchSinkRun * r, guint64 * written,
+    guint64 * offered, guint64 * misses);
+/* Waits for the producers and for every stream to be durable; fills res */
+void bench_sink_run_finish (BenchSinkRun * r, BenchResult * res);
+void bench_sink_run_free (BenchSinkRun * r);
+void bench_sink_init (void);
+
+/* ---- bench-fio.c ---------------------------------------------------- */
+void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
+    BenchResult * res);
+
+/* ---- bench-report.c ------------------------------------------------- */
+void bench_dist_from (BenchDist * d, gdouble * ms, guint64 n);
+void bench_result_compute (const BenchConfig * cfg, BenchResult * res);
+void bench_report_table (const BenchConfig * cfg, GPtrArray * results);
+gboolean bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
+    const gchar * path);
+gboolean bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
+    const gchar * csv, const gchar * path);
+
+static inline gint64
+bench_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+G_END_DECLS
+
+#endif /* __RTF_BENCH_H__ */

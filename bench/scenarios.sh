@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The benchmark scenarios of docs/performance.md, each on a filesystem this
+# script makes and removes (root: loop devices, mounts).
+#
+#   bench/scenarios.sh [--out DIR] [--duration S] [--rounds N] [SCENARIO...]
+#
+#   ram-live   the user's workload (3 x P010_10LE 2048x928 at 20 fps) on XFS on a
+#              RAM-backed loop device: no device stalls, what is left is software
+#   ram-flat   flat-out throughput on the same
+#   ram-3x     3x the user's frame rate (60 fps per stream) on the same
+#   disk-live  the user's workload on XFS on the machine's disk (a loop device
+#              with direct I/O on a preallocated file, so no second page cache)
+#   disk-flat  flat-out on the same
+#   disk-3x    3x the frame rate on the same
+#
+# Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .svg (the
+# plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=bench-results
+duration=
+rounds=1
+scenarios=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    *) scenarios+=("$1"); shift ;;
+  esac
+done
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(ram-live ram-flat ram-3x disk-live disk-flat disk-3x)
+[ "$(id -u)" = 0 ] || { echo "scenarios.sh: needs root (loop devices, mounts)" >&2; exit 1; }
+bench=$root/build/bench/rtframe-bench
+[ -x "$bench" ] || { echo "scenarios.sh: build first (tools/build.sh)" >&2; exit 1; }
+export GST_PLUGIN_PATH_1_0=$root/build/gst
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+work=$(mktemp -d /var/tmp/rtframe-bench.XXXXXX)
+mnt=$work/mnt
+loop=
+backing=
+ram=
+cleanup() {
+  set +e
+  mountpoint -q "$mnt" && umount "$mnt"
+  [ -n "$loop" ] && losetup -d "$loop"
+  [ -n "$backing" ] && rm -f "$backing"
+  [ -n "$ram" ] && mountpoint -q "$ram" && umount "$ram"
+  rm -rf "$work"
+  loop= backing=
+}
+trap cleanup EXIT INT TERM
+
+# XFS on a loop device over a file in RAM (tmpfs).  Space freed by the
+# benchmark between sinks (FITRIM) goes back to RAM.
+setup_ram() {
+  local gib=$1
+  ram=$work/ram
+  mkdir -p "$ram" "$mnt"
+  mount -t tmpfs -o size=$((gib + 1))g rtframe-bench-ram "$ram"
+  backing=$ram/xfs.img
+  truncate -s ${gib}G "$backing"
+  loop=$(losetup --find --show "$backing")
+  mkfs.xfs -q -f "$loop"
+  mount -o discard "$loop" "$mnt"
+}
+
+# XFS on a loop device with direct I/O over a preallocated file on the
+# machine's disk.
+setup_disk() {
+  local gib=$1
+  mkdir -p "$mnt"
+  backing=$work/xfs.img
+  fallocate -l ${gib}G "$backing"
+  loop=$(losetup --find --show --direct-io=on "$backing")
+  mkfs.xfs -q -f "$loop"
+  mount "$loop" "$mnt"
+}
+
+run() {
+  local name=$1; shift
+  echo "== $name: $bench $* (on $(findmnt -no SOURCE,FSTYPE "$mnt" | tr -s ' '))"
+  {
+    echo "# $name  $(date -u +%FT%TZ)  $(uname -r)  $(nproc) CPUs  $(free -g | awk '/Mem:/{print $2}') GiB"
+    echo "# rtframe-bench $*  (on $(findmnt -no FSTYPE "$mnt") over $1)"
+  } > "$out/$name.txt"
+  "$bench" --dir "$mnt" --drop-caches --rounds "$rounds" \
+      --csv "$out/$name.csv" --plot "$out/$name.svg" "${@:2}" \
+    | tee -a "$out/$name.txt"
+}
+
+free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
+disk_gib=$(df -BG --output=avail /var/tmp | tail -1 | tr -dc 0-9)
+
+for s in "${scenarios[@]}"; do
+  case $s in
+    ram-live|ram-3x|ram-flat)
+      # one sink's recording must fit: 342 MB/s (x3 at 60 fps), up to 2 GB/s flat out
+      gib=$(( free_gib * 3 / 4 ))
+      case $s in
+        ram-live) rate=342 ;;
+        ram-3x) rate=1026 ;;
+        ram-flat) rate=2500 ;;
+      esac
+      d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
+      [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
+      setup_ram "$gib"
+      case $s in
+        ram-live) run $s "RAM (tmpfs)" --duration "$d" ;;
+        ram-3x) run $s "RAM (tmpfs)" --duration "$d" --fps 60 ;;
+        ram-flat) run $s "RAM (tmpfs)" --duration "$d" --flat-out ;;
+      esac
+      cleanup; work=$(mktemp -d /var/tmp/rtframe-bench.XXXXXX); mnt=$work/mnt ;;
+    disk-live|disk-3x|disk-flat)
+      gib=$(( disk_gib * 3 / 4 ))
+      [ "$gib" -gt 64 ] && gib=64
+      case $s in
+        disk-live) rate=342 ;;
+        disk-3x) rate=1026 ;;
+        disk-flat) rate=1500 ;;
+      esac
+      d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
+      [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
+      setup_disk "$gib"
+      case $s in
+        disk-live) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" ;;
+        disk-3x) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" --fps 60 ;;
+        disk-flat) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" --flat-out ;;
+      esac
+      cleanup; work=$(mktemp -d /var/tmp/rtframe-bench.XXXXXX); mnt=$work/mnt ;;
+    *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
+  esac
+done
+echo "results in $out"
