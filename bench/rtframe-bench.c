@@ -306,6 +306,28 @@ result_free (gpointer p)
   g_free (r);
 }
 
+/* --check: one recording, one stream */
+static gint
+check_file (BenchConfig * cfg, gchar * path, gint stream)
+{
+  guint64 bad = 0, n;
+  gchar *why = NULL;
+
+  n = bench_frame_verify_file (path, cfg->frame_size, MAX (stream, 0), &bad,
+      &why);
+  if (bad)
+    printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+        " faulty; first: %s\n", path, n, bad, why);
+  else
+    printf ("%s: %" G_GUINT64_FORMAT " frames of stream %d, all exact\n",
+        path, n, stream);
+  g_free (why);
+  g_free (path);
+  g_free (cfg->format);
+  g_free (cfg->dir);
+  return bad ? 1 : 0;
+}
+
 /* ---- options ------------------------------------------------------- */
 
 static BenchSinkSpec *
@@ -358,6 +380,8 @@ main (int argc, char **argv)
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint camera_buffers = 4, fio_depth = 4;
   gint64 frames = 0;
+  gchar *check = NULL;
+  gint check_stream = 0;
   GOptionEntry entries[] = {
     {"streams", 'n', 0, G_OPTION_ARG_INT, &streams, "Streams (default 3)",
         "N"},
@@ -403,6 +427,11 @@ main (int argc, char **argv)
     {"fio-iodepth", 0, 0, G_OPTION_ARG_INT, &fio_depth,
         "fio's iodepth (default 4, rtframesink's io-depth)", "N"},
     {"no-fio", 0, 0, G_OPTION_ARG_NONE, &no_fio, "Leave fio out", NULL},
+    {"check", 0, 0, G_OPTION_ARG_FILENAME, &check,
+        "Only check this recording (of --format, --width, --height) and "
+          "exit", "FILE"},
+    {"check-stream", 0, 0, G_OPTION_ARG_INT, &check_stream,
+        "The stream whose frames --check expects (default 0)", "N"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- record camera streams "
@@ -462,6 +491,8 @@ main (int argc, char **argv)
   }
   gst_caps_unref (caps);
   cfg.frame_size = GST_VIDEO_INFO_SIZE (&info);
+  if (check)
+    return check_file (&cfg, check, check_stream);
   cfg.fio = no_fio ? NULL : fio ? g_strdup (fio) :
       g_find_program_in_path ("fio");
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Smoke run of rtframe-bench (bench/): a few seconds of small frames through
+# every sink, as docs/performance.md runs it.  Checks that each sink's row
+# says every frame was written and verified, that the CSV and plot come out,
+# and that the verifier finds a flipped byte and a torn frame in a kept
+# recording.  Figures are printed, never judged: this machine is not a
+# benchmark machine.  Args: <rtframe-bench binary>
+set -u
+bench=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+say_fail() { echo "FAIL: $*"; fail=1; }
+
+sinks=(--sink rtframesink --sink queue-filesink --sink filesink)
+command -v fio >/dev/null && sinks+=(--sink fio) || echo "# fio not installed: left out"
+plot=()
+command -v gnuplot >/dev/null && plot=(--plot "$work/lat.svg") || echo "# gnuplot not installed: no plot"
+
+out=$("$bench" --dir "$work" --streams 2 --width 320 --height 240 --fps 30 \
+  --duration 2 --quiet --keep --csv "$work/frames.csv" "${sinks[@]}" "${plot[@]}" 2>&1)
+status=$?
+echo "$out"
+[ $status -eq 0 ] || say_fail "rtframe-bench exited $status"
+for s in rtframesink queue-filesink filesink; do
+  row=$(grep -E "^$s +1 " <<<"$out")
+  [ -n "$row" ] || { say_fail "no row for $s"; continue; }
+  # offered, written (columns 3, 4) and verified: 2 streams x 2 s x 30 fps
+  read -r _ _ offered written _ <<<"$row"
+  [ "$offered" -ge 100 ] || say_fail "$s offered only $offered frames"
+  [ "$written" = "$offered" ] || say_fail "$s wrote $written of $offered"
+  grep -qE "\| $written ok$" <<<"$row" || say_fail "$s: not every frame verified: $row"
+  rows=$(grep -c "^$s,1," "$work/frames.csv")
+  [ "$rows" = "$offered" ] || say_fail "$s has $rows CSV rows, $offered offered"
+done
+grep -q "^sink,round,stream,frame,offer_s,block_ms,latency_ms,service_ms,written,missed$" \
+  "$work/frames.csv" || say_fail "CSV header"
+if [ ${#plot[@]} -gt 0 ]; then
+  grep -q "<svg" "$work/lat.svg" || say_fail "no SVG plot"
+fi
+grep -q "^ratio rtframesink" <<<"$out" || say_fail "no ratio line"
+
+# The verifier on its own (--check) finds what is wrong with a recording.
+rec="$work/rtframesink-r1-s1.raw"
+"$bench" --check "$rec" --check-stream 1 --width 320 --height 240 \
+  || say_fail "--check of a good recording failed"
+if "$bench" --check "$rec" --check-stream 0 --width 320 --height 240 >/dev/null; then
+  say_fail "--check took stream 1's frames for stream 0's"
+fi
+cp "$rec" "$work/flip.raw"
+printf '\x00' | dd of="$work/flip.raw" bs=1 seek=200000 conv=notrunc status=none
+"$bench" --check "$work/flip.raw" --check-stream 1 --width 320 --height 240 \
+  && say_fail "--check missed a flipped byte"
+cp "$rec" "$work/torn.raw"
+truncate -s -1000 "$work/torn.raw"
+"$bench" --check "$work/torn.raw" --check-stream 1 --width 320 --height 240 \
+  && say_fail "--check missed a torn last frame"
+
+[ $fail -eq 0 ] && echo "bench smoke run: ok"
+exit $fail
