@@ -23,6 +23,7 @@ typedef struct
   gsize frame_size;
   guint n_frames;
   MemKind mem;
+  gboolean defer_taskrun;       /* io_uring with IORING_SETUP_DEFER_TASKRUN */
 } Case;
 
 typedef struct
@@ -111,8 +112,12 @@ test_case (gconstpointer data)
   w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
   g_assert_nonnull (w);
   ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  /* the ring is made by the writer thread, which reads this then */
+  if (c->defer_taskrun)
+    g_setenv ("RTFRAME_URING_DEFER_TASKRUN", "1", TRUE);
   t = g_thread_new ("writer", run_writer, w);
   g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  g_unsetenv ("RTFRAME_URING_DEFER_TASKRUN");
 
   for (i = 0; i < c->n_frames; i++) {
     g_assert_cmpint (push_frame (w, &ctx, c->frame_size, i, c->mem), ==,
@@ -227,26 +232,28 @@ main (int argc, char **argv)
   };
   static const MemKind mems[] = { MEM_ALIGNED, MEM_UNALIGNED, MEM_PIECES };
   static const gchar *mem_names[] = { "aligned", "unaligned", "pieces" };
-  Case *cases = g_new0 (Case, 2 * 2 * G_N_ELEMENTS (sizes) *
+  Case *cases = g_new0 (Case, 3 * 2 * G_N_ELEMENTS (sizes) *
       G_N_ELEMENTS (mems));
   guint e, d, s, m, n = 0;
   gint ret;
 
   g_test_init (&argc, &argv, NULL);
-  for (e = RTF_ENGINE_IO_URING; e <= RTF_ENGINE_PSYNC; e++)
+  /* e: io_uring, io_uring with DEFER_TASKRUN, psync */
+  for (e = 0; e < 3; e++)
     for (d = RTF_DIRECT_AUTO; d <= RTF_DIRECT_OFF; d += 2)
       for (s = 0; s < G_N_ELEMENTS (sizes); s++)
         for (m = 0; m < G_N_ELEMENTS (mems); m++) {
           Case *c = &cases[n++];
           gchar *name;
 
-          c->engine = e;
+          c->engine = e < 2 ? RTF_ENGINE_IO_URING : RTF_ENGINE_PSYNC;
+          c->defer_taskrun = e == 1;
           c->direct = d;
           c->frame_size = sizes[s].size;
           c->n_frames = sizes[s].n;
           c->mem = mems[m];
           name = g_strdup_printf ("/writer/%s/%s/%zu/%s",
-              e == RTF_ENGINE_IO_URING ? "io_uring" : "psync",
+              e == 0 ? "io_uring" : e == 1 ? "io_uring-defer" : "psync",
               d == RTF_DIRECT_AUTO ? "direct" : "buffered", c->frame_size,
               mem_names[m]);
           g_test_add_data_func (name, c, test_case);
