@@ -229,7 +229,8 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
 }
 
 /* One panel per sink and round: latency of every frame over time, log
- * scale, with the deadline; drawn by gnuplot from the CSV. */
+ * scale, with the deadline; drawn by gnuplot from the CSV, as PNG when the
+ * name ends in .png, SVG otherwise. */
 gboolean
 bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
     const gchar * csv, const gchar * path)
@@ -239,11 +240,16 @@ bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
   gboolean ok;
   guint i;
 
-  g_string_append_printf (gp, "set terminal svg size 1000,%u dynamic "
-      "font 'sans,10'\nset output '%s'\nset datafile separator ','\n"
+  if (g_str_has_suffix (path, ".png"))
+    g_string_append_printf (gp, "set terminal pngcairo size 1000,%u "
+        "font 'sans,9'\n", 260 * results->len);
+  else
+    g_string_append_printf (gp, "set terminal svg size 1000,%u dynamic "
+        "font 'sans,10'\n", 260 * results->len);
+  g_string_append_printf (gp, "set output '%s'\nset datafile separator ','\n"
       "set logscale y\nset grid\nset key top left\n"
       "set xlabel 'time since start (s)'\nset ylabel 'offered to written (ms)'\n"
-      "set multiplot layout %u,1\n", 260 * results->len, path, results->len);
+      "set multiplot layout %u,1\n", path, results->len);
   for (i = 0; i < results->len; i++) {
     const BenchResult *r = g_ptr_array_index (results, i);
 

@@ -378,7 +378,8 @@ negotiate (BenchStream * s, gchar ** error)
   gst_pad_push_event (s->src, gst_event_new_segment (&seg));
 
   q = gst_query_new_allocation (r->caps, TRUE);
-  if (gst_pad_peer_query (s->src, q) && gst_query_get_n_allocation_pools (q))
+  if (gst_pad_peer_query (s->src, q) && gst_query_get_n_allocation_pools (q)
+      && !r->spec->own_pool)
     gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, &min, &max);
   gst_query_unref (q);
   if (pool == NULL)

@@ -24,12 +24,15 @@ typedef enum
 
 /* One sink to compare, as given on the command line:
  * "rtframesink", "rtframesink:io-depth=8,leaky=downstream", "queue-filesink",
- * "filesink", "fio". */
+ * "filesink", "fio".  "pool=own" among the properties is the bench's: the
+ * camera uses a pool of its own, not the one the sink proposes. */
 typedef struct
 {
   BenchSinkKind kind;
   gchar *label;                 /* the string it was given as */
   gchar **props;                /* "name=value" for the sink element */
+  gboolean own_pool;            /* "pool=own": the camera ignores the sink's
+                                 * pool (rtframesink then copies) */
 } BenchSinkSpec;
 
 typedef struct
@@ -58,6 +61,7 @@ typedef struct
   gchar *plot;
   gchar *fio;                   /* path of fio, NULL: not found */
   gsize frame_size;             /* from format, width, height */
+  guint64 free_at_start;        /* bytes free in dir before the first run */
 } BenchConfig;
 
 /* What happened to one frame; times in ns from the run's start. */

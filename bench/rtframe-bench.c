@@ -81,10 +81,18 @@ reset_peak_rss (void)
 
 /* Between runs: the data on disk, the page cache empty (--drop-caches,
  * root), and with --trim freed blocks handed back to a thin device. */
+static guint64
+free_bytes (const gchar * dir)
+{
+  struct statvfs sv;
+
+  return statvfs (dir, &sv) == 0 ? (guint64) sv.f_bavail * sv.f_frsize : 0;
+}
+
 static void
 settle (const BenchConfig * cfg)
 {
-  gint fd;
+  gint fd, i;
 
   sync ();
   fd = cfg->trim ? open (cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -97,6 +105,11 @@ settle (const BenchConfig * cfg)
   }
   if (cfg->drop_caches)
     g_file_set_contents ("/proc/sys/vm/drop_caches", "3", 1, NULL);
+  /* XFS frees a deleted file's blocks in the background (inodegc): wait
+   * (up to 10 s) until the space the last sink used is free again */
+  for (i = 0; !cfg->keep && i < 100
+      && free_bytes (cfg->dir) < cfg->free_at_start / 100 * 98; i++)
+    g_usleep (100000);
 }
 
 /* ---- progress ------------------------------------------------------ */
@@ -196,17 +209,16 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
 }
 
 /* Flat out, a sink could fill the filesystem before the duration ends:
- * stop every stream at its share of 80% of the free space. */
+ * stop every stream at its share of 80% of the space free at the start
+ * (the same for every sink). */
 static guint64
 space_limit (const BenchConfig * cfg)
 {
-  struct statvfs sv;
   guint64 frames;
 
-  if (!cfg->flat_out || statvfs (cfg->dir, &sv) != 0)
+  if (!cfg->flat_out)
     return cfg->max_frames;
-  frames = (guint64) sv.f_bavail * sv.f_frsize / 10 * 8 / cfg->streams /
-      cfg->frame_size;
+  frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }
 
@@ -354,8 +366,23 @@ parse_sink (const gchar * text, GError ** err)
     g_free (spec);
     return NULL;
   }
-  if (parts[1])
-    spec->props = g_strsplit (parts[1], ",", -1);
+  if (parts[1]) {
+    gchar **props = g_strsplit (parts[1], ",", -1);
+    GPtrArray *kept = g_ptr_array_new ();
+    guint i;
+
+    for (i = 0; props[i]; i++) {
+      if (g_str_equal (props[i], "pool=own")) {
+        spec->own_pool = TRUE;
+        g_free (props[i]);
+      } else {
+        g_ptr_array_add (kept, props[i]);
+      }
+    }
+    g_free (props);
+    g_ptr_array_add (kept, NULL);
+    spec->props = (gchar **) g_ptr_array_free (kept, FALSE);
+  }
   g_strfreev (parts);
   return spec;
 }
@@ -421,7 +448,7 @@ main (int argc, char **argv)
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &cfg.csv,
         "Write every frame's figures here", "FILE"},
     {"plot", 0, 0, G_OPTION_ARG_FILENAME, &cfg.plot,
-        "Plot latency over time to this SVG (gnuplot; needs --csv)", "FILE"},
+        "Plot latency over time to this .svg or .png (gnuplot)", "FILE"},
     {"fio", 0, 0, G_OPTION_ARG_FILENAME, &fio,
         "fio to run (default: fio on PATH)", "PATH"},
     {"fio-iodepth", 0, 0, G_OPTION_ARG_INT, &fio_depth,
@@ -523,6 +550,7 @@ main (int argc, char **argv)
     cfg.csv = g_strdup_printf ("%s.csv", cfg.plot);
 
   bench_sink_init ();
+  cfg.free_at_start = free_bytes (cfg.dir);
   results = g_ptr_array_new_with_free_func (result_free);
   for (r = 1; r <= cfg.rounds; r++) {
     for (i = 0; i < cfg.sinks->len; i++) {

@@ -13,7 +13,7 @@
 #   disk-flat  flat-out on the same
 #   disk-3x    3x the frame rate on the same
 #
-# Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .svg (the
+# Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .png (the
 # plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,12 +71,22 @@ setup_ram() {
   loop=$(losetup --find --show "$backing")
   mkfs.xfs -q -f "$loop"
   mount "$loop" "$mnt"
+  warm
+}
+
+# Write the whole filesystem once and delete it again, so whichever sink
+# runs first does not pay for first writes to the backing store alone.
+warm() {
   dd if=/dev/zero of="$mnt/warm" bs=16M oflag=direct status=none 2>/dev/null || true
   rm -f "$mnt/warm"
+  sync
 }
 
 # XFS on a loop device with direct I/O over a preallocated file on the
-# machine's disk.
+# machine's disk.  The file's extents start unwritten in the host
+# filesystem: the first write to each converts it (measured: the sink that
+# ran first on a fresh image had twice fio's p99), so it is written through
+# once first.
 setup_disk() {
   local gib=$1
   mkdir -p "$mnt"
@@ -85,6 +95,7 @@ setup_disk() {
   loop=$(losetup --find --show --direct-io=on "$backing")
   mkfs.xfs -q -f "$loop"
   mount "$loop" "$mnt"
+  warm
 }
 
 run() {
@@ -95,7 +106,7 @@ run() {
     echo "# rtframe-bench $*  (on $(findmnt -no FSTYPE "$mnt") over $1)"
   } > "$out/$name.txt"
   "$bench" --dir "$mnt" --drop-caches --rounds "$rounds" \
-      --csv "$out/$name.csv" --plot "$out/$name.svg" "${@:2}" \
+      --csv "$out/$name.csv" --plot "$out/$name.png" "${@:2}" \
     | tee -a "$out/$name.txt"
 }
 

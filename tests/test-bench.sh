@@ -25,10 +25,14 @@ echo "$out"
 for s in rtframesink queue-filesink filesink; do
   row=$(grep -E "^$s +1 " <<<"$out")
   [ -n "$row" ] || { say_fail "no row for $s"; continue; }
-  # offered, written (columns 3, 4) and verified: 2 streams x 2 s x 30 fps
-  read -r _ _ offered written _ <<<"$row"
+  # offered, written, dropped, lost at the camera (columns 3-6): a slow
+  # disk may hold the camera long enough to lose frames, never to lose
+  # frames the sink accepted.  2 streams x 2 s x 30 fps are offered.
+  read -r _ _ offered written dropped camlost _ <<<"$row"
   [ "$offered" -ge 100 ] || say_fail "$s offered only $offered frames"
-  [ "$written" = "$offered" ] || say_fail "$s wrote $written of $offered"
+  [ "$written" -ge 1 ] || say_fail "$s wrote nothing"
+  [ $((written + dropped + camlost)) = "$offered" ] \
+    || say_fail "$s: written $written + dropped $dropped + lost $camlost != offered $offered"
   grep -qE "\| $written ok$" <<<"$row" || say_fail "$s: not every frame verified: $row"
   rows=$(grep -c "^$s,1," "$work/frames.csv")
   [ "$rows" = "$offered" ] || say_fail "$s has $rows CSV rows, $offered offered"
