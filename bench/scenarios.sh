@@ -54,7 +54,8 @@ cleanup() {
   loop= backing= ram=
 }
 fresh() { cleanup; work=$(mktemp -d /var/tmp/rtframe-bench.XXXXXX); mnt=$work/mnt; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM    # through the EXIT trap: nothing left mounted
 
 # XFS on a loop device over a file in RAM (tmpfs).  The whole file is
 # written once before the runs: on a virtual machine, guest memory touched
