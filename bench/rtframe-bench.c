@@ -106,8 +106,8 @@ settle (const BenchConfig * cfg)
   if (cfg->drop_caches)
     g_file_set_contents ("/proc/sys/vm/drop_caches", "3", 1, NULL);
   /* XFS frees a deleted file's blocks in the background (inodegc): wait
-   * (up to 10 s) until the space the last sink used is free again */
-  for (i = 0; !cfg->keep && i < 100
+   * (up to 60 s) until the space the last sink used is free again */
+  for (i = 0; !cfg->keep && i < 600
       && free_bytes (cfg->dir) < cfg->free_at_start / 100 * 98; i++)
     g_usleep (100000);
 }
@@ -219,6 +219,9 @@ space_limit (const BenchConfig * cfg)
   if (!cfg->flat_out)
     return cfg->max_frames;
   frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
+  /* never more than is free now (a previous run's space not back yet) */
+  frames = MIN (frames, free_bytes (cfg->dir) / 10 * 8 / cfg->streams /
+      cfg->frame_size);
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }
 

@@ -115,42 +115,25 @@ free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
 disk_gib=$(df -BG --output=avail /var/tmp | tail -1 | tr -dc 0-9)
 
 for s in "${scenarios[@]}"; do
+  # where, and the rate that decides how long one sink's recording fits
   case $s in
-    ram-live|ram-3x|ram-flat)
-      # one sink's recording must fit: 342 MB/s (x3 at 60 fps), up to 2 GB/s flat out
-      gib=$(( free_gib * 3 / 4 ))
-      case $s in
-        ram-live) rate=342 ;;
-        ram-3x) rate=1026 ;;
-        ram-flat) rate=2500 ;;
-      esac
-      d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
-      [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
-      setup_ram "$gib"
-      case $s in
-        ram-live) run $s "RAM (tmpfs)" --duration "$d" ;;
-        ram-3x) run $s "RAM (tmpfs)" --duration "$d" --fps 60 ;;
-        ram-flat) run $s "RAM (tmpfs)" --duration "$d" --flat-out ;;
-      esac
-      fresh ;;
-    disk-live|disk-3x|disk-flat)
-      gib=$(( disk_gib * 3 / 4 ))
-      [ "$gib" -gt 64 ] && gib=64
-      case $s in
-        disk-live) rate=342 ;;
-        disk-3x) rate=1026 ;;
-        disk-flat) rate=1500 ;;
-      esac
-      d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
-      [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
-      setup_disk "$gib"
-      case $s in
-        disk-live) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" ;;
-        disk-3x) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" --fps 60 ;;
-        disk-flat) run $s "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" --flat-out ;;
-      esac
-      fresh ;;
+    ram-*) gib=$(( free_gib * 3 / 4 )) ;;
+    disk-*) gib=$(( disk_gib * 3 / 4 )); [ "$gib" -gt 64 ] && gib=64 ;;
     *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
   esac
+  case $s in
+    *-live) rate=342; args=() ;;
+    *-3x) rate=1026; args=(--fps 60) ;;
+    *-flat) rate=2500; args=(--flat-out) ;;
+    *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
+  esac
+  d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
+  [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
+  case $s in
+    ram-*) setup_ram "$gib"; over="RAM (tmpfs)" ;;
+    disk-*) setup_disk "$gib"; over=$(findmnt -no SOURCE -T /var/tmp) ;;
+  esac
+  run "$s" "$over" --duration "$d" "${args[@]}"
+  fresh
 done
 echo "results in $out"
