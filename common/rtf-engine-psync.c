@@ -103,7 +103,7 @@ submit (RtfEnginePsync * p, const PsyncOp * op)
 
 static void
 psync_write (RtfEngine * e, gint fd, const void *buf, gsize len,
-    guint64 offset, gpointer tag)
+    guint64 offset, gint buf_index, gpointer tag)
 {
   PsyncOp op = { TRUE, fd, 0, buf, len, offset, 0, tag };
 
@@ -177,7 +177,7 @@ psync_free (RtfEngine * e)
 }
 
 static const RtfEngineOps psync_ops = {
-  RTF_ENGINE_PSYNC, "psync", psync_write, psync_fallocate, psync_reap,
+  RTF_ENGINE_PSYNC, "psync", psync_write, NULL, psync_fallocate, psync_reap,
   psync_free
 };
 

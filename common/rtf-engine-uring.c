@@ -17,6 +17,8 @@ typedef struct
   struct io_uring ring;
   gboolean doorbell_armed;
   gboolean defer_taskrun;       /* completions only come in io_uring_enter */
+  guint max_buffers;            /* fixed-buffer table size, 0 = none */
+  gboolean buffers_ready;       /* the sparse table is registered */
   gint64 max_wait_ns;
 } RtfEngineUring;
 
@@ -44,13 +46,39 @@ uring_get_sqe (RtfEngineUring * u)
 
 static void
 uring_write (RtfEngine * e, gint fd, const void *buf, gsize len,
-    guint64 offset, gpointer tag)
+    guint64 offset, gint buf_index, gpointer tag)
 {
   RtfEngineUring *u = (RtfEngineUring *) e;
   struct io_uring_sqe *sqe = uring_get_sqe (u);
 
-  io_uring_prep_write (sqe, fd, buf, (unsigned) len, offset);
+  if (buf_index >= 0)
+    io_uring_prep_write_fixed (sqe, fd, buf, (unsigned) len, offset, buf_index);
+  else
+    io_uring_prep_write (sqe, fd, buf, (unsigned) len, offset);
   io_uring_sqe_set_data (sqe, tag);
+}
+
+/* A sparse table of max_buffers entries is registered on first use (Linux
+ * 5.19); each entry is then set or cleared on its own.  Registered memory
+ * is pinned once and charged to RLIMIT_MEMLOCK (not for CAP_IPC_LOCK). */
+static gint
+uring_register_buffer (RtfEngine * e, guint index, void *base, gsize len)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+  struct iovec iov = { base, base ? len : 0 };
+  __u64 tag = 0;
+  gint ret;
+
+  if (index >= u->max_buffers)
+    return -EINVAL;
+  if (!u->buffers_ready) {
+    ret = io_uring_register_buffers_sparse (&u->ring, u->max_buffers);
+    if (ret < 0)
+      return ret;
+    u->buffers_ready = TRUE;
+  }
+  ret = io_uring_register_buffers_update_tag (&u->ring, index, &iov, &tag, 1);
+  return ret < 0 ? ret : 0;
 }
 
 static void
@@ -123,12 +151,13 @@ uring_free (RtfEngine * e)
 }
 
 static const RtfEngineOps uring_ops = {
-  RTF_ENGINE_IO_URING, "io_uring", uring_write, uring_fallocate, uring_reap,
-  uring_free
+  RTF_ENGINE_IO_URING, "io_uring", uring_write, uring_register_buffer,
+  uring_fallocate, uring_reap, uring_free
 };
 
 RtfEngine *
-rtf_engine_uring_new (guint entries, gint doorbell, gint * err)
+rtf_engine_uring_new (guint entries, gint doorbell, guint max_buffers,
+    gint * err)
 {
   /* Fewest kernel round trips first; older kernels refuse the newer flags
    * with EINVAL, so drop them one by one like fio does.  DEFER_TASKRUN
@@ -163,6 +192,7 @@ rtf_engine_uring_new (guint entries, gint doorbell, gint * err)
     return NULL;
   }
   u->defer_taskrun = (flag_sets[i] & IORING_SETUP_DEFER_TASKRUN) != 0;
+  u->max_buffers = max_buffers;
   u->parent.ops = &uring_ops;
   u->parent.doorbell = doorbell;
   u->max_wait_ns = DEFAULT_MAX_WAIT_NS;

@@ -26,9 +26,15 @@ typedef struct
   RtfEngineKind kind;
   const gchar *name;
   /* Queues a write (io_uring) or does it (psync).  offset G_MAXUINT64
-   * (RTF_OFFSET_CURRENT) writes at the file's position, for pipes. */
+   * (RTF_OFFSET_CURRENT) writes at the file's position, for pipes.
+   * buf_index >= 0: buf lies in the buffer registered at that index. */
   void (*write) (RtfEngine * e, gint fd, const void *buf, gsize len,
-      guint64 offset, gpointer tag);
+      guint64 offset, gint buf_index, gpointer tag);
+  /* Registers [base, base + len) as fixed buffer `index` (< entries given
+   * to rtf_engine_uring_new's max_buffers), or clears it (base NULL): 0 or
+   * -errno (ENOMEM past RLIMIT_MEMLOCK, EINVAL on old kernels).  NULL when
+   * the engine has no such thing. */
+  gint (*register_buffer) (RtfEngine * e, guint index, void *base, gsize len);
   /* Queues or does fallocate(2); its completion comes like a write's. */
   void (*fallocate) (RtfEngine * e, gint fd, gint mode, guint64 offset,
       guint64 len, gpointer tag);
@@ -49,7 +55,8 @@ struct _RtfEngine
 
 /* entries: most writes in flight at once.  On failure returns NULL and sets
  * *err to the errno io_uring_setup gave (EPERM, ENOSYS, ENOMEM, ...). */
-RtfEngine *rtf_engine_uring_new (guint entries, gint doorbell, gint * err);
+RtfEngine *rtf_engine_uring_new (guint entries, gint doorbell,
+    guint max_buffers, gint * err);
 RtfEngine *rtf_engine_psync_new (guint entries, gint doorbell);
 
 static inline void

@@ -42,6 +42,7 @@ typedef struct
   WriteOp ops[RTF_LAYOUT_MAX_SEGMENTS];
   guint n_ops;
   gboolean used;
+  gboolean staging_registered;  /* staging is fixed buffer RTF_REGIONS_MAX + i */
 } IoSlot;
 
 struct _RtfWriter
@@ -82,6 +83,12 @@ struct _RtfWriter
   gboolean prefix_broken;       /* a frame was lost: no later one counts */
   gboolean failure_reported;
   RtfCompletion *completions;
+  /* fixed buffers: regions 0 .. n_registered - 1 of config.regions, then
+   * each slot's staging memory */
+  gpointer reg_base[RTF_REGIONS_MAX];
+  gsize reg_size[RTF_REGIONS_MAX];
+  guint n_registered;
+  gboolean registration_off;
 
   /* counters, under lock */
   RtfWriterStats stats;
@@ -135,6 +142,8 @@ rtf_writer_new (const RtfWriterConfig * config,
 
   w = g_new0 (RtfWriter, 1);
   w->config = *config;
+  if (config->regions)
+    rtf_regions_ref (config->regions);
   w->location = g_strdup (config->location);
   w->config.location = w->location;
   w->cb = *callbacks;
@@ -266,15 +275,91 @@ gather (const RtfFrame * f, gsize from, gsize len, guint8 * dest)
   }
 }
 
+/* ---- fixed buffers ------------------------------------------------- */
+
+static void
+registration_failed (RtfWriter * w, gint res)
+{
+  w->registration_off = TRUE;
+  wlog (w, RTF_LOG_INFO, "registered buffers refused (%s): writes pin their "
+      "pages each time", g_strerror (-res));
+}
+
+/* Registers the regions the producer added since the last look. */
+static void
+register_new_regions (RtfWriter * w)
+{
+  guint n;
+
+  if (w->config.regions == NULL || w->registration_off
+      || w->engine->ops->register_buffer == NULL)
+    return;
+  n = rtf_regions_count (w->config.regions);
+  while (w->n_registered < n) {
+    gpointer base;
+    gsize size;
+    gint res;
+
+    rtf_regions_get (w->config.regions, w->n_registered, &base, &size);
+    res = w->engine->ops->register_buffer (w->engine, w->n_registered, base,
+        size);
+    if (res < 0) {
+      registration_failed (w, res);
+      return;
+    }
+    w->reg_base[w->n_registered] = base;
+    w->reg_size[w->n_registered] = size;
+    w->n_registered++;
+  }
+}
+
+/* The fixed buffer [buf, buf + len) lies in, or -1. */
+static gint
+buffer_index (RtfWriter * w, const guint8 * buf, gsize len)
+{
+  guint i;
+
+  for (i = 0; i < w->n_registered; i++) {
+    const guint8 *b = w->reg_base[i];
+
+    if (buf >= b && buf + len <= b + w->reg_size[i])
+      return (gint) i;
+  }
+  for (i = 0; i < w->n_slots; i++) {
+    IoSlot *s = &w->slots[i];
+
+    if (s->staging_registered && buf >= s->staging
+        && buf + len <= s->staging + s->staging_size)
+      return RTF_REGIONS_MAX + (gint) i;
+  }
+  return -1;
+}
+
 static gboolean
 ensure_staging (RtfWriter * w, IoSlot * s, gsize size)
 {
+  guint index = RTF_REGIONS_MAX + (guint) (s - w->slots);
+
   if (s->staging_size >= size)
     return TRUE;
-  /* Once per slot, for the largest frame seen: then reused. */
+  /* Once per slot, for the largest frame seen: then reused.  The slot's
+   * writes have all completed, so its old registration can go. */
+  if (s->staging_registered) {
+    w->engine->ops->register_buffer (w->engine, index, NULL, 0);
+    s->staging_registered = FALSE;
+  }
   free (s->staging);
   s->staging = alloc_aligned (w->buf_align, size);
   s->staging_size = s->staging ? size : 0;
+  if (s->staging && !w->registration_off
+      && w->engine->ops->register_buffer != NULL) {
+    gint res = w->engine->ops->register_buffer (w->engine, index, s->staging,
+        size);
+
+    if (res < 0)
+      registration_failed (w, res);
+    s->staging_registered = res == 0;
+  }
   return s->staging != NULL;
 }
 
@@ -282,11 +367,17 @@ static void
 submit_op (RtfWriter * w, WriteOp * op)
 {
   gsize len = MIN (op->length - op->done, MAX_IO_CHUNK);
+  gint index = buffer_index (w, op->buf + op->done, len);
 
   op->active = TRUE;
   w->ops_in_flight++;
+  if (index >= 0) {
+    g_mutex_lock (&w->lock);
+    w->stats.writes_registered++;
+    g_mutex_unlock (&w->lock);
+  }
   w->engine->ops->write (w->engine, w->file.fd, op->buf + op->done, len,
-      w->file.stream ? RTF_OFFSET_CURRENT : op->offset + op->done, op);
+      w->file.stream ? RTF_OFFSET_CURRENT : op->offset + op->done, index, op);
 }
 
 /* TRUE when a write in flight touches [offset, offset + length). */
@@ -721,7 +812,9 @@ setup_engine (RtfWriter * w)
   gint err = 0;
 
   if (w->config.engine != RTF_ENGINE_PSYNC) {
-    w->engine = rtf_engine_uring_new (entries, doorbell, &err);
+    w->engine = rtf_engine_uring_new (entries, doorbell,
+        g_getenv ("RTFRAME_NO_FIXED_BUFFERS") ? 0 :
+        RTF_REGIONS_MAX + w->n_slots, &err);
     if (w->engine == NULL && w->config.engine == RTF_ENGINE_IO_URING) {
       w->start_error = err;
       return FALSE;
@@ -758,6 +851,7 @@ rtf_writer_run (RtfWriter * w)
 
     rtf_queue_ack_doorbell (w->queue);
     shutdown = rtf_queue_is_shutdown (w->queue);
+    register_new_regions (w);
 
     reap (w, 0);
     submit_blocked (w);
@@ -866,6 +960,7 @@ rtf_writer_free (RtfWriter * w)
   g_free (w->in_flight);
   g_free (w->misses);
   g_free (w->completions);
+  rtf_regions_unref (w->config.regions);
   rtf_queue_free (w->queue);
   g_free (w->location);
   g_cond_clear (&w->cond);

@@ -7,6 +7,7 @@
 #include "rtf-file.h"
 #include "rtf-histogram.h"
 #include "rtf-queue.h"
+#include "rtf-regions.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,10 @@ typedef struct
   guint max_frames;             /* queue limit (queued + in flight) */
   guint64 max_bytes;            /* queue limit, 0 = none */
   guint64 preallocate;          /* bytes reserved ahead of the writes, 0 off */
+  /* memory the producer keeps valid while the writer runs; registered with
+   * io_uring (fixed buffers) so frames in it are written without pinning
+   * their pages on every write.  NULL: none.  The writer takes a ref. */
+  RtfRegions *regions;
 } RtfWriterConfig;
 
 typedef enum
@@ -75,6 +80,7 @@ typedef struct
   guint64 bytes_written;        /* = offset where the next frame goes */
   guint64 frames_zero_copy;
   guint64 frames_copied;
+  guint64 writes_registered;    /* writes from io_uring fixed buffers */
   guint64 frames_missed;        /* deadline passed before written (writer) */
   guint64 frames_late;          /* of those, written after all */
   guint64 bytes_preallocated;   /* file space reserved so far */

@@ -142,6 +142,7 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       "bytes-queued", G_TYPE_UINT64, w->bytes_queued,
       "frames-zero-copy", G_TYPE_UINT64, w->frames_zero_copy,
       "frames-copied", G_TYPE_UINT64, w->frames_copied,
+      "writes-registered", G_TYPE_UINT64, w->writes_registered,
       "frames-repacked", G_TYPE_UINT64, in->frames_repacked,
       "throughput", G_TYPE_DOUBLE, secs > 0 ? w->bytes_written / secs : 0.0,
       "throughput-interval", G_TYPE_DOUBLE,

@@ -33,6 +33,7 @@
 #endif
 
 #include "gstrtframesink.h"
+#include "gstrtframeallocator.h"
 
 #include <errno.h>
 #include <string.h>
@@ -305,6 +306,7 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
 static void
 gst_rtframe_sink_init (GstRtFrameSink * self)
 {
+  self->allocator = gst_rtframe_allocator_new ();
   self->location = g_strdup (DEFAULT_LOCATION);
   self->max_size_buffers = DEFAULT_MAX_SIZE_BUFFERS;
   self->max_size_bytes = DEFAULT_MAX_SIZE_BYTES;
@@ -341,6 +343,7 @@ gst_rtframe_sink_finalize (GObject * object)
   g_rec_mutex_clear (&self->reporter_task_lock);
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
+  gst_object_unref (self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -870,6 +873,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.max_frames = self->max_size_buffers;
   config.max_bytes = self->max_size_bytes;
   config.preallocate = self->preallocate;
+  config.regions = gst_rtframe_allocator_get_regions (self->allocator);
   memset (&self->last_stats, 0, sizeof (self->last_stats));
   self->frames_repacked = 0;
   if (self->last_stats_structure) {
@@ -1067,7 +1071,8 @@ new_aligned_pool (GstRtFrameSink * self, GstCaps * caps,
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, format->frame_size,
       min_buffers, 0);
-  gst_buffer_pool_config_set_allocator (config, NULL, params);
+  /* memory the writer can register with its io_uring ring */
+  gst_buffer_pool_config_set_allocator (config, self->allocator, params);
   if (!gst_buffer_pool_set_config (pool, config)) {
     gst_object_unref (pool);
     return NULL;
@@ -1103,7 +1108,9 @@ gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
   }
   gst_query_add_allocation_pool (query, pool, format.frame_size, min_buffers,
       0);
-  gst_query_add_allocation_param (query, NULL, &params);
+  /* upstream that makes its own pool (or sets the pool's allocator from
+   * these params, like GstBaseSrc) still gets registrable memory */
+  gst_query_add_allocation_param (query, self->allocator, &params);
   if (format.is_video)
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (pool)

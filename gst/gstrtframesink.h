@@ -38,6 +38,10 @@ struct _GstRtFrameSink
   gint thread_priority;
   gchar *thread_cpus;
 
+  /* the memory of the pools it proposes; outlives every writer, which
+   * registers it (GstRtFrameAllocator) */
+  GstAllocator *allocator;
+
   /* negotiated, streaming thread */
   GstRtFrameFormat format;
   GstBufferPool *repack_pool;

@@ -1288,13 +1288,48 @@ GST_START_TEST (test_frame_written_messages)
 
 GST_END_TEST;
 
+/* Frames from the proposed pool live in memory the element registers with
+ * its io_uring ring: as root (no RLIMIT_MEMLOCK) every one is written from
+ * a fixed buffer, byte-exact; elsewhere registration may be refused and the
+ * same bytes are written without. */
+GST_START_TEST (test_registered_writes)
+{
+  const gchar *caps = formats[0];
+  gsize fsize = frame_size_of (caps);
+  gchar *path = tmp_path ("fixed.raw");
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (path, "io-engine=io-uring", caps, &bus);
+  GstStructure *st;
+  guint64 i, registered;
+
+  for (i = 0; i < 8; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  st = get_stats (h);
+  rtf_test_sink_free (h, bus);
+  assert_file (path, fsize, 8);
+  registered = stat_u64 (st, "writes-registered");
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-zero-copy"), 8);
+  if (rtf_test_is_root ())
+    fail_unless (registered >= 8, "%" G_GUINT64_FORMAT " registered writes",
+        registered);
+  else if (registered == 0)
+    GST_INFO ("registration refused (RLIMIT_MEMLOCK?): plain writes");
+  gst_structure_free (st);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stats_fields)
 {
   static const gchar *const u64_fields[] = { "elapsed", "deadline",
     "frames-received", "frames-written", "frames-dropped", "frames-missed",
     "frames-late", "frames-lost", "frames-queued", "frames-in-flight",
     "bytes-written", "bytes-queued", "frames-zero-copy", "frames-copied",
-    "frames-repacked", "queue-high-water-bytes", "wait-total", "wait-max",
+    "frames-repacked", "writes-registered", "queue-high-water-bytes",
+    "wait-total", "wait-max",
     "waits", "messages-lost", "latency-min", "latency-mean", "latency-max",
     "latency-stddev", "latency-p50", "latency-p99", "latency-p99.9",
     "latency-p99.99", "device-latency-min", "device-latency-mean",
@@ -1654,6 +1689,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_miss_during_stall_psync);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_frame_written_messages);
+  tcase_add_test (tc, test_registered_writes);
   tcase_add_test (tc, test_leaky_upstream);
   tcase_add_test (tc, test_leaky_downstream);
   tcase_add_test (tc, test_thread_scheduling_refused_warns_once);

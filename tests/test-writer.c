@@ -5,6 +5,7 @@
 #include "rtf-test-util.h"
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,88 @@ test_case (gconstpointer data)
   g_free (dir);
 }
 
+/* Frames in memory the producer registered (RtfRegions) are written from
+ * io_uring fixed buffers: one registered write per frame, the file exact.
+ * When registration is refused (here: a region the kernel cannot pin comes
+ * first) the writer says so once and writes the same bytes without. */
+static void
+test_fixed_buffers (gconstpointer data)
+{
+  gboolean refused = GPOINTER_TO_INT (data);
+  const gsize size = 64 * 1024;
+  const guint n = 40, n_slots = 8;
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "fixed.raw", NULL);
+  RtfRegions *regions = rtf_regions_new ();
+  RtfWriterConfig cfg = { path, RTF_ENGINE_IO_URING, RTF_DIRECT_AUTO, 3, 6, 0,
+    1 << 20, regions
+  };
+  void *arena = NULL, *unpinnable = NULL;
+  RtfWriterStats st;
+  Ctx ctx = { 0 };
+  RtfWriter *w;
+  GThread *t;
+  gchar *err;
+  gint e = 0;
+  guint i;
+
+  g_assert_cmpint (posix_memalign (&arena, 4096, n_slots * size), ==, 0);
+  if (refused) {
+    unpinnable = mmap (NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+        0);
+    g_assert (unpinnable != MAP_FAILED);
+    g_assert_cmpint (rtf_regions_add (regions, unpinnable, size), ==, 0);
+  }
+  g_assert_cmpint (rtf_regions_add (regions, arena, n_slots * size), >=, 0);
+
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  g_assert_nonnull (w);
+  ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  if (rtf_writer_wait_started (w) != 0) {
+    rtf_writer_shutdown (w);
+    g_thread_join (t);
+    rtf_writer_free (w);
+    g_test_skip ("io_uring is not available here");
+    goto out;
+  }
+  for (i = 0; i < n; i++) {
+    RtfQueue *q = rtf_writer_get_queue (w);
+    guint8 *slot = (guint8 *) arena + (i % n_slots) * size;
+    RtfFrame *f;
+
+    /* at most 6 frames are held, so slot i % 8 was released */
+    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, &f, NULL), ==,
+        RTF_QUEUE_OK);
+    rtf_test_fill_frame (slot, size, 0, i);
+    f->iov[0] = (struct iovec) { slot, size };
+    f->n_iov = 1;
+    rtf_queue_commit (q, f);
+  }
+  g_assert_cmpint (rtf_writer_sync (w), ==, 0);
+  rtf_writer_get_stats (w, &st);
+  rtf_writer_shutdown (w);
+  g_thread_join (t);
+  rtf_writer_free (w);
+
+  err = rtf_test_check_file (path, size, 0, n);
+  g_assert_null (err);
+  g_assert_cmpuint (st.frames_written, ==, n);
+  if (!st.direct)
+    g_test_message ("no O_DIRECT in %s: buffered writes", dir);
+  g_assert_cmpuint (st.writes_registered, ==, refused ? 0 : n);
+out:
+  rtf_regions_unref (regions);
+  if (unpinnable)
+    munmap (unpinnable, size);
+  free (arena);
+  g_free (ctx.mem);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 /* /dev/full: every write fails with ENOSPC.  The writer reports it once,
  * counts every accepted frame as lost and refuses further frames. */
 static void
@@ -259,6 +342,10 @@ main (int argc, char **argv)
           g_test_add_data_func (name, c, test_case);
           g_free (name);
         }
+  g_test_add_data_func ("/writer/fixed-buffers/registered",
+      GINT_TO_POINTER (FALSE), test_fixed_buffers);
+  g_test_add_data_func ("/writer/fixed-buffers/refused",
+      GINT_TO_POINTER (TRUE), test_fixed_buffers);
   g_test_add_func ("/writer/write-error", test_write_error);
   g_test_add_func ("/writer/open-error", test_open_error);
   ret = g_test_run ();
