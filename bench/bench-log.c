@@ -36,6 +36,13 @@ bench_log_add (BenchLog * log)
   return f;
 }
 
+gboolean
+bench_frame_missed (const BenchFrame * f, guint64 deadline_ns)
+{
+  return f->lost || f->done < 0 || f->block > (gint64) deadline_ns
+      || f->done - f->offer > (gint64) deadline_ns;
+}
+
 void
 bench_log_clear (BenchLog * log)
 {

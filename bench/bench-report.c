@@ -52,7 +52,7 @@ void
 bench_result_compute (const BenchConfig * cfg, BenchResult * res)
 {
   guint64 total = 0, nb = 0, nl = 0, i;
-  gdouble *block, *lat, *svc, deadline_ms = cfg->deadline_ns / 1e6;
+  gdouble *block, *lat, *svc;
   gint64 last_offer = 0;
   guint s;
 
@@ -65,22 +65,18 @@ bench_result_compute (const BenchConfig * cfg, BenchResult * res)
   for (s = 0; s < res->n_logs; s++) {
     for (i = 0; i < res->logs[s]->n; i++) {
       BenchFrame *f = bench_log_frame (res->logs[s], i);
-      gboolean missed = f->lost || f->done < 0;
 
       res->offered++;
       last_offer = MAX (last_offer, f->offer);
-      if (!f->lost && res->spec->kind != BENCH_FIO) {
+      if (!f->lost && res->spec->kind != BENCH_FIO)
         block[nb++] = f->block / 1e6;
-        missed |= f->block / 1e6 > deadline_ms;
-      }
       if (f->done >= 0) {
         res->written++;
         lat[nl] = (f->done - f->offer) / 1e6;
         svc[nl] = f->service / 1e6;
-        missed |= lat[nl] > deadline_ms;
         nl++;
       }
-      res->misses += missed;
+      res->misses += bench_frame_missed (f, cfg->deadline_ns);
     }
   }
   bench_dist_from (&res->block, block, nb);
@@ -214,9 +210,7 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
       for (k = 0; k < r->logs[s]->n; k++) {
         BenchFrame *fr = bench_log_frame (r->logs[s], k);
         gdouble lat = fr->done >= 0 ? (fr->done - fr->offer) / 1e6 : -1;
-        gboolean missed = fr->lost || fr->done < 0 ||
-            lat > cfg->deadline_ns / 1e6 ||
-            fr->block > (gint64) cfg->deadline_ns;
+        gboolean missed = bench_frame_missed (fr, cfg->deadline_ns);
 
         fprintf (f, "%s,%u,%u,%" G_GUINT64_FORMAT ",%.6f,%.3f,%.3f,%.3f,%d,"
             "%d\n", r->spec->label, r->round, s, k, fr->offer / 1e9,

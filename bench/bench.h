@@ -89,6 +89,10 @@ typedef struct
 BenchFrame *bench_log_frame (BenchLog * log, guint64 k);
 BenchFrame *bench_log_add (BenchLog * log);
 void bench_log_clear (BenchLog * log);
+/* The one rule for a missed frame: lost at the camera, never written, or
+ * the producer blocked or the write finished later than the deadline after
+ * it was offered. */
+gboolean bench_frame_missed (const BenchFrame * f, guint64 deadline_ns);
 
 typedef struct
 {

@@ -813,7 +813,6 @@ setup_engine (RtfWriter * w)
 
   if (w->config.engine != RTF_ENGINE_PSYNC) {
     w->engine = rtf_engine_uring_new (entries, doorbell,
-        g_getenv ("RTFRAME_NO_FIXED_BUFFERS") ? 0 :
         RTF_REGIONS_MAX + w->n_slots, &err);
     if (w->engine == NULL && w->config.engine == RTF_ENGINE_IO_URING) {
       w->start_error = err;
@@ -823,6 +822,9 @@ setup_engine (RtfWriter * w)
   if (w->engine == NULL)
     w->engine = rtf_engine_psync_new (entries, doorbell);
 
+  /* for measuring what registration buys (docs/performance.md) */
+  if (g_getenv ("RTFRAME_NO_FIXED_BUFFERS"))
+    w->registration_off = TRUE;
   g_mutex_lock (&w->lock);
   w->stats.engine = w->engine->ops->kind;
   w->stats.engine_errno = err;
