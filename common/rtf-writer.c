@@ -56,11 +56,23 @@ struct _RtfWriter
   RtfEngine *engine;
   gsize buf_align;
 
-  /* thread start handshake */
+  /* thread start and end handshake */
   GMutex lock;
   GCond cond;
   gboolean started;
   gint start_error;
+  gboolean finished;            /* rtf_writer_run() is done (under lock) */
+
+  /* Given up by its owner (rtf_writer_abandon()): the thread finishes the
+   * writes in flight, cuts the file back to the frames written before and
+   * frees the writer.  Every callback but frame_done is off from then on;
+   * cb_lock is held across each callback so the owner can turn them off. */
+  GMutex cb_lock;
+  gboolean abandoned;           /* under cb_lock and lock */
+  gint refs;                    /* owner (+ thread once abandoned) */
+  GDestroyNotify abandon_notify;
+  gpointer abandon_data;
+  guint64 abandoned_end;        /* written_end when abandoned */
 
   /* writer-thread state */
   IoSlot *slots;
@@ -114,8 +126,26 @@ G_GNUC_PRINTF (3, 4);
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  w->cb.log (level, msg, w->user_data);
+  g_mutex_lock (&w->cb_lock);
+  if (!w->abandoned)
+    w->cb.log (level, msg, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
   g_free (msg);
+}
+
+/* Deadline callbacks, unless the owner is gone */
+static void
+emit_miss (RtfWriter * w, gboolean late, const RtfMiss * m)
+{
+  void (*cb) (const RtfMiss *, gpointer) =
+      late ? w->cb.late_completion : w->cb.deadline_missed;
+
+  if (cb == NULL)
+    return;
+  g_mutex_lock (&w->cb_lock);
+  if (!w->abandoned)
+    cb (m, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
 }
 
 static guint8 *
@@ -151,6 +181,8 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->file.fd = -1;
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
+  g_mutex_init (&w->cb_lock);
+  w->refs = 1;
 
   w->queue = rtf_queue_new (config->max_frames, config->max_bytes);
   if (w->queue == NULL) {
@@ -568,7 +600,7 @@ report_miss (RtfWriter * w, RtfFrame * f, gint64 now)
   g_mutex_unlock (&w->lock);
   if (w->cb.deadline_missed) {
     describe_miss (w, f, now, RTF_FRAME_IN_FLIGHT, &m);
-    w->cb.deadline_missed (&m, w->user_data);
+    emit_miss (w, FALSE, &m);
   }
 }
 
@@ -594,7 +626,7 @@ frame_written (RtfWriter * w, RtfFrame * f)
 
   if (late && w->cb.late_completion) {
     describe_miss (w, f, f->complete_ns, RTF_FRAME_WRITTEN, &m);
-    w->cb.late_completion (&m, w->user_data);
+    emit_miss (w, TRUE, &m);
   }
 }
 
@@ -627,8 +659,8 @@ check_deadlines (RtfWriter * w)
     w->stats.frames_missed += n;
     g_mutex_unlock (&w->lock);
   }
-  for (i = 0; i < n && w->cb.deadline_missed; i++)
-    w->cb.deadline_missed (&w->misses[i], w->user_data);
+  for (i = 0; i < n; i++)
+    emit_miss (w, FALSE, &w->misses[i]);
 
   if (next == G_MAXINT64)
     return -1;
@@ -722,7 +754,9 @@ release_done (RtfWriter * w)
 
     if (f->pending > 0)
       break;
-    if (f->state == RTF_FRAME_WRITTEN && w->prefix_broken)
+    g_mutex_lock (&w->cb_lock);
+    /* abandoned: the owner was told this frame is lost */
+    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->abandoned))
       f->state = RTF_FRAME_FAILED;
     if (f->state == RTF_FRAME_FAILED)
       w->prefix_broken = TRUE;
@@ -742,6 +776,7 @@ release_done (RtfWriter * w)
     w->frames_in_flight--;
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
     rtf_queue_release (w->queue, f);
   }
 }
@@ -754,8 +789,10 @@ release_queued_as_lost (RtfWriter * w)
 
   while ((f = rtf_queue_pop (w->queue)) != NULL) {
     f->state = RTF_FRAME_FAILED;
+    g_mutex_lock (&w->cb_lock);
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
     rtf_queue_release (w->queue, f);
   }
 }
@@ -785,8 +822,10 @@ report_failure (RtfWriter * w)
       " frames accepted but not written", g_strerror (err), written,
       w->written_end, cut ? ", but that failed: " : "",
       cut ? g_strerror (cut) : "", lost);
-  if (w->cb.failed)
+  g_mutex_lock (&w->cb_lock);
+  if (w->cb.failed && !w->abandoned)
     w->cb.failed (err, "write", detail, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
   g_free (detail);
   rtf_queue_close (w->queue);
 }
@@ -834,6 +873,31 @@ setup_engine (RtfWriter * w)
   return TRUE;
 }
 
+static void writer_destroy (RtfWriter * w);
+
+static void
+writer_unref (RtfWriter * w)
+{
+  if (g_atomic_int_dec_and_test (&w->refs))
+    writer_destroy (w);
+}
+
+/* End of rtf_writer_run(): tells the owner; an abandoned writer is freed
+ * by whichever of the thread and rtf_writer_abandon() is last. */
+static void
+writer_finished (RtfWriter * w)
+{
+  gboolean abandoned;
+
+  g_mutex_lock (&w->lock);
+  w->finished = TRUE;
+  abandoned = w->abandoned;
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+  if (abandoned)
+    writer_unref (w);
+}
+
 void
 rtf_writer_run (RtfWriter * w)
 {
@@ -843,12 +907,14 @@ rtf_writer_run (RtfWriter * w)
   w->started = TRUE;
   g_cond_broadcast (&w->cond);
   g_mutex_unlock (&w->lock);
-  if (!ok)
+  if (!ok) {
+    writer_finished (w);
     return;
+  }
 
   for (;;) {
     RtfFrame *f;
-    gboolean shutdown;
+    gboolean shutdown, abandoned;
     gint64 wait;
 
     rtf_queue_ack_doorbell (w->queue);
@@ -859,7 +925,19 @@ rtf_writer_run (RtfWriter * w)
     submit_blocked (w);
     release_done (w);
 
-    if (w->error) {
+    g_mutex_lock (&w->lock);
+    abandoned = w->abandoned;
+    g_mutex_unlock (&w->lock);
+
+    if (abandoned && !w->error) {
+      /* the owner is gone: take nothing more, let the writes in flight
+       * end, then keep only what the owner was told is written */
+      if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
+        rtf_file_finish (&w->file, w->written_end, w->reserved_end);
+        break;
+      }
+      wait = -1;
+    } else if (w->error) {
       if (w->ops_in_flight == 0 && !w->failure_reported) {
         release_done (w);
         report_failure (w);
@@ -903,6 +981,58 @@ rtf_writer_run (RtfWriter * w)
 
   rtf_engine_free (w->engine);
   w->engine = NULL;
+  writer_finished (w);
+}
+
+gboolean
+rtf_writer_wait_finished (RtfWriter * w, gint64 timeout_ns)
+{
+  gint64 end = g_get_monotonic_time () + timeout_ns / 1000;
+  gboolean finished;
+
+  g_mutex_lock (&w->lock);
+  while (!w->finished) {
+    if (timeout_ns < 0)
+      g_cond_wait (&w->cond, &w->lock);
+    else if (!g_cond_wait_until (&w->cond, &w->lock, end))
+      break;
+  }
+  finished = w->finished;
+  g_mutex_unlock (&w->lock);
+  return finished;
+}
+
+gboolean
+rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
+    RtfWriterStats * final, RtfWriterLatency * latency)
+{
+  g_mutex_lock (&w->cb_lock);
+  g_mutex_lock (&w->lock);
+  if (w->finished) {
+    g_mutex_unlock (&w->lock);
+    g_mutex_unlock (&w->cb_lock);
+    return FALSE;
+  }
+  w->abandoned = TRUE;
+  g_atomic_int_inc (&w->refs);  /* the thread's, dropped when it ends */
+  w->abandon_notify = notify;
+  w->abandon_data = data;
+  g_mutex_unlock (&w->lock);
+  g_mutex_unlock (&w->cb_lock);
+
+  /* From here no frame is counted written any more (release_done()):
+   * what is held is lost.  The frames not taken go back at once. */
+  rtf_queue_close (w->queue);
+  release_queued_as_lost (w);
+  rtf_writer_get_stats (w, final);
+  final->frames_lost += final->frames_queued + final->frames_in_flight;
+  final->frames_queued = final->frames_in_flight = final->frames_held = 0;
+  final->bytes_queued = 0;
+  if (latency)
+    rtf_writer_get_latency (w, latency);
+  rtf_queue_shutdown (w->queue);        /* rings the thread's doorbell */
+  writer_unref (w);
+  return TRUE;
 }
 
 gint
@@ -942,11 +1072,17 @@ rtf_writer_sync (RtfWriter * w)
 void
 rtf_writer_free (RtfWriter * w)
 {
-  guint i;
-
   if (w == NULL)
     return;
   g_assert (w->engine == NULL);
+  g_assert (!w->abandoned);
+  writer_destroy (w);
+}
+
+static void
+writer_destroy (RtfWriter * w)
+{
+  guint i;
 
   /* Frames never taken by the thread (it never ran, or failed to start). */
   if (w->queue)
@@ -965,7 +1101,10 @@ rtf_writer_free (RtfWriter * w)
   rtf_regions_unref (w->config.regions);
   rtf_queue_free (w->queue);
   g_free (w->location);
+  if (w->abandon_notify)
+    w->abandon_notify (w->abandon_data);
   g_cond_clear (&w->cond);
   g_mutex_clear (&w->lock);
+  g_mutex_clear (&w->cb_lock);
   g_free (w);
 }

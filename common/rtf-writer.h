@@ -9,9 +9,7 @@
 #include "rtf-queue.h"
 #include "rtf-regions.h"
 
-G_BEGIN_DECLS
-
-typedef struct _RtfWriter RtfWriter;
+G_BEGIN_DECLS typedef struct _RtfWriter RtfWriter;
 
 typedef struct
 {
@@ -90,8 +88,8 @@ typedef struct
 /* Latency of the frames written so far, in ns */
 typedef struct
 {
-  RtfHistogram arrival_to_done;  /* handed over -> last byte written */
-  RtfHistogram submit_to_done;   /* first write submitted -> last written */
+  RtfHistogram arrival_to_done; /* handed over -> last byte written */
+  RtfHistogram submit_to_done;  /* first write submitted -> last written */
 } RtfWriterLatency;
 
 RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
@@ -110,11 +108,25 @@ gint rtf_writer_wait_started (RtfWriter * w);
 /* Asks the thread to write what it holds, finish the file and return. */
 void rtf_writer_shutdown (RtfWriter * w);
 
+/* Waits until rtf_writer_run() has returned, at most timeout_ns (< 0: no
+ * limit).  TRUE when it has. */
+gboolean rtf_writer_wait_finished (RtfWriter * w, gint64 timeout_ns);
+
+/* Gives up on a writer whose thread is still running (a stalled disk at
+ * stop): from now on no frame is counted written and no callback but
+ * frame_done is called.  The frames not taken are released at once, as
+ * lost; the thread lets the writes in flight end in the kernel, cuts the
+ * file back to the frames written before this call, and frees the writer
+ * and then calls notify (data) itself.  `final` receives the last
+ * accounting, in which every frame held counts as lost.  FALSE (nothing
+ * done) when the thread has already finished: rtf_writer_free() it. */
+gboolean rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify,
+    gpointer data, RtfWriterStats * final, RtfWriterLatency * latency);
+
 /* Streaming-thread side: waits until every frame handed over is written,
  * then the file is cut to its exact size and fdatasync'ed.  0, or the
  * errno that failed; -1 when aborted by flushing. */
 gint rtf_writer_sync (RtfWriter * w);
 
 G_END_DECLS
-
 #endif /* __RTF_WRITER_H__ */

@@ -70,6 +70,7 @@ struct _GstRtFrameSlot
 #define DEFAULT_THREAD_POLICY GST_RTFRAME_THREAD_POLICY_DEFAULT
 #define DEFAULT_THREAD_PRIORITY 10
 #define DEFAULT_THREAD_CPUS NULL
+#define DEFAULT_STOP_TIMEOUT (5 * GST_SECOND)
 
 /* frame events waiting to be posted; more in a burst are counted */
 #define EVENT_RING_SIZE 4096
@@ -96,6 +97,7 @@ enum
   PROP_THREAD_POLICY,
   PROP_THREAD_PRIORITY,
   PROP_THREAD_CPUS,
+  PROP_STOP_TIMEOUT,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -129,6 +131,9 @@ static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
 static GstStructure *stats_structure (GstRtFrameSink * self,
     const gchar * name, gboolean interval);
+static GstStructure *stats_structure_of (GstRtFrameSink * self,
+    const gchar * name, gboolean interval, const RtfWriterStats * st,
+    const RtfWriterLatency * latency);
 
 static void
 gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
@@ -234,6 +239,15 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           "\"0,2-3\" (NULL = any)", DEFAULT_THREAD_CPUS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_STOP_TIMEOUT,
+      g_param_spec_uint64 ("stop-timeout", "Stop timeout (ns)",
+          "Longest wait, when the element stops, for the disk to finish the "
+          "frames it holds, in nanoseconds (0 = no limit).  Frames not "
+          "written by then are reported lost (error message, frames-lost) "
+          "and the stop goes on; the file is cut back to the frames "
+          "written when the stalled writes end", 0, G_MAXINT64,
+          DEFAULT_STOP_TIMEOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
   g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
       g_param_spec_enum ("current-io-engine", "Current I/O engine",
@@ -321,7 +335,9 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->thread_policy = DEFAULT_THREAD_POLICY;
   self->thread_priority = DEFAULT_THREAD_PRIORITY;
   self->thread_cpus = g_strdup (DEFAULT_THREAD_CPUS);
-  g_rec_mutex_init (&self->task_lock);
+  self->stop_timeout = DEFAULT_STOP_TIMEOUT;
+  self->stuck_locations = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
   g_rec_mutex_init (&self->reporter_task_lock);
   g_mutex_init (&self->report_lock);
   g_mutex_init (&self->stats_lock);
@@ -339,7 +355,7 @@ gst_rtframe_sink_finalize (GObject * object)
   g_free (self->thread_cpus);
   if (self->last_stats_structure)
     gst_structure_free (self->last_stats_structure);
-  g_rec_mutex_clear (&self->task_lock);
+  g_hash_table_unref (self->stuck_locations);
   g_rec_mutex_clear (&self->reporter_task_lock);
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
@@ -405,6 +421,9 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     case PROP_THREAD_CPUS:
       g_free (self->thread_cpus);
       self->thread_cpus = g_value_dup_string (value);
+      break;
+    case PROP_STOP_TIMEOUT:
+      self->stop_timeout = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -479,6 +498,9 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
     case PROP_THREAD_CPUS:
       g_value_set_string (value, self->thread_cpus);
       break;
+    case PROP_STOP_TIMEOUT:
+      g_value_set_uint64 (value, self->stop_timeout);
+      break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);
       break;
@@ -520,13 +542,27 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
 static GstStructure *
 stats_structure (GstRtFrameSink * self, const gchar * name, gboolean interval)
 {
-  GstRtFrameStatsInput in = { 0 };
   RtfWriterLatency *latency = g_new (RtfWriterLatency, 1);
+  RtfWriterStats st;
   GstStructure *s;
+
+  rtf_writer_get_stats (self->writer, &st);
+  rtf_writer_get_latency (self->writer, latency);
+  s = stats_structure_of (self, name, interval, &st, latency);
+  g_free (latency);
+  return s;
+}
+
+/* The same from a snapshot of the writer's figures */
+static GstStructure *
+stats_structure_of (GstRtFrameSink * self, const gchar * name,
+    gboolean interval, const RtfWriterStats * st,
+    const RtfWriterLatency * latency)
+{
+  GstRtFrameStatsInput in = { 0 };
   gint64 now = rtf_clock_now_ns ();
 
-  rtf_writer_get_stats (self->writer, &in.writer);
-  rtf_writer_get_latency (self->writer, latency);
+  in.writer = *st;
   in.latency = latency;
   in.location = self->location;
   in.deadline = self->deadline;
@@ -545,9 +581,7 @@ stats_structure (GstRtFrameSink * self, const gchar * name, gboolean interval)
     self->interval_start = now;
   }
   g_mutex_unlock (&self->stats_lock);
-  s = gst_rtframe_stats_new (name, &in);
-  g_free (latency);
-  return s;
+  return gst_rtframe_stats_new (name, &in);
 }
 
 static void
@@ -783,14 +817,68 @@ task_leave (GstTask * task, GThread * thread, gpointer user_data)
       GST_STREAM_STATUS_TYPE_LEAVE);
 }
 
+/* What the writer thread holds of its own: it outlives a stop that gave
+ * up on a stalled disk (stop-timeout), so it keeps the element alive and
+ * has its own task lock. */
+struct _GstRtFrameWriterRun
+{
+  GstRtFrameSink *sink;         /* a ref: the thread posts STREAM_STATUS */
+  RtfWriter *writer;
+  GstTask *task;                /* its task (no ref: the task owns this) */
+  GRecMutex task_lock;
+  GstRtFrameSlot *slots;        /* given to an abandoned writer */
+  gchar *location;
+};
+
+static GstRtFrameWriterRun *
+writer_run_new (GstRtFrameSink * self, RtfWriter * writer)
+{
+  GstRtFrameWriterRun *run = g_new0 (GstRtFrameWriterRun, 1);
+
+  run->sink = gst_object_ref (self);
+  run->writer = writer;
+  g_rec_mutex_init (&run->task_lock);
+  return run;
+}
+
+/* When the task is finalized: its thread has ended */
+static void
+writer_run_free (gpointer data)
+{
+  GstRtFrameWriterRun *run = data;
+
+  g_rec_mutex_clear (&run->task_lock);
+  gst_object_unref (run->sink);
+  g_free (run);
+}
+
+/* An abandoned writer is done: its frames are released, its file closed */
+static void
+writer_run_abandoned_done (gpointer data)
+{
+  GstRtFrameWriterRun *run = data;
+  GstRtFrameSink *self = run->sink;
+
+  g_free (run->slots);
+  run->slots = NULL;
+  GST_OBJECT_LOCK (self);
+  g_hash_table_remove (self->stuck_locations, run->location);
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
+      "holds the frames reported written", run->location);
+  g_free (run->location);
+  run->location = NULL;
+}
+
 static void
 writer_thread_func (gpointer user_data)
 {
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  GstRtFrameWriterRun *run = user_data;
 
-  /* Runs until rtf_writer_shutdown(); then the task ends. */
-  rtf_writer_run (self->writer);
-  gst_task_stop (self->task);
+  /* Runs until rtf_writer_shutdown(); then the task ends.  An abandoned
+   * writer is freed by the time it returns. */
+  rtf_writer_run (run->writer);
+  gst_task_stop (run->task);
 }
 
 /* ---- GstBaseSink vfuncs ----------------------------------------------- */
@@ -814,6 +902,7 @@ free_running_state (GstRtFrameSink * self)
   if (self->task) {
     gst_object_unref (self->task);
     self->task = NULL;
+    self->run = NULL;
   }
   if (self->reporter) {
     gst_object_unref (self->reporter);
@@ -866,6 +955,10 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     GST_OBJECT_UNLOCK (self);
     goto no_location;
   }
+  if (g_hash_table_contains (self->stuck_locations, self->location)) {
+    GST_OBJECT_UNLOCK (self);
+    goto still_stuck;
+  }
   config.location = self->location;
   config.engine = (RtfEngineKind) self->io_engine;
   config.direct = (RtfDirectMode) self->direct;
@@ -913,9 +1006,11 @@ gst_rtframe_sink_start (GstBaseSink * sink)
             g_strerror (st.direct_errno)), ("open(O_DIRECT) refused"));
   }
 
-  self->task = gst_task_new (writer_thread_func, self, NULL);
+  self->run = writer_run_new (self, writer);
+  self->task = gst_task_new (writer_thread_func, self->run, writer_run_free);
+  self->run->task = self->task;
   gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
-  gst_task_set_lock (self->task, &self->task_lock);
+  gst_task_set_lock (self->task, &self->run->task_lock);
   gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
   gst_task_set_leave_callback (self->task, task_leave, self, NULL);
   /* Posted synchronously: a sync bus handler can set a task pool or
@@ -946,6 +1041,15 @@ no_location:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("No file name specified for writing."), (NULL));
+    return FALSE;
+  }
+still_stuck:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
+        ("Cannot record to file \"%s\" yet: the writes of the previous "
+            "recording to it are still stalled in the kernel.",
+            self->location), ("stopped after stop-timeout; its writer "
+            "thread waits for the disk"));
     return FALSE;
   }
 open_failed:
@@ -991,22 +1095,87 @@ io_uring_failed:
   }
 }
 
+/* stop() waited stop-timeout and the writer still holds frames: leave it
+ * to finish in the kernel on its own, report the frames it holds lost. */
+static gboolean
+abandon_writer (GstRtFrameSink * self, guint64 timeout)
+{
+  GstRtFrameWriterRun *run = self->run;
+  RtfWriterLatency *latency;
+  RtfWriterStats final;
+  guint64 lost;
+
+  GST_OBJECT_LOCK (self);
+  run->slots = self->slots;
+  run->location = g_strdup (self->location);
+  g_hash_table_add (self->stuck_locations, g_strdup (self->location));
+  GST_OBJECT_UNLOCK (self);
+
+  latency = g_new (RtfWriterLatency, 1);
+  if (!rtf_writer_abandon (self->writer, writer_run_abandoned_done, run,
+          &final, latency)) {
+    /* it finished just now */
+    GST_OBJECT_LOCK (self);
+    g_hash_table_remove (self->stuck_locations, self->location);
+    GST_OBJECT_UNLOCK (self);
+    run->slots = NULL;
+    g_clear_pointer (&run->location, g_free);
+    g_free (latency);
+    return FALSE;
+  }
+  /* the writer, its frames and the slots are the thread's now */
+  lost = final.frames_lost;
+  GST_OBJECT_LOCK (self);
+  self->writer = NULL;
+  self->slots = NULL;
+  self->last_stats = final;
+  GST_OBJECT_UNLOCK (self);
+  gst_task_stop (self->task);
+
+  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+      ("Stopped before the disk finished writing file \"%s\": %"
+          G_GUINT64_FORMAT " frames accepted were not written.",
+          run->location, lost), ("the writes did not end within stop-timeout "
+          "(%" GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
+          G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
+          "stalled writes end", GST_TIME_ARGS (timeout),
+          final.frames_written, final.bytes_written));
+
+  stop_reporter (self);
+  GST_OBJECT_LOCK (self);
+  self->last_stats_structure = stats_structure_of (self,
+      GST_RTFRAME_MSG_STATS, FALSE, &final, latency);
+  GST_OBJECT_UNLOCK (self);
+  g_free (latency);
+  return TRUE;
+}
+
 static gboolean
 gst_rtframe_sink_stop (GstBaseSink * sink)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
   if (self->writer) {
-    /* The writer writes what it still holds, finishes the file and
-     * returns: nothing accepted is dropped by a stop. */
-    rtf_writer_shutdown (self->writer);
-    gst_task_join (self->task);
-    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
-    stop_reporter (self);
+    guint64 timeout;
+
     GST_OBJECT_LOCK (self);
-    self->last_stats_structure = stats_structure (self,
-        GST_RTFRAME_MSG_STATS, FALSE);
+    timeout = self->stop_timeout;
     GST_OBJECT_UNLOCK (self);
+
+    /* The writer writes what it still holds, finishes the file and
+     * returns: nothing accepted is dropped by a stop, unless the disk does
+     * not take it within stop-timeout. */
+    rtf_writer_shutdown (self->writer);
+    if (rtf_writer_wait_finished (self->writer, timeout ? (gint64) timeout : -1)
+        || !abandon_writer (self, timeout)) {
+      gst_task_join (self->task);
+      post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
+      stop_reporter (self);
+      GST_OBJECT_LOCK (self);
+      self->last_stats_structure = stats_structure (self,
+          GST_RTFRAME_MSG_STATS, FALSE);
+      GST_OBJECT_UNLOCK (self);
+    }
     free_running_state (self);
   }
   gst_clear_object (&self->repack_pool);

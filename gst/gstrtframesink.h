@@ -11,12 +11,12 @@
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_RTFRAME_SINK (gst_rtframe_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtFrameSink, gst_rtframe_sink, GST, RTFRAME_SINK,
     GstBaseSink);
 
 typedef struct _GstRtFrameSlot GstRtFrameSlot;
+typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
 
 struct _GstRtFrameSink
 {
@@ -50,7 +50,10 @@ struct _GstRtFrameSink
   RtfWriter *writer;            /* under the object lock */
   GstRtFrameSlot *slots;        /* one per queue slot */
   GstTask *task;
-  GRecMutex task_lock;
+  GstRtFrameWriterRun *run;     /* the task's data */
+  guint64 stop_timeout;
+  /* locations whose writer was abandoned at stop and still runs */
+  GHashTable *stuck_locations;
   guint64 frames_repacked;
   RtfWriterStats last_stats;    /* of the last run, after stop */
   GstStructure *last_stats_structure;
@@ -76,5 +79,4 @@ struct _GstRtFrameSink
 GST_ELEMENT_REGISTER_DECLARE (rtframesink);
 
 G_END_DECLS
-
 #endif /* __GST_RTFRAME_SINK_H__ */

@@ -1479,6 +1479,121 @@ GST_START_TEST (test_miss_during_stall_psync)
 
 GST_END_TEST;
 
+/* A disk that does not move when the pipeline stops: stop() waits
+ * stop-timeout, then reports the frames it holds lost and returns; the
+ * writer thread ends on its own once the write moves, and until then the
+ * same file cannot be recorded again. */
+static void
+stop_bounded_on_stalled_output (const gchar * engine)
+{
+  const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
+  gsize fsize = frame_size_of (caps);
+  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  guint8 *want = g_malloc (fsize);
+  GstStateChangeReturn ret = GST_STATE_CHANGE_FAILURE;
+  GstBus *bus;
+  GstHarness *h;
+  GThread *reader;
+  GstMessage *msg;
+  GError *err = NULL;
+  GstStructure *st;
+  gint64 t0, took;
+  guint i, tries;
+  gint fifo_fd;
+  gchar *props;
+
+  fail_unless (mkfifo (r.path, 0600) == 0);
+  reader = g_thread_new ("reader", fifo_reader, &r);
+  props = g_strdup_printf ("io-engine=%s stop-timeout=300000000 "
+      "max-size-buffers=4", engine);
+  h = rtf_test_sink_new (r.path, props, caps, &bus);
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+
+  t0 = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  took = g_get_monotonic_time () - t0;
+  fail_unless (took >= 300 * 1000 && took < (300 + 2000 *
+          rtf_test_time_scale ()) * 1000, "stop took %" G_GINT64_FORMAT
+      " us", took);
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for the frames not written");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (err->domain == GST_RESOURCE_ERROR);
+  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_WRITE);
+  fail_unless (strstr (err->message, r.path) != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "3 frames accepted were not written"),
+      "%s", err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  st = get_stats (h);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), 3);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 0);
+  fail_unless_equals_uint64 (stat_u64 (st, "frames-lost"), 3);
+  assert_accounting (st);
+  gst_structure_free (st);
+
+  /* the stalled writer still owns the file: no second recording into it */
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_BUSY);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_element_set_state (h->element, GST_STATE_NULL);
+
+  /* the write moves: the thread finishes on its own (the reader sees the
+   * end of the pipe when it closes the file), then the file can be
+   * recorded again */
+  g_atomic_int_set (&r.go, 1);
+  g_thread_join (reader);
+  /* a reader for the next open, which records nothing */
+  fifo_fd = open (r.path, O_RDWR);
+  fail_unless (fifo_fd >= 0);
+  for (tries = 0; tries < 500 * rtf_test_time_scale (); tries++) {
+    ret = gst_element_set_state (h->element, GST_STATE_PAUSED);
+    if (ret != GST_STATE_CHANGE_FAILURE)
+      break;
+    gst_element_set_state (h->element, GST_STATE_NULL);
+    g_usleep (10000);
+  }
+  fail_if (ret == GST_STATE_CHANGE_FAILURE, "the abandoned writer never "
+      "ended");
+  gst_element_set_state (h->element, GST_STATE_NULL);
+  rtf_test_sink_free (h, bus);
+  close (fifo_fd);
+
+  /* a pipe cannot be cut back: it got the one frame that was in the kernel
+   * (the frames only queued never went out) */
+  fail_unless_equals_uint64 (r.data->len, fsize);
+  rtf_test_fill_frame (want, fsize, 0, 0);
+  fail_unless (memcmp (want, r.data->data, fsize) == 0);
+  g_byte_array_unref (r.data);
+  g_free (r.path);
+  g_free (want);
+  g_free (props);
+}
+
+GST_START_TEST (test_stop_bounded_on_stalled_output_io_uring)
+{
+  stop_bounded_on_stalled_output ("io-uring");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stop_bounded_on_stalled_output_psync)
+{
+  stop_bounded_on_stalled_output ("psync");
+}
+
+GST_END_TEST;
+
 /* A FIFO nobody reads is a disk that does not move.  With leaky set the
  * streaming thread never waits: frames that do not fit are dropped, each
  * reported, and the output holds exactly the others, in order. */
@@ -1687,6 +1802,8 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_deadline_changed_while_playing);
   tcase_add_test (tc, test_miss_during_stall_io_uring);
   tcase_add_test (tc, test_miss_during_stall_psync);
+  tcase_add_test (tc, test_stop_bounded_on_stalled_output_io_uring);
+  tcase_add_test (tc, test_stop_bounded_on_stalled_output_psync);
   tcase_add_test (tc, test_stats_fields);
   tcase_add_test (tc, test_frame_written_messages);
   tcase_add_test (tc, test_registered_writes);

@@ -5,7 +5,10 @@
 #include "rtf-test-util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,7 @@ typedef struct
 typedef struct
 {
   gpointer *mem;                /* per queue slot */
-  guint released;
+  gint released;
   guint failed_calls;
   gint failed_err;
 } Ctx;
@@ -42,7 +45,8 @@ frame_done (RtfFrame * f, gpointer user_data)
 
   free (ctx->mem[f->index]);
   ctx->mem[f->index] = NULL;
-  ctx->released++;
+  /* the writer thread, or the caller of rtf_writer_abandon() */
+  g_atomic_int_inc (&ctx->released);
 }
 
 static void
@@ -150,7 +154,7 @@ test_case (gconstpointer data)
     g_assert_cmpuint (st.frames_zero_copy, ==, c->n_frames);
   if (!st.direct && c->mem != MEM_PIECES)
     g_assert_cmpuint (st.frames_zero_copy, ==, c->n_frames);
-  g_assert_cmpuint (ctx.released, ==, c->n_frames);
+  g_assert_cmpint (ctx.released, ==, c->n_frames);
   g_assert_cmpuint (ctx.failed_calls, ==, 0);
 
   err = rtf_test_check_file (path, c->frame_size, 0, c->n_frames);
@@ -290,6 +294,95 @@ test_write_error (void)
 }
 
 static void
+abandoned_done (gpointer data)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+/* A writer stuck on an output that does not move (a FIFO nobody reads) is
+ * given up: the frames not taken come back at once, every frame counts as
+ * lost, and once the output moves the thread lets its write end, then
+ * frees the writer and says so. */
+static void
+test_abandon (gconstpointer data)
+{
+  RtfEngineKind engine = GPOINTER_TO_INT (data);
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "fifo", NULL);
+  RtfWriterConfig cfg = { path, engine, RTF_DIRECT_AUTO, 3, 6, 0, 0 };
+  gsize size = 1 << 20;         /* more than a pipe holds */
+  guint8 *want = g_malloc (size), *got = g_malloc (size + 1);
+  gsize n_read = 0;
+  RtfWriterStats st;
+  Ctx ctx = { 0 };
+  RtfWriter *w;
+  GThread *t;
+  gint fd, e = 0, done = 0;
+  guint i;
+
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  fd = open (path, O_RDWR | O_NONBLOCK);        /* a reader that waits */
+  g_assert_cmpint (fd, >=, 0);
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  g_assert_nonnull (w);
+  ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  for (i = 0; i < 3; i++)
+    g_assert_cmpint (push_frame (w, &ctx, size, i, MEM_ALIGNED), ==,
+        RTF_QUEUE_OK);
+
+  rtf_writer_shutdown (w);
+  g_assert_false (rtf_writer_wait_finished (w, 100 * G_TIME_SPAN_MILLISECOND
+          * 1000));
+  g_assert_true (rtf_writer_abandon (w, abandoned_done, &done, &st, NULL));
+  /* w belongs to its thread now */
+  g_assert_cmpuint (st.frames_received, ==, 3);
+  g_assert_cmpuint (st.frames_written, ==, 0);
+  g_assert_cmpuint (st.frames_lost, ==, 3);
+  g_assert_cmpuint (st.frames_queued + st.frames_in_flight, ==, 0);
+  /* the one stuck in the pipe is still held, the others came back */
+  g_assert_cmpint (g_atomic_int_get (&ctx.released), ==, 2);
+  g_assert_cmpint (g_atomic_int_get (&done), ==, 0);
+
+  /* the output moves: the thread finishes the write and frees the writer */
+  while (g_atomic_int_get (&done) == 0) {
+    gssize n = read (fd, got + MIN (n_read, size), size + 1 - MIN (n_read,
+            size));
+
+    if (n > 0)
+      n_read += n;
+    else
+      g_usleep (1000);
+  }
+  g_thread_join (t);
+  for (;;) {                    /* what the pipe still holds */
+    gssize n = read (fd, got + MIN (n_read, size), size + 1 - MIN (n_read,
+            size));
+
+    if (n <= 0)
+      break;
+    n_read += n;
+  }
+  g_assert_cmpint (ctx.released, ==, 3);
+  g_assert_cmpint (done, ==, 1);
+  g_assert_cmpuint (ctx.failed_calls, ==, 0);
+  /* what was in the kernel went out whole; nothing queued followed it */
+  g_assert_cmpuint (n_read, ==, size);
+  rtf_test_fill_frame (want, size, 0, 0);
+  g_assert_cmpmem (got, size, want, size);
+
+  close (fd);
+  g_free (ctx.mem);
+  g_free (want);
+  g_free (got);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+static void
 test_open_error (void)
 {
   RtfWriterConfig cfg = { "/nonexistent-dir/x.raw", RTF_ENGINE_AUTO,
@@ -348,6 +441,10 @@ main (int argc, char **argv)
       GINT_TO_POINTER (TRUE), test_fixed_buffers);
   g_test_add_func ("/writer/write-error", test_write_error);
   g_test_add_func ("/writer/open-error", test_open_error);
+  g_test_add_data_func ("/writer/abandon/io_uring",
+      GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_abandon);
+  g_test_add_data_func ("/writer/abandon/psync",
+      GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_abandon);
   ret = g_test_run ();
   g_free (cases);
   return ret;
