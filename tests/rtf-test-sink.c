@@ -2,6 +2,10 @@
 #include "rtf-test-sink.h"
 
 #include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <string.h>
+
+#include "rtf-test-util.h"
 
 /* rtframesink recording to `location` with `props` ("name=value ..."), a
  * bus set before the harness starts it (so start-time messages are kept),
@@ -43,4 +47,105 @@ rtf_test_sink_free (GstHarness * h, GstBus * bus)
   gst_harness_teardown (h);
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
+}
+
+/* ---- a recording fed frame by frame (Rec) ---------------------------- */
+
+
+Rec *
+rtf_test_rec_start (const gchar * location, const gchar * props,
+    const gchar * caps)
+{
+  Rec *r = g_new0 (Rec, 1);
+  GstVideoInfo info;
+  GstCaps *c = gst_caps_from_string (caps);
+
+  fail_unless (gst_video_info_from_caps (&info, c));
+  gst_caps_unref (c);
+  r->frame_size = GST_VIDEO_INFO_SIZE (&info);
+  r->location = g_strdup (location);
+  r->h = rtf_test_sink_new (location, props, caps, &r->bus);
+  return r;
+}
+
+GstFlowReturn
+rtf_test_rec_push (Rec * r, guint stream, guint64 seq)
+{
+  GstBuffer *buf = gst_harness_create_buffer (r->h, r->frame_size);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  rtf_test_fill_frame (map.data, r->frame_size, stream, seq);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
+  return gst_harness_push (r->h, buf);
+}
+
+guint64
+rtf_test_rec_u64 (Rec * r, const gchar * prop)
+{
+  guint64 v;
+
+  g_object_get (r->h->element, prop, &v, NULL);
+  return v;
+}
+
+void
+rtf_test_rec_stop (Rec * r)
+{
+  rtf_test_sink_free (r->h, r->bus);
+  g_free (r->location);
+  g_free (r);
+}
+
+/* The next message of `type` (ERROR or WARNING): its domain, code, and the
+ * text contains `substr`. */
+void
+rtf_test_assert_message (GstBus * bus, GstMessageType type, GQuark domain,
+    gint code, const gchar * substr)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (msg != NULL, "no %s posted", gst_message_type_get_name (type));
+  if (type == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, &dbg);
+  else
+    gst_message_parse_warning (msg, &err, &dbg);
+  fail_unless (err->domain == domain, "domain %s",
+      g_quark_to_string (err->domain));
+  fail_unless_equals_int (err->code, code);
+  if (substr)
+    fail_unless (strstr (err->message, substr) != NULL, "'%s' not in '%s'",
+        substr, err->message);
+  g_print ("  %s: %s\n", gst_message_type_get_name (type), err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+}
+
+void
+rtf_test_assert_no_message (GstBus * bus, GstMessageType type)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+
+  if (msg) {
+    GError *err = NULL;
+
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fail ("unexpected %s: %s", gst_message_type_get_name (type), err->message);
+  }
+}
+
+void
+rtf_test_assert_file (const gchar * path, gsize frame_size, guint stream,
+    guint64 n)
+{
+  gchar *err = rtf_test_check_file (path, frame_size, stream, n);
+
+  fail_unless (err == NULL, "%s: %s", path, err);
 }

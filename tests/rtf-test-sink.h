@@ -10,6 +10,31 @@ GstHarness *rtf_test_sink_new (const gchar * location, const gchar * props,
     const gchar * caps, GstBus ** bus);
 void rtf_test_sink_free (GstHarness * h, GstBus * bus);
 
+/* A recording fed frame by frame: stamped frames (rtf_test_fill_frame())
+ * with pts seq/20 s. */
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  gsize frame_size;
+  gchar *location;
+} Rec;
+
+Rec *rtf_test_rec_start (const gchar * location, const gchar * props,
+    const gchar * caps);
+GstFlowReturn rtf_test_rec_push (Rec * r, guint stream, guint64 seq);
+guint64 rtf_test_rec_u64 (Rec * r, const gchar * prop);
+void rtf_test_rec_stop (Rec * r);
+
+/* The next ERROR or WARNING message: its domain, code, and its text
+ * contains `substr` (NULL: any).  Prints the text. */
+void rtf_test_assert_message (GstBus * bus, GstMessageType type,
+    GQuark domain, gint code, const gchar * substr);
+void rtf_test_assert_no_message (GstBus * bus, GstMessageType type);
+/* `path` holds exactly frames 0..n-1 of `stream` */
+void rtf_test_assert_file (const gchar * path, gsize frame_size,
+    guint stream, guint64 n);
+
 G_END_DECLS
 
 #endif

@@ -117,6 +117,59 @@ rtf_test_count_whole_frames (const gchar * path, gsize frame_size, guint stream)
   return whole;
 }
 
+void
+rtf_test_inspect (const gchar * path, gsize frame_size, guint stream,
+    RtfTestTail * t)
+{
+  gchar *data = NULL;
+  gsize len = 0, off = 0;
+  guint8 *want = g_malloc (frame_size);
+  guint64 want_seq = G_MAXUINT64;
+  gboolean broken = FALSE;
+
+  memset (t, 0, sizeof (*t));
+  if (!g_file_get_contents (path, &data, &len, NULL)) {
+    g_free (want);
+    t->missing = TRUE;
+    return;
+  }
+  t->size = len;
+  while (off < len) {
+    guint64 seq = off / frame_size;
+    gsize in_frame = off % frame_size;
+    gsize n;
+
+    if (seq != want_seq) {
+      rtf_test_fill_frame (want, frame_size, stream, seq);
+      want_seq = seq;
+    }
+    if (!broken && in_frame == 0 && len - off >= frame_size
+        && memcmp (data + off, want, frame_size) == 0) {
+      t->exact++;
+      off += frame_size;
+      continue;
+    }
+    broken = TRUE;
+    /* block by block, not crossing a frame boundary */
+    n = MIN (MIN ((gsize) 4096 - off % 4096, len - off), frame_size - in_frame);
+    if (memcmp (data + off, want + in_frame, n) == 0) {
+      t->tail_data += n;
+    } else {
+      gsize i;
+
+      for (i = 0; i < n && data[off + i] == 0; i++);
+      if (i == n)
+        t->tail_zero += n;
+      else
+        t->garbage += n;
+    }
+    off += n;
+  }
+  t->tail = len - t->exact * frame_size;
+  g_free (data);
+  g_free (want);
+}
+
 gint64
 rtf_test_scan_frames (const gchar * path, gsize frame_size, guint stream,
     guint64 ** seqs)
@@ -240,8 +293,61 @@ rtf_test_run (const gchar * command)
   return WEXITSTATUS (status);
 }
 
+/* Puts this process in a blkio cgroup limiting its writes to `device` to
+ * bps bytes/s (the writer thread and io_uring's workers inherit it). */
+gchar *
+rtf_test_throttle_new (const gchar * loopdev, guint64 bps)
+{
+  gchar *dir = g_strdup_printf (RTF_TEST_BLKIO "/rtframe-test-%d", getpid ());
+  gchar *cmd;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  cmd = g_strdup_printf ("echo \"$(lsblk -no MAJ:MIN %s | tr -d ' ') %"
+      G_GUINT64_FORMAT "\" > %s/blkio.throttle.write_bps_device && "
+      "echo %d > %s/cgroup.procs", loopdev, bps, dir, getpid (), dir);
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+  return dir;
+}
+
+void
+rtf_test_throttle_free (gchar * dir)
+{
+  gchar *cmd = g_strdup_printf ("echo %d > " RTF_TEST_BLKIO "/cgroup.procs",
+      getpid ());
+
+  rtf_test_run (cmd);
+  g_rmdir (dir);
+  g_free (cmd);
+  g_free (dir);
+}
+
+/* Changes the limit of a throttle (0: none) */
+void
+rtf_test_throttle_set (const gchar * dir, const gchar * loopdev, guint64 bps)
+{
+  gchar *cmd = g_strdup_printf ("echo \"$(lsblk -no MAJ:MIN %s | tr -d ' ') %"
+      G_GUINT64_FORMAT "\" > %s/blkio.throttle.write_bps_device", loopdev,
+      bps, dir);
+
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+}
+
+gboolean
+rtf_test_have_blkio (void)
+{
+  return g_file_test (RTF_TEST_BLKIO "/cgroup.procs", G_FILE_TEST_EXISTS);
+}
+
 RtfTestFs *
 rtf_test_fs_new (const gchar * fstype, guint size_mb)
+{
+  return rtf_test_fs_new_in (fstype, size_mb, NULL);
+}
+
+RtfTestFs *
+rtf_test_fs_new_in (const gchar * fstype, guint size_mb, const gchar * parent)
 {
   RtfTestFs *fs = g_new0 (RtfTestFs, 1);
   gchar *cmd, *out = NULL;
@@ -256,7 +362,11 @@ rtf_test_fs_new (const gchar * fstype, guint size_mb)
     return fs;
   }
 
-  fs->image = g_strdup_printf ("%s.img", fs->dir);
+  if (parent)
+    fs->image = g_strdup_printf ("%s/%s.img", parent, strrchr (fs->dir,
+            '/') + 1);
+  else
+    fs->image = g_strdup_printf ("%s.img", fs->dir);
   cmd = g_strdup_printf ("truncate -s %uM %s", size_mb, fs->image);
   g_assert_cmpint (rtf_test_run (cmd), ==, 0);
   g_free (cmd);
@@ -275,6 +385,22 @@ rtf_test_fs_new (const gchar * fstype, guint size_mb)
   g_assert_cmpint (rtf_test_run (cmd), ==, 0);
   g_free (cmd);
   return fs;
+}
+
+/* Unmounts (lazily if it must) and mounts the filesystem again with
+ * `options` (NULL: none): after a shutdown, this replays its log. */
+void
+rtf_test_fs_remount (RtfTestFs * fs, const gchar * options)
+{
+  gchar *cmd = g_strdup_printf ("umount %s || umount -l %s", fs->dir,
+      fs->dir);
+
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
+  cmd = g_strdup_printf ("mount %s%s %s %s", options ? "-o " : "",
+      options ? options : "", fs->loopdev, fs->dir);
+  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+  g_free (cmd);
 }
 
 void

@@ -5,11 +5,9 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
-
 /* Fills a frame with bytes that depend on (stream, seq, position): every
  * frame differs, and a misplaced or torn frame is found by comparison. */
-void rtf_test_fill_frame (guint8 * data, gsize size, guint stream,
-    guint64 seq);
+void rtf_test_fill_frame (guint8 * data, gsize size, guint stream, guint64 seq);
 
 /* Checks that `path` holds exactly frames 0..n_frames-1 of `stream`.
  * Returns NULL when it does, else what is wrong (g_free it). */
@@ -27,6 +25,20 @@ gint64 rtf_test_count_whole_frames (const gchar * path, gsize frame_size,
  * or -1 (with a message on stderr) when one is wrong. */
 gint64 rtf_test_scan_frames (const gchar * path, gsize frame_size,
     guint stream, guint64 ** seqs);
+
+/* What a file holds after a crash or a fault: `exact` frames 0..exact-1
+ * byte-exact from its start, then `tail` bytes, each either the bytes the
+ * frame at that place should have (tail_data), zeros (tail_zero), or
+ * anything else (garbage: stale or foreign data, never acceptable). */
+typedef struct
+{
+  gboolean missing;             /* no such file */
+  guint64 size, exact, tail;
+  guint64 tail_data, tail_zero, garbage;
+} RtfTestTail;
+
+void rtf_test_inspect (const gchar * path, gsize frame_size, guint stream,
+    RtfTestTail * t);
 
 /* Factor for the time bounds of tests: RTFRAME_TEST_TIME_SCALE (set by
  * tools/test.sh --valgrind, which runs everything ~20-50x slower), else 1. */
@@ -49,9 +61,21 @@ typedef struct
   gchar *loopdev;
 } RtfTestFs;
 
+/* blkio (cgroup v1) write throttling of this process (the writer thread
+ * and io_uring's workers inherit it) on one device */
+#define RTF_TEST_BLKIO "/sys/fs/cgroup/blkio"
+gboolean rtf_test_have_blkio (void);
+gchar *rtf_test_throttle_new (const gchar * loopdev, guint64 bps);
+void rtf_test_throttle_set (const gchar * dir, const gchar * loopdev,
+    guint64 bps);
+void rtf_test_throttle_free (gchar * dir);
+
 RtfTestFs *rtf_test_fs_new (const gchar * fstype, guint size_mb);
+/* The same with the image in `parent` (a disk on another filesystem) */
+RtfTestFs *rtf_test_fs_new_in (const gchar * fstype, guint size_mb,
+    const gchar * parent);
+void rtf_test_fs_remount (RtfTestFs * fs, const gchar * options);
 void rtf_test_fs_free (RtfTestFs * fs);
 
 G_END_DECLS
-
 #endif

@@ -23,133 +23,29 @@
 
 static gchar *saved_io_uring_disabled;
 
-typedef struct
-{
-  GstHarness *h;
-  GstBus *bus;
-  gsize frame_size;
-  gchar *location;
-} Rec;
-
-static Rec *
-rec_start (const gchar * location, const gchar * props, const gchar * caps)
-{
-  Rec *r = g_new0 (Rec, 1);
-  GstVideoInfo info;
-  GstCaps *c = gst_caps_from_string (caps);
-
-  fail_unless (gst_video_info_from_caps (&info, c));
-  gst_caps_unref (c);
-  r->frame_size = GST_VIDEO_INFO_SIZE (&info);
-  r->location = g_strdup (location);
-  r->h = rtf_test_sink_new (location, props, caps, &r->bus);
-  return r;
-}
-
-static GstFlowReturn
-rec_push (Rec * r, guint stream, guint64 seq)
-{
-  GstBuffer *buf = gst_harness_create_buffer (r->h, r->frame_size);
-  GstMapInfo map;
-
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  rtf_test_fill_frame (map.data, r->frame_size, stream, seq);
-  gst_buffer_unmap (buf, &map);
-  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
-  return gst_harness_push (r->h, buf);
-}
-
-static guint64
-rec_u64 (Rec * r, const gchar * prop)
-{
-  guint64 v;
-
-  g_object_get (r->h->element, prop, &v, NULL);
-  return v;
-}
-
-static void
-rec_stop (Rec * r)
-{
-  rtf_test_sink_free (r->h, r->bus);
-  g_free (r->location);
-  g_free (r);
-}
-
-/* The next message of `type` (ERROR or WARNING): its domain, code, and the
- * text contains `substr`. */
-static void
-assert_message (GstBus * bus, GstMessageType type, GQuark domain, gint code,
-    const gchar * substr)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
-  GError *err = NULL;
-  gchar *dbg = NULL;
-
-  fail_unless (msg != NULL, "no %s posted", gst_message_type_get_name (type));
-  if (type == GST_MESSAGE_ERROR)
-    gst_message_parse_error (msg, &err, &dbg);
-  else
-    gst_message_parse_warning (msg, &err, &dbg);
-  fail_unless (err->domain == domain, "domain %s",
-      g_quark_to_string (err->domain));
-  fail_unless_equals_int (err->code, code);
-  if (substr)
-    fail_unless (strstr (err->message, substr) != NULL, "'%s' not in '%s'",
-        substr, err->message);
-  g_print ("  %s: %s\n", gst_message_type_get_name (type), err->message);
-  g_error_free (err);
-  g_free (dbg);
-  gst_message_unref (msg);
-}
-
-static void
-assert_no_message (GstBus * bus, GstMessageType type)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
-
-  if (msg) {
-    GError *err = NULL;
-
-    if (type == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, NULL);
-    else
-      gst_message_parse_warning (msg, &err, NULL);
-    fail ("unexpected %s: %s", gst_message_type_get_name (type), err->message);
-  }
-}
-
-static void
-assert_file (const gchar * path, gsize frame_size, guint stream, guint64 n)
-{
-  gchar *err = rtf_test_check_file (path, frame_size, stream, n);
-
-  fail_unless (err == NULL, "%s: %s", path, err);
-}
-
 /* ---- no O_DIRECT: ramfs ----------------------------------------------- */
 
 GST_START_TEST (test_ramfs_falls_back_to_buffered)
 {
   RtfTestFs *fs = rtf_test_fs_new ("ramfs", 0);
   gchar *path = g_build_filename (fs->dir, "cam.raw", NULL);
-  Rec *r = rec_start (path, NULL, USER_CAPS);
+  Rec *r = rtf_test_rec_start (path, NULL, USER_CAPS);
   gboolean direct = TRUE;
   guint i;
 
   /* announced once, at start */
-  assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_SETTINGS, "page cache");
-  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
   g_object_get (r->h->element, "current-direct", &direct, NULL);
   fail_if (direct);
   for (i = 0; i < 10; i++)
-    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
-  fail_unless_equals_uint64 (rec_u64 (r, "frames-written"), 10);
-  assert_no_message (r->bus, GST_MESSAGE_WARNING);
-  rec_stop (r);
-  assert_file (path, USER_FRAME_SIZE, 0, 10);
+  fail_unless_equals_uint64 (rtf_test_rec_u64 (r, "frames-written"), 10);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_rec_stop (r);
+  rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 10);
   g_unlink (path);
   g_free (path);
   rtf_test_fs_free (fs);
@@ -169,7 +65,7 @@ GST_START_TEST (test_ramfs_direct_on_is_an_error)
   gst_element_set_bus (sink, bus);
   fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
-  assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+  rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_OPEN_WRITE, "O_DIRECT");
   gst_element_set_state (sink, GST_STATE_NULL);
   gst_bus_set_flushing (bus, TRUE);
@@ -231,18 +127,18 @@ GST_START_TEST (test_no_io_uring_falls_back_to_pwrite)
   dir = g_dir_make_tmp ("rtframe-nouring-XXXXXX", NULL);
   path = g_build_filename (dir, "cam.raw", NULL);
   set_io_uring_disabled ("2");
-  r = rec_start (path, NULL, USER_CAPS);
-  assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+  r = rtf_test_rec_start (path, NULL, USER_CAPS);
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_SETTINGS, "io_uring");
-  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
   g_object_get (r->h->element, "current-io-engine", &engine, NULL);
   fail_unless_equals_int (engine, 2);   /* psync */
   for (i = 0; i < 10; i++)
-    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
-  rec_stop (r);
+  rtf_test_rec_stop (r);
   restore_io_uring_sysctl ();
-  assert_file (path, USER_FRAME_SIZE, 0, 10);
+  rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 10);
   g_unlink (path);
   g_rmdir (dir);
   g_free (path);
@@ -272,7 +168,7 @@ GST_START_TEST (test_no_io_uring_forced_is_an_error)
   fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
   restore_io_uring_sysctl ();
-  assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+  rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_SETTINGS, "io_uring");
   gst_element_set_state (sink, GST_STATE_NULL);
   gst_bus_set_flushing (bus, TRUE);
@@ -309,14 +205,14 @@ fill_disk (const gchar * fstype, guint size_mb, guint leave_mb,
   fail_unless_equals_int (rtf_test_run (cmd), 0);
   g_free (cmd);
 
-  r = rec_start (path, props, USER_CAPS);
+  r = rtf_test_rec_start (path, props, USER_CAPS);
   while (ret == GST_FLOW_OK && pushed < 1000) {
-    ret = rec_push (r, 0, pushed);
+    ret = rtf_test_rec_push (r, 0, pushed);
     if (ret == GST_FLOW_OK)
       pushed++;
   }
   fail_unless_equals_int (ret, GST_FLOW_ERROR);
-  assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_NO_SPACE_LEFT, path);
   /* EOS after the error does not claim a complete file */
   fail_if (gst_harness_push_event (r->h, gst_event_new_eos ()));
@@ -331,7 +227,7 @@ fill_disk (const gchar * fstype, guint size_mb, guint leave_mb,
   gst_structure_free (st);
   fail_unless_equals_uint64 (received, pushed);
   fail_unless_equals_uint64 (written + lost + queued + in_flight, received);
-  rec_stop (r);
+  rtf_test_rec_stop (r);
 
 
   g_print ("  %s: %" G_GUINT64_FORMAT " frames accepted, %" G_GUINT64_FORMAT
@@ -340,7 +236,7 @@ fill_disk (const gchar * fstype, guint size_mb, guint leave_mb,
   fail_unless (written > 0);
   fail_unless (stat (path, &sb) == 0);
   fail_unless_equals_uint64 (sb.st_size, written * USER_FRAME_SIZE);
-  assert_file (path, USER_FRAME_SIZE, 0, written);
+  rtf_test_assert_file (path, USER_FRAME_SIZE, 0, written);
   g_free (path);
   rtf_test_fs_free (fs);
 }
@@ -389,7 +285,8 @@ camera (gpointer user_data)
 
     if (due > now)
       g_usleep (due - now);
-    fail_unless_equals_int (rec_push (d->r, d->stream, i), GST_FLOW_OK);
+    fail_unless_equals_int (rtf_test_rec_push (d->r, d->stream, i),
+        GST_FLOW_OK);
   }
   fail_unless (gst_harness_push_event (d->r->h, gst_event_new_eos ()));
   return NULL;
@@ -405,7 +302,7 @@ GST_START_TEST (test_user_workload_xfs)
   for (s = 0; s < 3; s++) {
     gchar *path = g_strdup_printf ("%s/cam%u.raw", fs->dir, s);
 
-    d[s].r = rec_start (path, NULL, USER_CAPS);
+    d[s].r = rtf_test_rec_start (path, NULL, USER_CAPS);
     d[s].stream = s;
     d[s].n = n;
     g_free (path);
@@ -420,12 +317,13 @@ GST_START_TEST (test_user_workload_xfs)
 
     g_object_get (d[s].r->h->element, "current-direct", &direct, NULL);
     fail_unless (direct);
-    fail_unless_equals_uint64 (rec_u64 (d[s].r, "frames-written"), n);
-    fail_unless_equals_uint64 (rec_u64 (d[s].r, "frames-zero-copy"), n);
-    assert_no_message (d[s].r->bus, GST_MESSAGE_WARNING);
-    assert_no_message (d[s].r->bus, GST_MESSAGE_ERROR);
-    rec_stop (d[s].r);
-    assert_file (path, USER_FRAME_SIZE, s, n);
+    fail_unless_equals_uint64 (rtf_test_rec_u64 (d[s].r, "frames-written"), n);
+    fail_unless_equals_uint64 (rtf_test_rec_u64 (d[s].r, "frames-zero-copy"),
+        n);
+    rtf_test_assert_no_message (d[s].r->bus, GST_MESSAGE_WARNING);
+    rtf_test_assert_no_message (d[s].r->bus, GST_MESSAGE_ERROR);
+    rtf_test_rec_stop (d[s].r);
+    rtf_test_assert_file (path, USER_FRAME_SIZE, s, n);
     g_free (path);
   }
   rtf_test_fs_free (fs);
@@ -435,39 +333,9 @@ GST_END_TEST;
 
 /* ---- a really slow disk: blkio-throttled loop device ------------------ */
 
-#define BLKIO "/sys/fs/cgroup/blkio"
 #define SLOW_CAPS "video/x-raw,format=P010_10LE,width=640,height=480," \
     "framerate=20/1"
 #define SLOW_FRAME_SIZE 921600
-
-/* Puts this process in a blkio cgroup limiting its writes to `device` to
- * bps bytes/s (the writer thread and io_uring's workers inherit it). */
-static gchar *
-throttle_self (const gchar * loopdev, guint64 bps)
-{
-  gchar *dir = g_strdup_printf (BLKIO "/rtframe-test-%d", getpid ());
-  gchar *cmd;
-
-  fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
-  cmd = g_strdup_printf ("echo \"$(lsblk -no MAJ:MIN %s | tr -d ' ') %"
-      G_GUINT64_FORMAT "\" > %s/blkio.throttle.write_bps_device && "
-      "echo %d > %s/cgroup.procs", loopdev, bps, dir, getpid (), dir);
-  fail_unless_equals_int (rtf_test_run (cmd), 0);
-  g_free (cmd);
-  return dir;
-}
-
-static void
-unthrottle_self (gchar * dir)
-{
-  gchar *cmd = g_strdup_printf ("echo %d > " BLKIO "/cgroup.procs",
-      getpid ());
-
-  rtf_test_run (cmd);
-  g_rmdir (dir);
-  g_free (cmd);
-  g_free (dir);
-}
 
 static void
 slow_disk (const gchar * leaky)
@@ -481,16 +349,17 @@ slow_disk (const gchar * leaky)
   guint64 *seqs = NULL, received, written, dropped, missed, waited;
   gint64 start, kept;
 
-  if (!g_file_test (BLKIO "/cgroup.procs", G_FILE_TEST_EXISTS)) {
-    g_print ("  skipped: no cgroup v1 blkio controller at " BLKIO "\n");
+  if (!rtf_test_have_blkio ()) {
+    g_print ("  skipped: no cgroup v1 blkio controller at " RTF_TEST_BLKIO
+        "\n");
     return;
   }
   fs = rtf_test_fs_new ("xfs", 320);
   path = g_build_filename (fs->dir, "slow.raw", NULL);
   props = g_strdup_printf ("leaky=%s max-size-buffers=4", leaky);
   /* 8 MB/s for 18 MB/s of frames: the disk cannot keep up */
-  cg = throttle_self (fs->loopdev, 8 * 1000 * 1000);
-  r = rec_start (path, props, SLOW_CAPS);
+  cg = rtf_test_throttle_new (fs->loopdev, 8 * 1000 * 1000);
+  r = rtf_test_rec_start (path, props, SLOW_CAPS);
   start = g_get_monotonic_time ();
   for (i = 0; i < n; i++) {
     gint64 due = start + (gint64) i * G_USEC_PER_SEC / 20;
@@ -498,7 +367,7 @@ slow_disk (const gchar * leaky)
 
     if (due > now)
       g_usleep (due - now);
-    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
   }
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
   g_object_get (r->h->element, "stats", &st, NULL);
@@ -513,8 +382,8 @@ slow_disk (const gchar * leaky)
       qos_msgs++;
     gst_message_unref (msg);
   }
-  rec_stop (r);
-  unthrottle_self (cg);
+  rtf_test_rec_stop (r);
+  rtf_test_throttle_free (cg);
 
   gst_structure_get_uint64 (st, "frames-received", &received);
   gst_structure_get_uint64 (st, "frames-written", &written);
@@ -576,18 +445,18 @@ GST_START_TEST (test_thread_realtime_as_root)
 {
   gchar *dir = g_dir_make_tmp ("rtframe-rt-XXXXXX", NULL);
   gchar *path = g_build_filename (dir, "rt.raw", NULL);
-  Rec *r = rec_start (path, "thread-policy=fifo thread-priority=20 "
+  Rec *r = rtf_test_rec_start (path, "thread-policy=fifo thread-priority=20 "
       "thread-cpus=0", USER_CAPS);
   guint i;
 
   /* root may: no warning, and it records */
-  assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
   for (i = 0; i < 5; i++)
-    fail_unless_equals_int (rec_push (r, 0, i), GST_FLOW_OK);
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
-  assert_no_message (r->bus, GST_MESSAGE_WARNING);
-  rec_stop (r);
-  assert_file (path, USER_FRAME_SIZE, 0, 5);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_rec_stop (r);
+  rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 5);
   g_unlink (path);
   g_rmdir (dir);
   g_free (path);
