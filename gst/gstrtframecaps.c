@@ -11,6 +11,8 @@
 
 #include "gstrtframecaps.h"
 
+#include <string.h>
+
 static const gchar *const bayer10_formats[] = {
   "bggr10le", "gbrg10le", "grbg10le", "rggb10le"
 };
@@ -27,10 +29,10 @@ runtime_has_bayer10 (void)
 static void
 set_size_ranges (GstStructure * s)
 {
+  /* no framerate field: caps with any framerate, or none, are taken */
   gst_structure_set (s,
       "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-      "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
 }
 
 static void
@@ -91,20 +93,46 @@ gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
   gst_structure_get_fraction (s, "framerate", &format->fps_n, &format->fps_d);
 
   if (gst_structure_has_name (s, "video/x-raw")) {
+    const GstVideoFormatInfo *finfo;
+
     if (!gst_video_info_from_caps (&format->info, caps))
+      return FALSE;
+    finfo = format->info.finfo;
+    /* 10-bit formats only: the template says so, a caller may not */
+    if (finfo == NULL || GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) != 10)
       return FALSE;
     format->is_video = TRUE;
     format->frame_size = GST_VIDEO_INFO_SIZE (&format->info);
-    return format->frame_size > 0;
+    format->name = GST_VIDEO_FORMAT_INFO_NAME (finfo);
+    format->width = GST_VIDEO_INFO_WIDTH (&format->info);
+    format->height = GST_VIDEO_INFO_HEIGHT (&format->info);
+    return format->frame_size > 0
+        && format->frame_size <= GST_RTFRAME_MAX_FRAME_SIZE;
   }
 
   if (gst_structure_has_name (s, "video/x-bayer")
       && gst_structure_get_int (s, "width", &width)
       && gst_structure_get_int (s, "height", &height)
       && width > 0 && height > 0) {
+    const gchar *name = gst_structure_get_string (s, "format");
+    guint64 size;
+    guint i;
+
+    format->name = NULL;
+    for (i = 0; name && i < G_N_ELEMENTS (bayer10_formats); i++)
+      if (strcmp (name, bayer10_formats[i]) == 0)
+        format->name = bayer10_formats[i];
+    if (format->name == NULL)
+      return FALSE;
+    /* 16-bit samples, rows padded to 4 pixels, computed without overflow */
+    size = ((guint64) width + 3) / 4 * 4 * 2 * (guint64) height;
+    if (size > GST_RTFRAME_MAX_FRAME_SIZE)
+      return FALSE;
     format->is_video = FALSE;
     gst_video_info_init (&format->info);
-    format->frame_size = (gsize) GST_ROUND_UP_4 (width) * 2 * (gsize) height;
+    format->frame_size = size;
+    format->width = width;
+    format->height = height;
     return TRUE;
   }
   return FALSE;

@@ -5,20 +5,22 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-G_BEGIN_DECLS
-
-typedef struct
+G_BEGIN_DECLS typedef struct
 {
   gboolean is_video;            /* video/x-raw: info is valid */
   GstVideoInfo info;
   gsize frame_size;             /* bytes of one frame, tightly packed */
   gint fps_n, fps_d;
+  const gchar *name;            /* format name, static */
+  gint width, height;
 } GstRtFrameFormat;
+
+/* Largest frame recorded (2 GiB): more is refused as a caps error */
+#define GST_RTFRAME_MAX_FRAME_SIZE ((gsize) G_MAXINT32)
 
 GstCaps *gst_rtframe_caps_template (void);
 gboolean gst_rtframe_format_from_caps (GstRtFrameFormat * format,
     const GstCaps * caps);
 
 G_END_DECLS
-
 #endif /* __GST_RTFRAME_CAPS_H__ */

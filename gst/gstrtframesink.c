@@ -1183,6 +1183,25 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
   return TRUE;
 }
 
+static guint64
+frames_accepted (GstRtFrameSink * self)
+{
+  RtfWriterStats st = { 0 };
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer)
+    rtf_writer_get_stats (self->writer, &st);
+  GST_OBJECT_UNLOCK (self);
+  return st.frames_received;
+}
+
+static gboolean
+same_frame_layout (const GstRtFrameFormat * a, const GstRtFrameFormat * b)
+{
+  return a->frame_size == b->frame_size && a->is_video == b->is_video
+      && a->name == b->name && a->width == b->width && a->height == b->height;
+}
+
 static gboolean
 gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
 {
@@ -1194,6 +1213,12 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
 
   GST_INFO_OBJECT (self, "frame size %zu bytes for %" GST_PTR_FORMAT,
       format.frame_size, caps);
+  /* One file holds frames of one layout: a change of size or format after
+   * the first frame would make it unreadable.  (framerate, colorimetry and
+   * the like may change.) */
+  if (self->format.frame_size != 0 && frames_accepted (self) > 0
+      && !same_frame_layout (&format, &self->format))
+    goto layout_changed;
   if (self->format.frame_size != 0
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
@@ -1205,6 +1230,18 @@ invalid_caps:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("cannot record caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+layout_changed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The video changed from %s %dx%d (%" G_GSIZE_FORMAT " bytes a "
+            "frame) to %s %dx%d (%" G_GSIZE_FORMAT " bytes) in the middle "
+            "of recording \"%s\"; one file holds one frame layout.",
+            self->format.name, self->format.width, self->format.height,
+            self->format.frame_size, format.name, format.width,
+            format.height, format.frame_size, self->location),
+        ("new caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
 }
@@ -1443,9 +1480,11 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   if (self->writer == NULL || self->format.frame_size == 0)
     goto not_negotiated;
 
+  /* An empty buffer (a GAP, a heartbeat) holds no frame: nothing to write.
+   * A GAP buffer with a frame's bytes is recorded like any frame. */
   size = gst_buffer_get_size (buffer);
-  if (size == 0 && GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_GAP)) {
-    GST_LOG_OBJECT (self, "skipping empty gap buffer");
+  if (size == 0) {
+    GST_LOG_OBJECT (self, "skipping empty buffer");
     return GST_FLOW_OK;
   }
 

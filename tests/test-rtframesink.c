@@ -1762,6 +1762,158 @@ GST_START_TEST (test_thread_cpus_applied)
 
 GST_END_TEST;
 
+/* ---- bad input and misuse -------------------------------------------- */
+
+/* Empty buffers (with or without GAP) hold no frame and are skipped; a
+ * GAP buffer with a frame's bytes is recorded like any frame. */
+GST_START_TEST (test_empty_buffers)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("empty.raw");
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
+  GstBuffer *gap_frame = make_frame (h, caps, 1, INPUT_POOL);
+
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+              INPUT_POOL)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()), GST_FLOW_OK);
+  GST_BUFFER_FLAG_SET (gap_frame, GST_BUFFER_FLAG_GAP);
+  fail_unless_equals_int (gst_harness_push (h, gap_frame), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_if (gst_bus_have_pending (bus) && gst_bus_pop_filtered (bus,
+          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
+  rtf_test_sink_free (h, bus);
+  assert_file (path, frame_size_of (caps), 2);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* No framerate, or 0/1 (variable): recorded all the same */
+GST_START_TEST (test_caps_without_framerate)
+{
+  static const gchar *const caps[] = {
+    "video/x-raw,format=P010_10LE,width=64,height=48",
+    "video/x-raw,format=P010_10LE,width=64,height=48,framerate=0/1",
+  };
+  guint c, i;
+
+  for (c = 0; c < G_N_ELEMENTS (caps); c++) {
+    gchar *path = tmp_path ("nofps.raw");
+    GstBus *bus;
+    GstHarness *h = rtf_test_sink_new (path, NULL, caps[c], &bus);
+
+    for (i = 0; i < 5; i++)
+      fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps[c],
+                  i, INPUT_POOL)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    rtf_test_sink_free (h, bus);
+    assert_file (path, frame_size_of (caps[c]), 5);
+    g_free (path);
+  }
+}
+
+GST_END_TEST;
+
+/* Caps that change the frame layout after the first frame are refused
+ * with a STREAM/FORMAT error that says what changed; the file keeps the
+ * frames before.  A change that keeps the layout (framerate) goes on. */
+GST_START_TEST (test_caps_change_mid_stream)
+{
+  const gchar *caps = "video/x-raw,format=P010_10LE,width=64,height=48,"
+      "framerate=20/1";
+  gchar *path = tmp_path ("capschange.raw");
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
+  GstCaps *other;
+
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+              INPUT_POOL)), GST_FLOW_OK);
+  /* same layout, another framerate: fine */
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=P010_10LE,width=64,"
+      "height=48,framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 1,
+              INPUT_POOL)), GST_FLOW_OK);
+  /* another size: refused */
+  other = gst_caps_from_string ("video/x-raw,format=P010_10LE,width=32,"
+      "height=48,framerate=30/1");
+  /* (a sticky event is stored whatever the sink says) */
+  gst_pad_push_event (h->srcpad, gst_event_new_caps (other));
+  assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "P010_10LE 64x48 (9216 bytes a frame) to P010_10LE 32x48");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              4608, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  rtf_test_sink_free (h, bus);
+  assert_file (path, 9216, 2);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* A flushing seek in the middle: the frames accepted before it are kept
+ * (a recorder does not drop what it acknowledged), the later ones follow. */
+GST_START_TEST (test_flush_mid_stream)
+{
+  const gchar *caps = formats[3];
+  gchar *path = tmp_path ("flush.raw");
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
+  GstSegment segment;
+  guint i;
+
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  for (; i < 6; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  rtf_test_sink_free (h, bus);
+  assert_file (path, frame_size_of (caps), 6);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+static void
+count_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* Values outside a property's range are refused by GObject with a warning,
+ * and the property keeps its value. */
+GST_START_TEST (test_out_of_range_properties)
+{
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  guint warnings = 0, depth, n_buffers;
+  gint prio;
+  guint handler = g_log_set_handler ("GLib-GObject", G_LOG_LEVEL_WARNING,
+      count_warning, &warnings);
+
+  g_object_set (sink, "io-depth", 0, NULL);
+  g_object_set (sink, "io-depth", 65, NULL);
+  g_object_set (sink, "max-size-buffers", 0, NULL);
+  g_object_set (sink, "thread-priority", 100, NULL);
+  g_object_set (sink, "deadline", G_MAXUINT64, NULL);
+  g_object_set (sink, "stop-timeout", G_MAXUINT64, NULL);
+  g_log_remove_handler ("GLib-GObject", handler);
+  fail_unless_equals_int (warnings, 6);
+  g_object_get (sink, "io-depth", &depth, "max-size-buffers", &n_buffers,
+      "thread-priority", &prio, NULL);
+  fail_unless_equals_int (depth, 4);
+  fail_unless_equals_int (n_buffers, 16);
+  fail_unless_equals_int (prio, 10);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtframesink_suite (void)
 {
@@ -1789,6 +1941,11 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_error_unwritable);
   tcase_add_test (tc, test_error_wrong_size);
   tcase_add_test (tc, test_gap_buffer);
+  tcase_add_test (tc, test_empty_buffers);
+  tcase_add_test (tc, test_caps_without_framerate);
+  tcase_add_test (tc, test_caps_change_mid_stream);
+  tcase_add_test (tc, test_flush_mid_stream);
+  tcase_add_test (tc, test_out_of_range_properties);
   tcase_add_test (tc, test_stream_status);
   tcase_add_test (tc, test_properties_locked_while_running);
   tcase_add_test (tc, test_caps_template);
