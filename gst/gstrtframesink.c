@@ -822,7 +822,11 @@ task_leave (GstTask * task, GThread * thread, gpointer user_data)
  * has its own task lock. */
 struct _GstRtFrameWriterRun
 {
-  GstRtFrameSink *sink;         /* a ref: the thread posts STREAM_STATUS */
+  /* a ref only once abandoned: until then stop() joins the thread (it
+   * posts STREAM_STATUS on the element), after it the thread may outlive
+   * the application's last ref */
+  GstRtFrameSink *sink;
+  gboolean sink_ref;
   RtfWriter *writer;
   GstTask *task;                /* its task (no ref: the task owns this) */
   GRecMutex task_lock;
@@ -835,7 +839,7 @@ writer_run_new (GstRtFrameSink * self, RtfWriter * writer)
 {
   GstRtFrameWriterRun *run = g_new0 (GstRtFrameWriterRun, 1);
 
-  run->sink = gst_object_ref (self);
+  run->sink = self;
   run->writer = writer;
   g_rec_mutex_init (&run->task_lock);
   return run;
@@ -848,7 +852,8 @@ writer_run_free (gpointer data)
   GstRtFrameWriterRun *run = data;
 
   g_rec_mutex_clear (&run->task_lock);
-  gst_object_unref (run->sink);
+  if (run->sink_ref)
+    gst_object_unref (run->sink);
   g_free (run);
 }
 
@@ -1105,6 +1110,8 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
   RtfWriterStats final;
   guint64 lost;
 
+  run->sink_ref = TRUE;
+  gst_object_ref (self);
   GST_OBJECT_LOCK (self);
   run->slots = self->slots;
   run->location = g_strdup (self->location);
@@ -1120,6 +1127,8 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
     GST_OBJECT_UNLOCK (self);
     run->slots = NULL;
     g_clear_pointer (&run->location, g_free);
+    run->sink_ref = FALSE;
+    gst_object_unref (self);
     g_free (latency);
     return FALSE;
   }

@@ -854,13 +854,82 @@ GST_START_TEST (test_caps_template)
 
 GST_END_TEST;
 
+/* Load beside the test: a CPU spinning and buffered writes to another file
+ * of the same filesystem, until stop is set. */
+typedef struct
+{
+  gint stop;
+  gchar *path;
+  GThread *cpu, *disk;
+  guint64 spins, bytes;
+} Load;
+
+static gpointer
+load_cpu (gpointer data)
+{
+  Load *l = data;
+  volatile guint64 x = 0;
+
+  while (!g_atomic_int_get (&l->stop))
+    for (guint i = 0; i < 100000; i++)
+      x += i;
+  l->spins = x;
+  return NULL;
+}
+
+static gpointer
+load_disk (gpointer data)
+{
+  Load *l = data;
+  guint8 *chunk = g_malloc0 (1 << 20);
+  gint fd = open (l->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  while (fd >= 0 && !g_atomic_int_get (&l->stop)) {
+    if (write (fd, chunk, 1 << 20) <= 0)
+      break;
+    l->bytes += 1 << 20;
+    if (l->bytes % (64 << 20) == 0) {
+      fdatasync (fd);
+      ftruncate (fd, 0);
+      lseek (fd, 0, SEEK_SET);
+    }
+  }
+  if (fd >= 0)
+    close (fd);
+  g_free (chunk);
+  return NULL;
+}
+
+static void
+load_start (Load * l)
+{
+  l->stop = 0;
+  l->path = tmp_path ("load.bin");
+  l->cpu = g_thread_new ("load-cpu", load_cpu, l);
+  l->disk = g_thread_new ("load-disk", load_disk, l);
+}
+
+static void
+load_stop (Load * l)
+{
+  g_atomic_int_set (&l->stop, 1);
+  g_thread_join (l->cpu);
+  g_thread_join (l->disk);
+  g_unlink (l->path);
+  g_free (l->path);
+}
+
+/* 105 start/record/stop cycles while the CPU and the disk are busy with
+ * other work: every file exact, no fd or thread left behind */
 GST_START_TEST (test_cycles_no_leaks)
 {
   const gchar *caps = formats[3];
   gsize fsize = frame_size_of (caps);
   gchar *path = tmp_path ("cyc.raw");
   guint fds = 0, threads = 0, n, i, k;
+  Load load;
 
+  load_start (&load);
   for (i = 0; i < 105; i++) {
     GstBus *bus;
     GstHarness *h;
@@ -883,7 +952,75 @@ GST_START_TEST (test_cycles_no_leaks)
    * more. */
   n = rtf_test_settled_threads (threads);
   fail_unless (n <= threads, "threads %u > %u", n, threads);
+  load_stop (&load);
+  g_print ("cycles under load: %" G_GUINT64_FORMAT " MB written beside\n",
+      load.bytes >> 20);
+  fail_unless (load.bytes > 0);
   g_free (path);
+}
+
+GST_END_TEST;
+
+/* Eight recorders in one pipeline, each its own file: every file is the
+ * same as filesink's from the same tee */
+GST_START_TEST (test_eight_sinks_one_pipeline)
+{
+  GString *desc = g_string_new ("videotestsrc num-buffers=40 pattern=snow "
+      "! video/x-raw,format=P010_10LE,width=320,height=240,framerate=20/1 "
+      "! tee name=t ");
+  gchar *ref = tmp_path ("ref.raw"), *ref_data = NULL;
+  gchar *paths[8];
+  gsize ref_len;
+  GstElement *pipe;
+  GstMessage *msg;
+  guint i;
+
+  for (i = 0; i < 8; i++) {
+    gchar *name = g_strdup_printf ("sink%u.raw", i);
+
+    paths[i] = tmp_path (name);
+    g_string_append_printf (desc, "t. ! queue ! rtframesink name=r%u "
+        "location=%s ", i, paths[i]);
+    g_free (name);
+  }
+  g_string_append_printf (desc, "t. ! queue ! filesink location=%s", ref);
+  pipe = gst_parse_launch (desc->str, NULL);
+  fail_unless (pipe != NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  for (i = 0; i < 8; i++) {
+    gchar *name = g_strdup_printf ("r%u", i);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), name);
+    guint64 written;
+
+    g_object_get (sink, "frames-written", &written, NULL);
+    fail_unless_equals_uint64 (written, 40);
+    gst_object_unref (sink);
+    g_free (name);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+
+  fail_unless (g_file_get_contents (ref, &ref_data, &ref_len, NULL));
+  fail_unless_equals_uint64 (ref_len, 40 * 320 * 240 * 3);
+  for (i = 0; i < 8; i++) {
+    gchar *data = NULL;
+    gsize len;
+
+    fail_unless (g_file_get_contents (paths[i], &data, &len, NULL));
+    fail_unless_equals_uint64 (len, ref_len);
+    fail_unless (memcmp (data, ref_data, len) == 0, "%s differs", paths[i]);
+    g_free (data);
+    g_unlink (paths[i]);
+    g_free (paths[i]);
+  }
+  g_free (ref_data);
+  g_unlink (ref);
+  g_free (ref);
+  g_string_free (desc, TRUE);
 }
 
 GST_END_TEST;
@@ -1950,6 +2087,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_properties_locked_while_running);
   tcase_add_test (tc, test_caps_template);
   tcase_add_test (tc, test_cycles_no_leaks);
+  tcase_add_test (tc, test_eight_sinks_one_pipeline);
   tcase_add_test (tc, test_flush_unblocks_waiting_render);
   tcase_add_test (tc, test_deadline_every_frame_misses);
   tcase_add_test (tc, test_deadline_stats_agree);
