@@ -85,7 +85,7 @@ gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
   const GstStructure *s;
   gint width, height;
 
-  if (gst_caps_get_size (caps) != 1)
+  if (gst_caps_get_size (caps) != 1 || !gst_caps_is_fixed (caps))
     return FALSE;
   s = gst_caps_get_structure (caps, 0);
   format->fps_n = 0;

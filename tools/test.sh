@@ -5,6 +5,9 @@
 #   tools/test.sh              the suite on build/
 #   tools/test.sh --sanitize   the suite built with AddressSanitizer + UBSan
 #   tools/test.sh --valgrind   the suite under valgrind memcheck
+#   tools/test.sh --tsan       the writer engine's tests (suite common: the
+#                              queue and the writer thread) under
+#                              ThreadSanitizer
 #   extra arguments go to meson test (e.g. a test name)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +15,7 @@ mode=plain
 case "${1:-}" in
   --sanitize) mode=sanitize; shift ;;
   --valgrind) mode=valgrind; shift ;;
+  --tsan) mode=tsan; shift ;;
 esac
 
 tools/install-deps.sh >/dev/null
@@ -25,6 +29,13 @@ case $mode in
     RTFRAME_TEST_TIME_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-sanitize --print-errorlogs --timeout-multiplier 3 "$@" || status=$? ;;
+  tsan)
+    # GLib and GStreamer are not instrumented: only common/ (GLib, libc,
+    # liburing) is checked, where the threads of rtframe meet
+    dir=build-tsan
+    tools/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false
+    RTFRAME_TEST_TIME_SCALE=5 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+      meson test -C build-tsan --print-errorlogs --suite common --timeout-multiplier 5 "$@" || status=$? ;;
   valgrind)
     dir=build; tools/build.sh build
     # valgrind keeps its global lock while a thread waits in io_uring_enter():
