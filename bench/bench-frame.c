@@ -113,16 +113,18 @@ bench_frame_verify_file (const gchar * path, gsize size, guint stream,
     while (got < size && (n = read (fd, buf + got, size - got)) > 0)
       got += n;
     if (n < 0) {
-      why = g_strdup_printf ("read error at %" G_GINT64_FORMAT ": %s",
-          (gint64) pos, g_strerror (errno));
+      if (why == NULL)          /* the first fault is the one reported */
+        why = g_strdup_printf ("read error at %" G_GINT64_FORMAT ": %s",
+            (gint64) pos, g_strerror (errno));
       (*bad)++;
       break;
     }
     if (got == 0)
       break;
     if (got < size) {
-      why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes of a partial frame "
-          "at the end", got);
+      if (why == NULL)
+        why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes of a partial frame "
+            "at the end", got);
       (*bad)++;
       break;
     }

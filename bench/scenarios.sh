@@ -12,6 +12,10 @@
 #              with direct I/O on a preallocated file, so no second page cache)
 #   disk-flat  flat-out on the same
 #   disk-3x    3x the frame rate on the same
+#   soak       rtframesink alone at the user's rate on RAM-backed XFS, for
+#              --duration seconds in all (default 1800), as recordings of 20 s
+#              one after another in one process: misses, drops and peak RSS
+#              of each, and a summary (is RSS steady? any miss?)
 #
 # Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .png (the
 # plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
@@ -27,7 +31,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) scenarios+=("$1"); shift ;;
   esac
 done
@@ -114,7 +118,28 @@ run() {
 free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
 disk_gib=$(df -BG --output=avail /var/tmp | tail -1 | tr -dc 0-9)
 
+# The soak's summary, from its table: one row per 20 s recording
+soak_summary() {
+  awk '$1 == "rtframesink" && $2 ~ /^[0-9]+$/ {
+         n++; off += $3; wr += $4; drop += $5; lost += $6; miss += $7;
+         rss = $(NF - 7); if (n == 1) first = rss; last = rss;
+         if (rss > max) max = rss; if (min == "" || rss < min) min = rss;
+         if ($NF != "ok") bad++ }
+       END { printf "soak: %d recordings of 20 s, %d frames offered, %d written, %d dropped, %d lost at the camera, %d missed; peak RSS first %.1f MB, last %.1f MB, range %.1f-%.1f MB; %s\n",
+               n, off, wr, drop, lost, miss, first, last, min, max,
+               bad ? bad " recordings FAILED verification" : "every file verified" }' "$1"
+}
+
 for s in "${scenarios[@]}"; do
+  if [ "$s" = soak ]; then
+    total=${duration:-1800}
+    setup_ram 12
+    rounds=$(( (total + 19) / 20 ))
+    run soak "RAM (tmpfs)" --sink rtframesink --duration 20
+    soak_summary "$out/soak.txt" | tee -a "$out/soak.txt"
+    fresh
+    continue
+  fi
   # where, and the rate that decides how long one sink's recording fits
   case $s in
     ram-*) gib=$(( free_gib * 3 / 4 )) ;;
