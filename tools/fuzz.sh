@@ -33,7 +33,7 @@ ninja -C build-fuzz gst/libgstrtframe.so $(printf 'fuzz/fuzz-%s ' "${targets[@]}
 export GST_PLUGIN_PATH_1_0=$PWD/build-fuzz/gst GST_REGISTRY_FORK=no
 export GST_REGISTRY_1_0=$PWD/build-fuzz/registry.bin
 # full stacks on malloc, so fuzz/lsan.supp matches frames inside GStreamer
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0:malloc_context_size=255 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0
 status=0
 for t in "${targets[@]}"; do
