@@ -857,12 +857,28 @@ writer_run_free (gpointer data)
   g_free (run);
 }
 
+/* From another thread (gst_element_call_async()): waits for the task of an
+ * abandoned writer to end, which gives its thread back to the pool */
+static void
+join_abandoned_task (GstElement * element, gpointer data)
+{
+  GstTask *task = data;
+
+  gst_task_join (task);
+  post_stream_status (GST_RTFRAME_SINK (element), task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+}
+
 /* An abandoned writer is done: its frames are released, its file closed */
 static void
 writer_run_abandoned_done (gpointer data)
 {
   GstRtFrameWriterRun *run = data;
   GstRtFrameSink *self = run->sink;
+
+  /* its task cannot join itself: another thread does, once it ends */
+  gst_element_call_async (GST_ELEMENT_CAST (self), join_abandoned_task,
+      gst_object_ref (run->task), gst_object_unref);
 
   g_free (run->slots);
   run->slots = NULL;

@@ -135,6 +135,40 @@ run_or_fail (const gchar * cmd)
   fail_unless (rtf_test_run (cmd) == 0, "failed: %s", cmd);
 }
 
+static void
+run_command (gpointer cmd)
+{
+  g_print ("  fault: %s\n", (const gchar *) cmd);
+  run_or_fail (cmd);
+}
+
+/* Records ODD_CAPS frames at 20 fps into `path`, runs `cmd` after 15 of
+ * them, and checks that the element refused frames after it with a
+ * RESOURCE/WRITE error naming the file and saying `why`.  Returns the final
+ * stats (which add up), *pushed the frames accepted. */
+static GstStructure *
+record_through_fault (const gchar * path, const gchar * cmd,
+    const gchar * why, guint64 * pushed)
+{
+  Rec *r = rtf_test_rec_start (path, NULL, ODD_CAPS);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  *pushed = push_through_fault (r, 15, 60, run_command, (gpointer) cmd);
+  fail_unless (*pushed < 60, "no frame refused after: %s", cmd);
+  msg = gst_bus_pop_filtered (r->bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error after: %s", cmd);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (err->domain == GST_RESOURCE_ERROR);
+  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_WRITE);
+  fail_unless (strstr (err->message, path) && strstr (err->message, why),
+      "'%s' does not name %s and say %s", err->message, path, why);
+  g_print ("  error: %s\n", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return stop_and_count (r, *pushed);
+}
+
 /* ---- slow disk, in bursts --------------------------------------------- */
 
 typedef struct
@@ -230,20 +264,12 @@ GST_END_TEST;
 
 /* ---- failing storage: EIO --------------------------------------------- */
 
-static void
-run_command (gpointer cmd)
-{
-  g_print ("  fault: %s\n", (const gchar *) cmd);
-  run_or_fail (cmd);
-}
-
 /* The filesystem shuts down under the recording (what XFS does on a
  * metadata I/O error): writes fail with EIO. */
 GST_START_TEST (test_failing_fs_xfs_shutdown)
 {
   RtfTestFs *fs;
   gchar *path, *cmd;
-  Rec *r;
   Leaks leaks;
   GstStructure *st;
   RtfTestTail tail;
@@ -254,13 +280,7 @@ GST_START_TEST (test_failing_fs_xfs_shutdown)
   path = g_build_filename (fs->dir, "shutdown.raw", NULL);
   /* -f: the log is flushed first, so what completed is kept */
   cmd = g_strdup_printf ("xfs_io -x -c 'shutdown -f' %s", fs->dir);
-  r = rtf_test_rec_start (path, NULL, ODD_CAPS);
-  pushed = push_through_fault (r, 15, 60, run_command, cmd);
-  /* the fault was seen while frames were still coming */
-  fail_unless (pushed < 60, "no frame refused after the shutdown");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_WRITE, path);
-  st = stop_and_count (r, pushed);
+  st = record_through_fault (path, cmd, "Input/output error", &pushed);
   /* the filesystem is shut down: read back after its log is replayed (it
    * could not be cut back) */
   rtf_test_fs_remount (fs, NULL);
@@ -290,7 +310,6 @@ GST_START_TEST (test_read_only_mid_run_ext4)
 {
   RtfTestFs *fs;
   gchar *path, *cmd;
-  Rec *r;
   Leaks leaks;
   GstStructure *st;
   RtfTestTail tail;
@@ -302,12 +321,7 @@ GST_START_TEST (test_read_only_mid_run_ext4)
   path = g_build_filename (fs->dir, "ro.raw", NULL);
   cmd = g_strdup_printf ("echo 1 > /sys/fs/ext4/%s/trigger_fs_error",
       strrchr (fs->loopdev, '/') + 1);
-  r = rtf_test_rec_start (path, NULL, ODD_CAPS);
-  pushed = push_through_fault (r, 15, 60, run_command, cmd);
-  fail_unless (pushed < 60, "no frame refused after the remount");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_WRITE, path);
-  st = stop_and_count (r, pushed);
+  st = record_through_fault (path, cmd, "Read-only file system", &pushed);
   check_file_after_fault (path, ODD_FRAME_SIZE, stat_u64 (st,
           "frames-written"), &tail);
   g_print ("  ext4 read-only: %" G_GUINT64_FORMAT " accepted, %"
@@ -353,9 +367,8 @@ GST_START_TEST (test_device_vanishes)
 {
   RtfTestFs *outer, *inner;
   gchar *path, *cmd;
-  Rec *r;
   Leaks leaks;
-  GstStructure *st = NULL;
+  GstStructure *st;
   guint64 pushed;
 
   leaks_before (&leaks);
@@ -363,12 +376,7 @@ GST_START_TEST (test_device_vanishes)
   inner = rtf_test_fs_new_in ("xfs", 400, outer->dir);
   path = g_build_filename (inner->dir, "vanish.raw", NULL);
   cmd = g_strdup_printf ("xfs_io -x -c shutdown %s", outer->dir);
-  r = rtf_test_rec_start (path, NULL, ODD_CAPS);
-  pushed = push_through_fault (r, 15, 60, run_command, cmd);
-  fail_unless (pushed < 60, "no frame refused after the disk went away");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_WRITE, path);
-  st = stop_and_count (r, pushed);
+  st = record_through_fault (path, cmd, "Input/output error", &pushed);
   g_print ("  device gone: %" G_GUINT64_FORMAT " accepted, %"
       G_GUINT64_FORMAT " written, %" G_GUINT64_FORMAT " lost\n", pushed,
       stat_u64 (st, "frames-written"), stat_u64 (st, "frames-lost"));
