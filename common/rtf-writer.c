@@ -954,6 +954,9 @@ rtf_writer_run (RtfWriter * w)
     } else {
       while (w->blocked == NULL && w->frames_in_flight < w->n_slots
           && (f = rtf_queue_pop (w->queue)) != NULL) {
+        /* its memory may be in a region added after the top of the loop
+         * (added before the frame was queued, so seen now) */
+        register_new_regions (w);
         reserve_ahead (w);
         submit_frame (w, f);
       }
