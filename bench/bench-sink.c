@@ -203,6 +203,9 @@ bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
     default:
       break;
   }
+  /* a sync handler that drops a message owns it: each message holds its
+   * source, so one kept would keep the element (and its pool) alive */
+  gst_message_unref (msg);
   return GST_BUS_DROP;
 }
 
