@@ -72,7 +72,6 @@ struct _RtfWriter
   gint refs;                    /* owner (+ thread once abandoned) */
   GDestroyNotify abandon_notify;
   gpointer abandon_data;
-  guint64 abandoned_end;        /* written_end when abandoned */
 
   /* writer-thread state */
   IoSlot *slots;

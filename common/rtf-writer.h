@@ -9,7 +9,9 @@
 #include "rtf-queue.h"
 #include "rtf-regions.h"
 
-G_BEGIN_DECLS typedef struct _RtfWriter RtfWriter;
+G_BEGIN_DECLS
+
+typedef struct _RtfWriter RtfWriter;
 
 typedef struct
 {
@@ -88,8 +90,8 @@ typedef struct
 /* Latency of the frames written so far, in ns */
 typedef struct
 {
-  RtfHistogram arrival_to_done; /* handed over -> last byte written */
-  RtfHistogram submit_to_done;  /* first write submitted -> last written */
+  RtfHistogram arrival_to_done;  /* handed over -> last byte written */
+  RtfHistogram submit_to_done;   /* first write submitted -> last written */
 } RtfWriterLatency;
 
 RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
@@ -129,4 +131,5 @@ gboolean rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify,
 gint rtf_writer_sync (RtfWriter * w);
 
 G_END_DECLS
+
 #endif /* __RTF_WRITER_H__ */

@@ -7,6 +7,7 @@
 #include "rtf-regions.h"
 
 G_BEGIN_DECLS
+
 #define GST_TYPE_RTFRAME_ALLOCATOR (gst_rtframe_allocator_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtFrameAllocator, gst_rtframe_allocator, GST,
     RTFRAME_ALLOCATOR, GstAllocator);
@@ -16,4 +17,5 @@ GstAllocator *gst_rtframe_allocator_new (void);
 RtfRegions *gst_rtframe_allocator_get_regions (GstAllocator * allocator);
 
 G_END_DECLS
+
 #endif /* __GST_RTFRAME_ALLOCATOR_H__ */

@@ -5,7 +5,9 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   gboolean is_video;            /* video/x-raw: info is valid */
   GstVideoInfo info;
@@ -23,4 +25,5 @@ gboolean gst_rtframe_format_from_caps (GstRtFrameFormat * format,
     const GstCaps * caps);
 
 G_END_DECLS
+
 #endif /* __GST_RTFRAME_CAPS_H__ */

@@ -5,8 +5,9 @@
 #include <glib-object.h>
 
 G_BEGIN_DECLS
+
 /* values match RtfEngineKind and RtfDirectMode of common/ */
-    typedef enum
+typedef enum
 {
   GST_RTFRAME_IO_ENGINE_AUTO = 0,
   GST_RTFRAME_IO_ENGINE_IO_URING,
@@ -49,4 +50,5 @@ GType gst_rtframe_io_engine_get_type (void);
 GType gst_rtframe_direct_get_type (void);
 
 G_END_DECLS
+
 #endif /* __GST_RTFRAME_ENUMS_H__ */

@@ -9,12 +9,14 @@
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
+
 #define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"
 #define GST_RTFRAME_MSG_LATE "rtframesink-late-completion"
 #define GST_RTFRAME_MSG_STATS "rtframesink-stats"
 #define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
+
 /* What a stats structure is made of, gathered by the element */
-    typedef struct
+typedef struct
 {
   const gchar *location;
   guint64 deadline;
@@ -38,4 +40,5 @@ GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
     guint64 processed, guint64 dropped);
 
 G_END_DECLS
+
 #endif /* __GST_RTFRAME_MESSAGES_H__ */

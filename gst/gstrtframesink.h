@@ -11,6 +11,7 @@
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
+
 #define GST_TYPE_RTFRAME_SINK (gst_rtframe_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtFrameSink, gst_rtframe_sink, GST, RTFRAME_SINK,
     GstBaseSink);
@@ -79,4 +80,5 @@ struct _GstRtFrameSink
 GST_ELEMENT_REGISTER_DECLARE (rtframesink);
 
 G_END_DECLS
+
 #endif /* __GST_RTFRAME_SINK_H__ */

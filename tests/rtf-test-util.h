@@ -5,6 +5,7 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
+
 /* Fills a frame with bytes that depend on (stream, seq, position): every
  * frame differs, and a misplaced or torn frame is found by comparison. */
 void rtf_test_fill_frame (guint8 * data, gsize size, guint stream, guint64 seq);
@@ -78,4 +79,5 @@ void rtf_test_fs_remount (RtfTestFs * fs, const gchar * options);
 void rtf_test_fs_free (RtfTestFs * fs);
 
 G_END_DECLS
+
 #endif
