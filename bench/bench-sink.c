@@ -36,6 +36,7 @@ struct _BenchStream
   guint8 *pattern;              /* a whole frame of this stream's pattern */
   GThread *thread;
   BenchLog *log;
+  gboolean log_handed_over;     /* to the result, by run_finish */
   gint written;                 /* atomic */
   gint misses;                  /* atomic: seen so far, for the progress */
   guint64 lost_camera;
@@ -626,8 +627,10 @@ bench_sink_run_finish (BenchSinkRun * r, BenchResult * res)
       res->zero_copy += stat_u64 (s->final_stats, "frames-zero-copy");
     }
     res->lost_camera += s->lost_camera;
+    /* the result owns the log now; s->log stays for the progress sampler,
+     * which reads it until the run is freed */
     res->logs[i] = s->log;
-    s->log = NULL;
+    s->log_handed_over = TRUE;
   }
 }
 
@@ -653,7 +656,7 @@ bench_sink_run_free (BenchSinkRun * r)
     }
     if (s->final_stats)
       gst_structure_free (s->final_stats);
-    if (s->log) {
+    if (s->log && !s->log_handed_over) {
       bench_log_clear (s->log);
       g_free (s->log);
     }

@@ -1122,36 +1122,44 @@ static gboolean
 abandon_writer (GstRtFrameSink * self, guint64 timeout)
 {
   GstRtFrameWriterRun *run = self->run;
+  RtfWriter *writer;
   RtfWriterLatency *latency;
   RtfWriterStats final;
-  guint64 lost;
+  gchar *location;
 
+  /* Once abandoned the writer may be gone at any moment: nobody may reach
+   * it through self->writer (get_property) from before the call on, and
+   * only copies of what the thread frees are used after it. */
   run->sink_ref = TRUE;
   gst_object_ref (self);
   GST_OBJECT_LOCK (self);
+  writer = self->writer;
+  self->writer = NULL;
+  rtf_writer_get_stats (writer, &self->last_stats);
+  location = g_strdup (self->location);
   run->slots = self->slots;
-  run->location = g_strdup (self->location);
-  g_hash_table_add (self->stuck_locations, g_strdup (self->location));
+  run->location = g_strdup (location);
+  g_hash_table_add (self->stuck_locations, g_strdup (location));
   GST_OBJECT_UNLOCK (self);
 
   latency = g_new (RtfWriterLatency, 1);
-  if (!rtf_writer_abandon (self->writer, writer_run_abandoned_done, run,
-          &final, latency)) {
+  if (!rtf_writer_abandon (writer, writer_run_abandoned_done, run, &final,
+          latency)) {
     /* it finished just now */
     GST_OBJECT_LOCK (self);
-    g_hash_table_remove (self->stuck_locations, self->location);
+    self->writer = writer;
+    g_hash_table_remove (self->stuck_locations, location);
     GST_OBJECT_UNLOCK (self);
     run->slots = NULL;
     g_clear_pointer (&run->location, g_free);
     run->sink_ref = FALSE;
     gst_object_unref (self);
     g_free (latency);
+    g_free (location);
     return FALSE;
   }
   /* the writer, its frames and the slots are the thread's now */
-  lost = final.frames_lost;
   GST_OBJECT_LOCK (self);
-  self->writer = NULL;
   self->slots = NULL;
   self->last_stats = final;
   GST_OBJECT_UNLOCK (self);
@@ -1159,8 +1167,8 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
 
   GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
       ("Stopped before the disk finished writing file \"%s\": %"
-          G_GUINT64_FORMAT " frames accepted were not written.",
-          run->location, lost), ("the writes did not end within stop-timeout "
+          G_GUINT64_FORMAT " frames accepted were not written.", location,
+          final.frames_lost), ("the writes did not end within stop-timeout "
           "(%" GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
           G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
           "stalled writes end", GST_TIME_ARGS (timeout),
@@ -1172,6 +1180,7 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
       GST_RTFRAME_MSG_STATS, FALSE, &final, latency);
   GST_OBJECT_UNLOCK (self);
   g_free (latency);
+  g_free (location);
   return TRUE;
 }
 
