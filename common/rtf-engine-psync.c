@@ -12,9 +12,16 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+typedef enum
+{
+  OP_WRITE,
+  OP_FALLOCATE,
+  OP_FDATASYNC
+} PsyncOpKind;
+
 typedef struct
 {
-  gboolean is_write;
+  PsyncOpKind kind;
   gint fd, mode;
   const void *buf;
   gsize len;
@@ -42,9 +49,11 @@ do_op (const PsyncOp * op)
 {
   ssize_t ret;
 
-  if (!op->is_write)
+  if (op->kind == OP_FALLOCATE)
     return fallocate (op->fd, op->mode, (off_t) op->offset,
         (off_t) op->alloc_len) < 0 ? -errno : 0;
+  if (op->kind == OP_FDATASYNC)
+    return fdatasync (op->fd) < 0 ? -errno : 0;
   do {
     if (op->offset == G_MAXUINT64)      /* RTF_OFFSET_CURRENT: a pipe */
       ret = write (op->fd, op->buf, op->len);
@@ -105,7 +114,7 @@ static void
 psync_write (RtfEngine * e, gint fd, const void *buf, gsize len,
     guint64 offset, gint buf_index, gpointer tag)
 {
-  PsyncOp op = { TRUE, fd, 0, buf, len, offset, 0, tag };
+  PsyncOp op = { OP_WRITE, fd, 0, buf, len, offset, 0, tag };
 
   submit ((RtfEnginePsync *) e, &op);
 }
@@ -114,7 +123,15 @@ static void
 psync_fallocate (RtfEngine * e, gint fd, gint mode, guint64 offset,
     guint64 len, gpointer tag)
 {
-  PsyncOp op = { FALSE, fd, mode, NULL, 0, offset, len, tag };
+  PsyncOp op = { OP_FALLOCATE, fd, mode, NULL, 0, offset, len, tag };
+
+  submit ((RtfEnginePsync *) e, &op);
+}
+
+static void
+psync_fdatasync (RtfEngine * e, gint fd, gpointer tag)
+{
+  PsyncOp op = { OP_FDATASYNC, fd, 0, NULL, 0, 0, 0, tag };
 
   submit ((RtfEnginePsync *) e, &op);
 }
@@ -177,7 +194,8 @@ psync_free (RtfEngine * e)
 }
 
 static const RtfEngineOps psync_ops = {
-  RTF_ENGINE_PSYNC, "psync", psync_write, NULL, psync_fallocate, psync_reap,
+  RTF_ENGINE_PSYNC, "psync", psync_write, NULL, psync_fallocate,
+  psync_fdatasync, psync_reap,
   psync_free
 };
 

@@ -92,6 +92,16 @@ uring_fallocate (RtfEngine * e, gint fd, gint mode, guint64 offset,
   io_uring_sqe_set_data (sqe, tag);
 }
 
+static void
+uring_fdatasync (RtfEngine * e, gint fd, gpointer tag)
+{
+  RtfEngineUring *u = (RtfEngineUring *) e;
+  struct io_uring_sqe *sqe = uring_get_sqe (u);
+
+  io_uring_prep_fsync (sqe, fd, IORING_FSYNC_DATASYNC);
+  io_uring_sqe_set_data (sqe, tag);
+}
+
 static gint
 uring_reap (RtfEngine * e, gint64 timeout_ns, RtfCompletion * out, guint max)
 {
@@ -152,7 +162,7 @@ uring_free (RtfEngine * e)
 
 static const RtfEngineOps uring_ops = {
   RTF_ENGINE_IO_URING, "io_uring", uring_write, uring_register_buffer,
-  uring_fallocate, uring_reap, uring_free
+  uring_fallocate, uring_fdatasync, uring_reap, uring_free
 };
 
 RtfEngine *

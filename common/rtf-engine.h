@@ -38,6 +38,9 @@ typedef struct
   /* Queues or does fallocate(2); its completion comes like a write's. */
   void (*fallocate) (RtfEngine * e, gint fd, gint mode, guint64 offset,
       guint64 len, gpointer tag);
+  /* Queues or does fdatasync(2); its completion comes like a write's.  The
+   * caller submits it only once the writes it must cover have completed. */
+  void (*fdatasync) (RtfEngine * e, gint fd, gpointer tag);
   /* Submits what was queued and collects up to max completions.  With
    * timeout_ns != 0 and nothing complete yet it first waits until one
    * completes, the doorbell fd becomes readable, or timeout_ns passes

@@ -88,7 +88,7 @@ rtf_file_probe_alignment (gint fd, gsize * block, gsize * mem_align,
 
 gboolean
 rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
-    gint * err)
+    const RtfXflags * xflags, gint * err)
 {
   const gint flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
   gint fd = -1;
@@ -97,6 +97,7 @@ rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
   file->stream = FALSE;
   file->direct = FALSE;
   file->direct_errno = 0;
+  file->xflags_errno = 0;
 
   if (mode != RTF_DIRECT_OFF) {
     fd = open (path, flags | O_DIRECT, 0666);
@@ -128,6 +129,11 @@ rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
     file->stream = fstat (fd, &st) == 0 && !S_ISREG (st.st_mode)
         && !S_ISBLK (st.st_mode);
   }
+
+  /* before the alignment probe: a realtime file's direct I/O alignment is
+   * the realtime extent's */
+  if (xflags && !file->stream)
+    file->xflags_errno = rtf_xflags_apply (fd, xflags);
 
   if (file->direct) {
     rtf_file_probe_alignment (fd, &file->block, &file->mem_align,

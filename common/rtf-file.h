@@ -4,6 +4,8 @@
 
 #include <glib.h>
 
+#include "rtf-xflags.h"
+
 G_BEGIN_DECLS
 
 /* The offset to pass for files that are a stream (RtfFile.stream) */
@@ -26,10 +28,14 @@ typedef struct
   gsize block;                  /* every write's offset and length: multiple */
   gsize mem_align;              /* every write's memory address: multiple */
   const gchar *align_source;    /* where block came from (for the log) */
+  gint xflags_errno;            /* the XFS flags asked for were refused */
 } RtfFile;
 
+/* Opens (creates, truncates) path for writing.  xflags (may be NULL) are
+ * set on the new, empty file before anything is written; when that fails
+ * the file stays open and xflags_errno says why. */
 gboolean rtf_file_open (RtfFile * file, const gchar * path,
-    RtfDirectMode mode, gint * err);
+    RtfDirectMode mode, const RtfXflags * xflags, gint * err);
 void rtf_file_close (RtfFile * file);
 gint rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end);
 gint rtf_file_cut (RtfFile * file, guint64 size);

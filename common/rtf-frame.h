@@ -34,6 +34,11 @@ struct _RtfFrame
   /* the producer's timestamps, passed on in reports (G_MAXUINT64: none) */
   guint64 pts, duration, running_time, stream_time;
   guint64 seq;                  /* frame number, from 0, set by the queue */
+  /* What the frames are (the caps, as text), for the index header; the
+   * producer keeps it valid until the frame is released.  Frames of a
+   * recording that rotates files start a new file when it changes. */
+  const gchar *format;
+  gboolean split;               /* start a new file with this frame */
 
   /* Owned by the writer once committed */
   RtfFrameState state;
@@ -45,6 +50,8 @@ struct _RtfFrame
   gboolean copied;              /* written from staging memory, not its own */
   gboolean miss_reported;       /* its deadline passed and was reported */
   gint io_slot;                 /* writer resources it uses, -1 none */
+  gpointer output;              /* the file it goes to (RtfOutput) */
+  guint32 checksum;             /* CRC32C of its bytes, when asked for */
 
   guint index;                  /* which of the queue's frames, stable */
   gpointer user;                /* the producer's data for this index */

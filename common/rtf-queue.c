@@ -339,6 +339,12 @@ rtf_queue_shutdown (RtfQueue * q)
   ring_doorbell (q);
 }
 
+void
+rtf_queue_wake_consumer (RtfQueue * q)
+{
+  ring_doorbell (q);
+}
+
 gint
 rtf_queue_doorbell_fd (RtfQueue * q)
 {

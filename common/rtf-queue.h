@@ -61,6 +61,8 @@ void rtf_queue_shutdown (RtfQueue * q);
 
 /* Writer side */
 gint rtf_queue_doorbell_fd (RtfQueue * q);
+/* Rings the doorbell for something else than a frame (any thread). */
+void rtf_queue_wake_consumer (RtfQueue * q);
 void rtf_queue_ack_doorbell (RtfQueue * q);
 RtfFrame *rtf_queue_pop (RtfQueue * q);
 guint rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out,

@@ -6,12 +6,24 @@
  * and releases frames in order as their writes complete, so the file
  * always holds a whole prefix of the stream.  Its waits end at the earliest
  * deadline of the frames it holds or that are queued, so a frame that is
- * late is reported when its deadline passes, not when its write ends.  It reserves file space ahead of the writes
- * with fallocate(FALLOC_FL_KEEP_SIZE), submitted like a write so it never
- * holds up a frame. */
+ * late is reported when its deadline passes, not when its write ends.  It
+ * reserves file space ahead of the writes with fallocate(FALLOC_FL_KEEP_SIZE),
+ * submitted like a write so it never holds up a frame.
+ *
+ * Each file it writes is an RtfOutput (rtf-output.c): a released frame's
+ * index record follows its data, written through the same engine.  With
+ * sync-interval, fdatasyncs go through the engine too, submitted once the
+ * writes they cover have completed.  A rotated recording has a helper
+ * thread (rtf-file-worker.c) that opens the next file before it is needed
+ * and finishes the previous one, so at a split the writer only switches
+ * file descriptors: frames of the old file may still be in flight while
+ * the new one's are submitted. */
 #include "rtf-writer.h"
 #include "rtf-clock.h"
+#include "rtf-crc32c.h"
+#include "rtf-file-worker.h"
 #include "rtf-layout.h"
+#include "rtf-pattern.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +38,9 @@
 
 typedef struct
 {
+  RtfIoKind kind;               /* RTF_IO_WRITE: tags are WriteOp or RtfIoTag */
   RtfFrame *frame;
+  RtfOutput *out;
   const guint8 *buf;
   guint64 offset;
   gsize length, done;
@@ -52,9 +66,28 @@ struct _RtfWriter
   RtfWriterCallbacks cb;
   gpointer user_data;
   RtfQueue *queue;
-  RtfFile file;
   RtfEngine *engine;
   gsize buf_align;
+  /* of the first file; every file of a set has the same */
+  gsize block, mem_align;
+  gboolean stream;              /* a pipe or device: no index, no sync */
+
+  /* files (writer thread, but cur is set before the thread runs) */
+  RtfOutputConfig out_config;
+  RtfOutput *cur;               /* where new frames go */
+  RtfOutput *prev;              /* the previous file, frames in flight */
+  RtfFileWorker *worker;        /* rotation only */
+  RtfFrame *waiting;            /* popped, waits for the next file */
+  guint64 bytes_before;         /* bytes of the files before cur and prev */
+  const gchar *fail_op;         /* what failed, for the report */
+  gchar *fail_path;
+
+  /* durability (writer thread) */
+  gint64 last_sync_ns;
+  gint syncs_pending;           /* fdatasyncs in flight */
+  gint64 sync_started;
+  guint64 sync_covers;          /* frames the syncs in flight make durable */
+  guint64 released_written;     /* frames released written, all files */
 
   /* thread start and end handshake */
   GMutex lock;
@@ -83,13 +116,8 @@ struct _RtfWriter
   guint max_misses;
   guint ops_in_flight;
   RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
-  guint64 offset;               /* where the next frame starts */
-  guint8 *carry;                /* file bytes of the block at carry_block */
+  guint8 *carry;                /* file bytes of cur's last partial block */
   gsize carry_len;
-  guint64 written_end;          /* end of the whole prefix of frames */
-  guint64 reserved_end;         /* fallocate'd up to here */
-  gboolean reserving;           /* a fallocate is in flight */
-  gboolean reserve_off;
   gint error;
   gboolean prefix_broken;       /* a frame was lost: no later one counts */
   gboolean failure_reported;
@@ -105,10 +133,6 @@ struct _RtfWriter
   RtfWriterStats stats;
   RtfWriterLatency latency;
 };
-
-/* tag of the fallocate requests; write ops are tagged with their WriteOp */
-static const gint reserve_tag_storage = 0;
-#define RESERVE_TAG ((gpointer) & reserve_tag_storage)
 
 static void
 wlog (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
@@ -158,11 +182,55 @@ alloc_aligned (gsize align, gsize size)
   return p;
 }
 
+static guint
+engine_entries (RtfWriter * w)
+{
+  /* the frames' writes; per file a fallocate, an index write and two
+   * fdatasyncs, for two files */
+  return w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 8;
+}
+
+/* ---- file helper callbacks (its thread) -------------------------------- */
+
+static void
+worker_wake (gpointer data)
+{
+  RtfWriter *w = data;
+
+  rtf_queue_wake_consumer (w->queue);
+}
+
+static void
+worker_closed (const RtfFileInfo * info, gpointer data)
+{
+  RtfWriter *w = data;
+
+  if (w->cb.file_closed == NULL)
+    return;
+  g_mutex_lock (&w->cb_lock);
+  if (!w->abandoned)
+    w->cb.file_closed (info, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
+}
+
+static void
+worker_deleted (const gchar * path, guint64 number, gpointer data)
+{
+  wlog (data, RTF_LOG_INFO, "deleted %s (max-files)", path);
+}
+
+static const RtfFileWorkerCallbacks worker_callbacks = {
+  worker_wake, worker_closed, worker_deleted
+};
+
 RtfWriter *
 rtf_writer_new (const RtfWriterConfig * config,
-    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err)
+    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err,
+    const gchar ** what)
 {
   RtfWriter *w;
+  RtfOutputStep step;
+  gchar *path;
   guint i;
 
   g_return_val_if_fail (config->location != NULL, NULL);
@@ -177,51 +245,77 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->config.location = w->location;
   w->cb = *callbacks;
   w->user_data = user_data;
-  w->file.fd = -1;
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
   g_mutex_init (&w->cb_lock);
   w->refs = 1;
 
   w->queue = rtf_queue_new (config->max_frames, config->max_bytes);
+  if (what)
+    *what = "open";
   if (w->queue == NULL) {
     *err = errno ? errno : ENOMEM;
     goto fail;
   }
-  if (!rtf_file_open (&w->file, w->location, config->direct, err))
-    goto fail;
 
-  w->buf_align = MAX (w->file.mem_align, (gsize) 4096);
+  w->out_config.direct = config->direct;
+  w->out_config.xflags = config->xflags;
+  w->out_config.index = config->index;
+  w->out_config.preallocate = config->preallocate;
+  if (config->rotate && config->max_file_size)
+    w->out_config.preallocate = MIN (config->preallocate,
+        config->max_file_size);
+  path = config->rotate ? rtf_pattern_format (w->location,
+      config->start_index) : g_strdup (w->location);
+  w->cur = rtf_output_open (path, config->start_index, &w->out_config, err,
+      &step);
+  if (w->cur == NULL) {
+    if (what)
+      *what = step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
+          step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
+    g_free (path);
+    goto fail;
+  }
+  g_free (path);
+  w->block = w->cur->file.block;
+  w->mem_align = w->cur->file.mem_align;
+  w->stream = w->cur->file.stream;
+
+  w->buf_align = MAX (w->mem_align, (gsize) 4096);
   /* A pipe or device is written in order at its position: one write in
    * flight, or two frames' bytes would interleave. */
-  w->n_slots = w->file.stream ? 1 : MIN (config->io_depth, config->max_frames);
-  if (w->file.stream)
+  w->n_slots = w->stream ? 1 : MIN (config->io_depth, config->max_frames);
+  if (w->stream) {
     w->config.preallocate = 0;
+    w->config.rotate = FALSE;
+    w->config.sync_interval = 0;
+  }
   w->slots = g_new0 (IoSlot, w->n_slots);
   for (i = 0; i < w->n_slots; i++) {
-    w->slots[i].head_block = alloc_aligned (w->buf_align, w->file.block);
-    w->slots[i].tail_block = alloc_aligned (w->buf_align, w->file.block);
+    w->slots[i].head_block = alloc_aligned (w->buf_align, w->block);
+    w->slots[i].tail_block = alloc_aligned (w->buf_align, w->block);
     if (!w->slots[i].head_block || !w->slots[i].tail_block) {
       *err = ENOMEM;
       goto fail;
     }
   }
-  w->carry = g_malloc0 (w->file.block);
+  w->carry = g_malloc0 (w->block);
   w->in_flight = g_new0 (RtfFrame *, w->n_slots);
   w->max_misses = config->max_frames;
   w->misses = g_new0 (RtfMiss, w->max_misses);
-  w->completions = g_new0 (RtfCompletion,
-      w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2);
+  w->completions = g_new0 (RtfCompletion, engine_entries (w));
 
   w->stats.engine = config->engine == RTF_ENGINE_PSYNC ?
       RTF_ENGINE_PSYNC : RTF_ENGINE_IO_URING;
-  w->stats.direct = w->file.direct;
-  w->stats.direct_errno = w->file.direct_errno;
-  w->stats.block = w->file.block;
-  w->stats.mem_align = w->file.mem_align;
+  w->stats.direct = w->cur->file.direct;
+  w->stats.direct_errno = w->cur->file.direct_errno;
+  w->stats.block = w->block;
+  w->stats.mem_align = w->mem_align;
+  w->stats.file_number = w->cur->number;
+  w->stats.bytes_preallocated = w->cur->reserved_end;
   wlog (w, RTF_LOG_INFO, "opened %s: direct I/O %s, block %zu (%s), "
-      "memory alignment %zu", w->location, w->file.direct ? "on" : "off",
-      w->file.block, w->file.align_source, w->file.mem_align);
+      "memory alignment %zu", w->cur->path, w->cur->file.direct ? "on" : "off",
+      w->block, w->cur->file.align_source, w->mem_align);
   return w;
 
 fail:
@@ -407,13 +501,14 @@ submit_op (RtfWriter * w, WriteOp * op)
     w->stats.writes_registered++;
     g_mutex_unlock (&w->lock);
   }
-  w->engine->ops->write (w->engine, w->file.fd, op->buf + op->done, len,
-      w->file.stream ? RTF_OFFSET_CURRENT : op->offset + op->done, index, op);
+  w->engine->ops->write (w->engine, op->out->file.fd, op->buf + op->done,
+      len, w->stream ? RTF_OFFSET_CURRENT : op->offset + op->done, index, op);
 }
 
-/* TRUE when a write in flight touches [offset, offset + length). */
+/* TRUE when a write in flight touches [offset, offset + length) of out. */
 static gboolean
-overlaps_in_flight (RtfWriter * w, guint64 offset, gsize length)
+overlaps_in_flight (RtfWriter * w, RtfOutput * out, guint64 offset,
+    gsize length)
 {
   guint i, j;
 
@@ -425,7 +520,7 @@ overlaps_in_flight (RtfWriter * w, guint64 offset, gsize length)
     for (j = 0; j < s->n_ops; j++) {
       WriteOp *op = &s->ops[j];
 
-      if (op->active && op->offset < offset + length
+      if (op->active && op->out == out && op->offset < offset + length
           && offset < op->offset + op->length)
         return TRUE;
     }
@@ -448,7 +543,7 @@ submit_blocked (RtfWriter * w)
     return;
   s = &w->slots[w->blocked->io_slot];
   op = &s->ops[0];
-  if (overlaps_in_flight (w, op->offset, op->length))
+  if (overlaps_in_flight (w, op->out, op->offset, op->length))
     return;
   w->blocked = NULL;
   submit_op (w, op);
@@ -459,21 +554,26 @@ submit_frame (RtfWriter * w, RtfFrame * f)
 {
   RtfLayout layout;
   IoSlot *s = take_slot (w, f);
-  gsize block = w->file.block;
+  RtfOutput *out = w->cur;
+  gsize block = w->block;
   const guint8 *contiguous = f->n_iov == 1 ? f->iov[0].iov_base : NULL;
   gboolean head = FALSE;
   guint i;
 
-  f->offset = w->offset;
+  f->output = out;
+  f->offset = out->offset;
   f->submit_ns = rtf_clock_now_ns ();
-  rtf_layout_plan (f->offset, f->size, block, w->file.mem_align, contiguous,
+  out->frames_in_flight++;
+  rtf_layout_plan (f->offset, f->size, block, w->mem_align, contiguous,
       &layout);
 
   for (i = 0; i < layout.n_seg; i++) {
     const RtfSegment *seg = &layout.seg[i];
     WriteOp *op = &s->ops[i];
 
+    op->kind = RTF_IO_WRITE;
     op->frame = f;
+    op->out = out;
     op->offset = seg->file_offset;
     op->length = seg->length;
     op->done = 0;
@@ -528,7 +628,7 @@ submit_frame (RtfWriter * w, RtfFrame * f)
     }
   }
   w->carry_len = layout.end_carry;
-  w->offset += f->size;
+  out->offset += f->size;
   w->in_flight[(w->if_first + w->frames_in_flight) % w->n_slots] = f;
   w->frames_in_flight++;
 
@@ -544,36 +644,46 @@ submit_frame (RtfWriter * w, RtfFrame * f)
 static void
 reserve_ahead (RtfWriter * w)
 {
+  RtfOutput *o = w->cur;
   guint64 window = w->config.preallocate;
 
-  if (window == 0 || w->reserve_off || w->reserving || w->error)
+  if (window == 0 || o->reserve_off || o->reserving || w->error)
     return;
   /* Keep at least half a window reserved beyond the next frame. */
-  if (w->offset + window / 2 < w->reserved_end)
+  if (o->offset + window / 2 < o->reserved_end)
     return;
-  if (w->reserved_end < w->offset)
-    w->reserved_end = w->offset;
-  w->reserving = TRUE;
+  if (o->reserved_end < o->offset)
+    o->reserved_end = o->offset;
+  /* no further than the file may grow */
+  if (w->config.rotate && w->config.max_file_size) {
+    guint64 limit = w->config.max_file_size + w->block;
+
+    if (o->reserved_end >= limit)
+      return;
+    window = MIN (window, limit - o->reserved_end);
+  }
+  o->reserving = TRUE;
   w->ops_in_flight++;
-  w->engine->ops->fallocate (w->engine, w->file.fd, FALLOC_FL_KEEP_SIZE,
-      w->reserved_end, window, RESERVE_TAG);
+  w->engine->ops->fallocate (w->engine, o->file.fd, FALLOC_FL_KEEP_SIZE,
+      o->reserved_end, window, &o->reserve_tag);
+  o->reserve_len = window;
 }
 
 static void
-reserve_done (RtfWriter * w, gint res)
+reserve_done (RtfWriter * w, RtfOutput * o, gint res)
 {
-  w->reserving = FALSE;
+  o->reserving = FALSE;
   if (res < 0) {
     /* Not fatal: the writes allocate as they go, and a full disk shows up
      * as ENOSPC on the write that needs the space. */
-    w->reserve_off = TRUE;
+    o->reserve_off = TRUE;
     wlog (w, RTF_LOG_INFO, "preallocation stopped at %" G_GUINT64_FORMAT
-        ": %s", w->reserved_end, g_strerror (-res));
+        " of %s: %s", o->reserved_end, o->path, g_strerror (-res));
     return;
   }
-  w->reserved_end += w->config.preallocate;
+  o->reserved_end += o->reserve_len;
   g_mutex_lock (&w->lock);
-  w->stats.bytes_preallocated += w->config.preallocate;
+  w->stats.bytes_preallocated += o->reserve_len;
   g_mutex_unlock (&w->lock);
 }
 
@@ -589,7 +699,7 @@ describe_miss (RtfWriter * w, const RtfFrame * f, gint64 when,
 }
 
 static void
-report_miss (RtfWriter * w, RtfFrame * f, gint64 now)
+report_miss (RtfWriter * w, RtfFrame * f, gint64 now, RtfFrameState where)
 {
   RtfMiss m;
 
@@ -598,7 +708,7 @@ report_miss (RtfWriter * w, RtfFrame * f, gint64 now)
   w->stats.frames_missed++;
   g_mutex_unlock (&w->lock);
   if (w->cb.deadline_missed) {
-    describe_miss (w, f, now, RTF_FRAME_IN_FLIGHT, &m);
+    describe_miss (w, f, now, where, &m);
     emit_miss (w, FALSE, &m);
   }
 }
@@ -613,7 +723,7 @@ frame_written (RtfWriter * w, RtfFrame * f)
   /* A deadline that passed while the thread was busy: reported now, just
    * before the completion. */
   if (late && !f->miss_reported)
-    report_miss (w, f, f->complete_ns);
+    report_miss (w, f, f->complete_ns, RTF_FRAME_IN_FLIGHT);
 
   g_mutex_lock (&w->lock);
   rtf_histogram_add (&w->latency.arrival_to_done,
@@ -645,9 +755,16 @@ check_deadlines (RtfWriter * w)
         || f->state != RTF_FRAME_IN_FLIGHT)
       continue;
     if (f->deadline_ns <= now)
-      report_miss (w, f, now);
+      report_miss (w, f, now, RTF_FRAME_IN_FLIGHT);
     else
       next = MIN (next, f->deadline_ns);
+  }
+  /* taken from the queue, waiting for the next file to be ready */
+  if (w->waiting && w->waiting->deadline_ns != 0 && !w->waiting->miss_reported) {
+    if (w->waiting->deadline_ns <= now)
+      report_miss (w, w->waiting, now, RTF_FRAME_QUEUED);
+    else
+      next = MIN (next, w->waiting->deadline_ns);
   }
 
   n = rtf_queue_collect_missed (w->queue, now, w->misses, w->max_misses,
@@ -684,7 +801,7 @@ op_done (RtfWriter * w, WriteOp * op, gint res)
   if (res > 0) {
     op->done += res;
     if (op->done < op->length) {
-      if (op->done % w->file.block != 0) {
+      if (op->done % w->block != 0) {
         fail (w, EIO, f);       /* cannot go on aligned */
       } else {
         submit_op (w, op);
@@ -720,26 +837,102 @@ fail (RtfWriter * w, gint err, RtfFrame * f)
   }
 }
 
+static void submit_index (RtfWriter * w, RtfOutput * o);
+
+static void
+sync_done (RtfWriter * w, gint res)
+{
+  gint64 took;
+
+  if (res < 0) {
+    w->fail_op = "sync";
+    fail (w, -res, NULL);
+  }
+  if (--w->syncs_pending > 0 || w->error)
+    return;
+  took = rtf_clock_now_ns () - w->sync_started;
+  g_mutex_lock (&w->lock);
+  w->stats.frames_durable = MAX (w->stats.frames_durable, w->sync_covers);
+  w->stats.syncs++;
+  w->stats.sync_max_ns = MAX (w->stats.sync_max_ns, took);
+  g_mutex_unlock (&w->lock);
+}
+
 static guint
 reap (RtfWriter * w, gint64 timeout)
 {
   gint n, i;
 
   n = w->engine->ops->reap (w->engine, timeout, w->completions,
-      w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2);
+      engine_entries (w));
   if (n < 0) {
     wlog (w, RTF_LOG_WARNING, "waiting for I/O failed: %s", g_strerror (-n));
     return 0;
   }
   for (i = 0; i < n; i++) {
-    if (w->completions[i].tag == RESERVE_TAG) {
+    RtfIoKind *kind = w->completions[i].tag;
+    gint res = w->completions[i].res;
+    RtfIoTag *tag = (RtfIoTag *) kind;
+    gint err;
+
+    if (*kind != RTF_IO_WRITE)
       w->ops_in_flight--;
-      reserve_done (w, w->completions[i].res);
-    } else {
-      op_done (w, w->completions[i].tag, w->completions[i].res);
+    switch (*kind) {
+      case RTF_IO_WRITE:
+        op_done (w, (WriteOp *) kind, res);
+        break;
+      case RTF_IO_RESERVE:
+        reserve_done (w, tag->output, res);
+        break;
+      case RTF_IO_INDEX:
+        if ((err = rtf_output_index_done (tag->output, res)) != 0) {
+          w->fail_op = "write";
+          g_free (w->fail_path);
+          w->fail_path = g_strdup (tag->output->index_path);
+          fail (w, err, NULL);
+        } else {
+          submit_index (w, tag->output);
+        }
+        break;
+      case RTF_IO_SYNC_DATA:
+      case RTF_IO_SYNC_INDEX:
+        sync_done (w, res);
+        break;
     }
   }
   return (guint) n;
+}
+
+/* The index records released frames left, once the last write is done */
+static void
+submit_index (RtfWriter * w, RtfOutput * o)
+{
+  const guint8 *buf;
+  gsize len;
+  guint64 offset;
+
+  if (w->error || !rtf_output_index_next (o, &buf, &len, &offset))
+    return;
+  w->ops_in_flight++;
+  w->engine->ops->write (w->engine, o->index_fd, buf, len, offset, -1,
+      &o->index_tag);
+}
+
+static void
+index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
+{
+  r->seq = f->seq;
+  r->pts = f->pts;
+  r->duration = f->duration;
+  r->running_time = f->running_time;
+  r->arrival_ns = f->arrival_ns;
+  r->complete_ns = f->complete_ns;
+  r->offset = f->offset;
+  r->size = (guint32) f->size;
+  r->checksum = f->checksum;
+  r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
+      | (f->deadline_ns != 0 && f->complete_ns > f->deadline_ns ?
+      RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
 }
 
 /* Hands finished frames back, in order.  After an error every frame from
@@ -750,27 +943,40 @@ release_done (RtfWriter * w)
 {
   while (w->frames_in_flight > 0) {
     RtfFrame *f = w->in_flight[w->if_first];
+    RtfOutput *o = f->output;
 
     if (f->pending > 0)
       break;
+    /* its record must fit in the index first (the index write in flight
+     * frees room when it completes) */
+    if (f->state == RTF_FRAME_WRITTEN && !w->prefix_broken && !w->error
+        && !rtf_output_index_has_room (o))
+      break;
     g_mutex_lock (&w->cb_lock);
     /* abandoned: the owner was told this frame is lost */
-    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->abandoned))
+    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->abandoned
+            || w->error))
       f->state = RTF_FRAME_FAILED;
     if (f->state == RTF_FRAME_FAILED)
       w->prefix_broken = TRUE;
 
     if (f->state == RTF_FRAME_WRITTEN) {
-      g_assert (f->offset == w->written_end);
-      w->written_end = f->offset + f->size;
+      RtfIndexRecord r;
+
+      g_assert (f->offset == o->written_end);
+      o->written_end = f->offset + f->size;
+      index_record_of (w, f, &r);
+      rtf_output_add_record (o, &r);
+      w->released_written++;
       g_mutex_lock (&w->lock);
-      w->stats.bytes_written = w->written_end;
+      w->stats.bytes_written += f->size;
       if (f->copied)
         w->stats.frames_copied++;
       else
         w->stats.frames_zero_copy++;
       g_mutex_unlock (&w->lock);
     }
+    o->frames_in_flight--;
     w->if_first = (w->if_first + 1) % w->n_slots;
     w->frames_in_flight--;
     if (w->cb.frame_done)
@@ -778,6 +984,20 @@ release_done (RtfWriter * w)
     g_mutex_unlock (&w->cb_lock);
     rtf_queue_release (w->queue, f);
   }
+  if (w->prev)
+    submit_index (w, w->prev);
+  submit_index (w, w->cur);
+}
+
+static void
+release_lost (RtfWriter * w, RtfFrame * f)
+{
+  f->state = RTF_FRAME_FAILED;
+  g_mutex_lock (&w->cb_lock);
+  if (w->cb.frame_done)
+    w->cb.frame_done (f, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
+  rtf_queue_release (w->queue, f);
 }
 
 /* Frames still queued after a failure: lost. */
@@ -786,18 +1006,209 @@ release_queued_as_lost (RtfWriter * w)
 {
   RtfFrame *f;
 
-  while ((f = rtf_queue_pop (w->queue)) != NULL) {
-    f->state = RTF_FRAME_FAILED;
-    g_mutex_lock (&w->cb_lock);
-    if (w->cb.frame_done)
-      w->cb.frame_done (f, w->user_data);
-    g_mutex_unlock (&w->cb_lock);
-    rtf_queue_release (w->queue, f);
+  while ((f = rtf_queue_pop (w->queue)) != NULL)
+    release_lost (w, f);
+}
+
+/* ---- files --------------------------------------------------------- */
+
+static guint64
+frame_time (const RtfFrame * f)
+{
+  return f->running_time != G_MAXUINT64 ? f->running_time :
+      (guint64) f->arrival_ns;
+}
+
+static void
+file_opened (RtfWriter * w, RtfOutput * o)
+{
+  RtfFileInfo info;
+
+  g_mutex_lock (&w->lock);
+  w->stats.files++;
+  w->stats.file_number = o->number;
+  g_mutex_unlock (&w->lock);
+  if (w->cb.file_opened == NULL)
+    return;
+  rtf_output_info (o, &info);
+  g_mutex_lock (&w->cb_lock);
+  if (!w->abandoned)
+    w->cb.file_opened (&info, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
+}
+
+/* f is the first frame of cur: the index header, the message. */
+static void
+begin_file (RtfWriter * w, RtfFrame * f)
+{
+  RtfIndexHeader h = { 0 };
+
+  h.flags = w->config.checksums ? RTF_INDEX_HAS_CHECKSUMS : 0;
+  h.frame_size = f->size;
+  h.file_number = w->cur->number;
+  h.deadline_ns = f->deadline_ns ? (guint64) (f->deadline_ns - f->arrival_ns)
+      : 0;
+  h.created_ns = g_get_real_time () * 1000;
+  h.format = (gchar *) (f->format ? f->format : "");
+  rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->running_time);
+  w->cur->format_key = f->format;
+  file_opened (w, w->cur);
+  if (w->worker) {
+    rtf_file_worker_current (w->worker, w->cur->number);
+    rtf_file_worker_prepare (w->worker, w->cur->number + 1);
   }
 }
 
-/* After a failure, once nothing is in flight: cut the file back to the
- * whole frames, tell the owner, refuse further frames. */
+static gboolean
+needs_split (RtfWriter * w, const RtfFrame * f)
+{
+  RtfOutput *o = w->cur;
+  const RtfWriterConfig *c = &w->config;
+
+  if (!c->rotate || !o->begun)
+    return FALSE;
+  if (f->split || o->closed)
+    return TRUE;
+  if (f->format != o->format_key && g_strcmp0 (f->format, o->format) != 0)
+    return TRUE;
+  if (c->max_file_size && o->offset + f->size > c->max_file_size)
+    return TRUE;
+  if (c->max_file_duration && frame_time (f) >= o->first_time
+      && frame_time (f) - o->first_time >= c->max_file_duration)
+    return TRUE;
+  return FALSE;
+}
+
+/* The previous file has no frame in flight and its index is written: the
+ * helper finishes it (cut, fdatasync, close) off this thread. */
+static void
+retire_prev (RtfWriter * w)
+{
+  RtfOutput *o = w->prev;
+
+  if (o == NULL || o->frames_in_flight > 0 || !rtf_output_index_idle (o))
+    return;
+  w->prev = NULL;
+  w->bytes_before += o->written_end;
+  rtf_file_worker_retire (w->worker, o);
+}
+
+/* Makes the prepared file the current one.  FALSE when it is not ready
+ * yet (or the previous one still has frames in flight): try again on the
+ * next wake-up, which the helper rings when the file is open. */
+static gboolean
+start_next_file (RtfWriter * w)
+{
+  guint64 number = w->cur->number + 1;
+  RtfOutputStep step = RTF_OUTPUT_STEP_OPEN;
+  RtfOutput *next;
+  gint err;
+
+  retire_prev (w);
+  if (w->prev != NULL)
+    return FALSE;
+  next = rtf_file_worker_take (w->worker, number, &err, &step);
+  if (next == NULL) {
+    if (err != 0) {
+      gchar *path = rtf_pattern_format (w->location, number);
+
+      w->fail_op = step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
+          step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
+      g_free (w->fail_path);
+      w->fail_path = path;
+      fail (w, err, NULL);
+    } else {
+      rtf_file_worker_prepare (w->worker, number);
+    }
+    return FALSE;
+  }
+  if (next->file.block != w->block || next->file.stream != w->stream) {
+    wlog (w, RTF_LOG_WARNING, "%s is on a filesystem with another block "
+        "size (%zu, not %zu): the files of a set must share one", next->path,
+        next->file.block, w->block);
+    w->fail_op = "open";
+    g_free (w->fail_path);
+    w->fail_path = g_strdup (next->path);
+    rtf_output_free (next, TRUE);
+    fail (w, EXDEV, NULL);
+    return FALSE;
+  }
+  g_mutex_lock (&w->lock);
+  w->stats.bytes_preallocated += next->reserved_end;
+  g_mutex_unlock (&w->lock);
+  w->prev = w->cur;
+  w->cur = next;
+  w->carry_len = 0;
+  retire_prev (w);
+  wlog (w, RTF_LOG_DEBUG, "now writing %s", next->path);
+  return TRUE;
+}
+
+/* Submits fdatasyncs of cur's data and index once sync-interval has passed
+ * since the last, covering the frames released so far.  Only when every
+ * write they must cover has completed: their frames are released and the
+ * index holds nothing unwritten. */
+static void
+maybe_sync (RtfWriter * w)
+{
+  RtfOutput *o = w->cur;
+  gint64 now;
+
+  if (w->config.sync_interval == 0 || w->syncs_pending > 0 || w->error
+      || w->stream || w->released_written <= w->stats.frames_durable
+      || w->prev != NULL || !rtf_output_index_idle (o))
+    return;
+  if (w->worker && !rtf_file_worker_idle (w->worker))
+    return;                     /* a finished file is still being synced */
+  now = rtf_clock_now_ns ();
+  if (now - w->last_sync_ns < (gint64) w->config.sync_interval)
+    return;
+  w->last_sync_ns = w->sync_started = now;
+  w->sync_covers = w->released_written;
+  w->syncs_pending = 1;
+  w->ops_in_flight++;
+  w->engine->ops->fdatasync (w->engine, o->file.fd, &o->sync_data_tag);
+  if (o->index_fd >= 0) {
+    w->syncs_pending++;
+    w->ops_in_flight++;
+    w->engine->ops->fdatasync (w->engine, o->index_fd, &o->sync_index_tag);
+  }
+}
+
+/* Finishes the file(s) being written, on this thread (the end, a failure):
+ * 0 or the first errno. */
+static void
+closed_info (RtfWriter * w, RtfOutput * o, gint err)
+{
+  RtfFileInfo info;
+
+  rtf_output_info (o, &info);
+  info.error = err;
+  worker_closed (&info, w);
+}
+
+static gint
+finish_outputs (RtfWriter * w)
+{
+  gint ret = 0, r;
+
+  if (w->prev) {
+    ret = rtf_output_finish (w->prev);
+    if (ret == 0 && !w->prev->closed)
+      closed_info (w, w->prev, 0);
+    w->bytes_before += w->prev->written_end;
+    rtf_output_free (w->prev, FALSE);
+    w->prev = NULL;
+  }
+  r = rtf_output_finish (w->cur);
+  if (r != 0 && ret == 0) {
+    ret = r;
+    g_free (w->fail_path);
+    w->fail_path = g_strdup (w->cur->path);
+  }
+  return ret;
+}
+
 static void
 report_failure (RtfWriter * w)
 {
@@ -805,9 +1216,17 @@ report_failure (RtfWriter * w)
   RtfQueueLevel level;
   guint64 lost, written;
   gint cut;
-  gchar *detail;
+  gchar *detail, *path;
 
-  cut = rtf_file_finish (&w->file, w->written_end, w->reserved_end);
+  if (w->waiting) {
+    release_lost (w, w->waiting);
+    w->waiting = NULL;
+  }
+  path = g_strdup (w->fail_path ? w->fail_path :
+      w->prev ? w->prev->path : w->cur->path);
+  cut = finish_outputs (w);
+  if (w->worker)
+    rtf_file_worker_drop_prepared (w->worker);
   w->failure_reported = TRUE;
   g_mutex_lock (&w->lock);
   w->stats.error = err;
@@ -816,36 +1235,79 @@ report_failure (RtfWriter * w)
   rtf_queue_get_level (w->queue, &level);
   lost = level.failed + level.held;
   written = level.written;
-  detail = g_strdup_printf ("%s; %" G_GUINT64_FORMAT " frames written (file "
-      "cut back to their %" G_GUINT64_FORMAT " bytes%s%s), %" G_GUINT64_FORMAT
-      " frames accepted but not written", g_strerror (err), written,
-      w->written_end, cut ? ", but that failed: " : "",
+  detail = g_strdup_printf ("%s; %" G_GUINT64_FORMAT " frames written (the "
+      "file%s cut back to whole frames: %s has %" G_GUINT64_FORMAT " bytes%s%s)"
+      ", %" G_GUINT64_FORMAT " frames accepted but not written",
+      g_strerror (err), written, w->config.rotate ? "s" : "", w->cur->path,
+      w->cur->written_end, cut ? ", but that failed: " : "",
       cut ? g_strerror (cut) : "", lost);
   g_mutex_lock (&w->cb_lock);
   if (w->cb.failed && !w->abandoned)
-    w->cb.failed (err, "write", detail, w->user_data);
+    w->cb.failed (err, w->fail_op ? w->fail_op : "write", path, detail,
+        w->user_data);
   g_mutex_unlock (&w->cb_lock);
   g_free (detail);
+  g_free (path);
   rtf_queue_close (w->queue);
 }
 
+/* EOS: everything handed over is written; make the files whole and
+ * durable.  The prepared next file goes: a set ends with a file that has
+ * frames. */
 static gint
 finish_file (RtfWriter * w)
 {
-  gint ret = rtf_file_finish (&w->file, w->offset, w->reserved_end);
+  gint ret;
 
-  /* the reserved space past the end is gone: reserve again when needed */
-  w->reserved_end = w->offset;
-  if (ret != 0)
-    wlog (w, RTF_LOG_WARNING, "finishing %s failed: %s", w->location,
+  if (w->worker) {
+    rtf_file_worker_drop_prepared (w->worker);
+    rtf_file_worker_wait_idle (w->worker);
+    g_free (w->fail_path);
+    ret = rtf_file_worker_error (w->worker, &w->fail_path);
+    if (ret != 0) {
+      w->fail_op = "sync";
+      return ret;
+    }
+  }
+  ret = finish_outputs (w);
+  if (ret == 0) {
+    g_mutex_lock (&w->lock);
+    w->stats.frames_durable = w->released_written;
+    g_mutex_unlock (&w->lock);
+    /* a file of a set ends at EOS: reported closed now (before EOS
+     * reaches the bus); frames after it start the next file */
+    if (w->config.rotate && w->cur->begun && !w->cur->closed) {
+      closed_info (w, w->cur, 0);
+      w->cur->closed = TRUE;
+    }
+  } else {
+    wlog (w, RTF_LOG_WARNING, "finishing %s failed: %s", w->cur->path,
         g_strerror (ret));
+  }
   return ret;
+}
+
+/* The end of the thread: the last file closed, the helper stopped. */
+static void
+close_files (RtfWriter * w)
+{
+  if (w->waiting) {
+    release_lost (w, w->waiting);
+    w->waiting = NULL;
+  }
+  finish_outputs (w);
+  if (w->worker) {
+    rtf_file_worker_free (w->worker);
+    w->worker = NULL;
+  }
+  if (w->cur->begun && !w->cur->closed)
+    closed_info (w, w->cur, 0);
 }
 
 static gboolean
 setup_engine (RtfWriter * w)
 {
-  guint entries = w->n_slots * RTF_LAYOUT_MAX_SEGMENTS + 2;
+  guint entries = engine_entries (w);
   gint doorbell = rtf_queue_doorbell_fd (w->queue);
   gint err = 0;
 
@@ -897,6 +1359,53 @@ writer_finished (RtfWriter * w)
     writer_unref (w);
 }
 
+/* Takes frames while there is room in flight: a frame that must start a
+ * new file waits (w->waiting) until the helper has it open. */
+static void
+take_frames (RtfWriter * w)
+{
+  while (w->blocked == NULL && w->frames_in_flight < w->n_slots) {
+    RtfFrame *f = w->waiting;
+
+    if (f == NULL && (f = rtf_queue_pop (w->queue)) == NULL)
+      return;
+    w->waiting = NULL;
+    /* its memory may be in a region added after the top of the loop
+     * (added before the frame was queued, so seen now) */
+    register_new_regions (w);
+    if (needs_split (w, f) && !start_next_file (w)) {
+      if (w->error)
+        release_lost (w, f);
+      else
+        w->waiting = f;
+      return;
+    }
+    if (!w->cur->begun)
+      begin_file (w, f);
+    reserve_ahead (w);
+    submit_frame (w, f);
+    /* while its writes are in flight */
+    if (w->config.checksums && f->state == RTF_FRAME_IN_FLIGHT) {
+      guint32 crc = 0;
+      guint i;
+
+      for (i = 0; i < f->n_iov; i++)
+        crc = rtf_crc32c (crc, f->iov[i].iov_base, f->iov[i].iov_len);
+      f->checksum = crc;
+    }
+  }
+}
+
+/* Nothing of the recording is left on its way: every frame handed over is
+ * released, every index record and finished file on disk. */
+static gboolean
+all_written (RtfWriter * w)
+{
+  return w->frames_in_flight == 0 && w->ops_in_flight == 0
+      && w->waiting == NULL && w->prev == NULL
+      && rtf_output_index_idle (w->cur);
+}
+
 void
 rtf_writer_run (RtfWriter * w)
 {
@@ -910,9 +1419,12 @@ rtf_writer_run (RtfWriter * w)
     writer_finished (w);
     return;
   }
+  if (w->config.rotate)
+    w->worker = rtf_file_worker_new (w->location, &w->out_config,
+        w->config.max_files, &worker_callbacks, w);
+  w->last_sync_ns = rtf_clock_now_ns ();
 
   for (;;) {
-    RtfFrame *f;
     gboolean shutdown, abandoned;
     gint64 wait;
 
@@ -923,6 +1435,21 @@ rtf_writer_run (RtfWriter * w)
     reap (w, 0);
     submit_blocked (w);
     release_done (w);
+    if (w->prev)
+      retire_prev (w);
+    if (w->worker && !w->error) {
+      gchar *path = NULL;
+      gint err = rtf_file_worker_error (w->worker, &path);
+
+      if (err) {
+        w->fail_op = "sync";
+        g_free (w->fail_path);
+        w->fail_path = path;
+        fail (w, err, NULL);
+      } else {
+        g_free (path);
+      }
+    }
 
     g_mutex_lock (&w->lock);
     abandoned = w->abandoned;
@@ -931,10 +1458,12 @@ rtf_writer_run (RtfWriter * w)
     if (abandoned && !w->error) {
       /* the owner is gone: take nothing more, let the writes in flight
        * end, then keep only what the owner was told is written */
-      if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
-        rtf_file_finish (&w->file, w->written_end, w->reserved_end);
-        break;
+      if (w->waiting) {
+        release_lost (w, w->waiting);
+        w->waiting = NULL;
       }
+      if (w->frames_in_flight == 0 && w->ops_in_flight == 0)
+        break;
       wait = -1;
     } else if (w->error) {
       if (w->ops_in_flight == 0 && !w->failure_reported) {
@@ -951,16 +1480,10 @@ rtf_writer_run (RtfWriter * w)
       }
       wait = -1;
     } else {
-      while (w->blocked == NULL && w->frames_in_flight < w->n_slots
-          && (f = rtf_queue_pop (w->queue)) != NULL) {
-        /* its memory may be in a region added after the top of the loop
-         * (added before the frame was queued, so seen now) */
-        register_new_regions (w);
-        reserve_ahead (w);
-        submit_frame (w, f);
-      }
+      take_frames (w);
+      maybe_sync (w);
       wait = check_deadlines (w);
-      if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
+      if (all_written (w)) {
         if (rtf_queue_barrier_pending (w->queue)) {
           rtf_queue_barrier_done (w->queue, finish_file (w));
           continue;
@@ -969,10 +1492,8 @@ rtf_writer_run (RtfWriter * w)
           RtfQueueLevel level;
 
           rtf_queue_get_level (w->queue, &level);
-          if (level.held == 0) {
-            finish_file (w);
+          if (level.held == 0)
             break;
-          }
         }
       }
     }
@@ -981,6 +1502,7 @@ rtf_writer_run (RtfWriter * w)
     reap (w, wait);
   }
 
+  close_files (w);
   rtf_engine_free (w->engine);
   w->engine = NULL;
   writer_finished (w);
@@ -1089,7 +1611,10 @@ writer_destroy (RtfWriter * w)
   /* Frames never taken by the thread (it never ran, or failed to start). */
   if (w->queue)
     release_queued_as_lost (w);
-  rtf_file_close (&w->file);
+  g_assert (w->worker == NULL);
+  rtf_output_free (w->prev, FALSE);
+  rtf_output_free (w->cur, FALSE);
+  g_free (w->fail_path);
   for (i = 0; w->slots && i < w->n_slots; i++) {
     free (w->slots[i].staging);
     free (w->slots[i].head_block);

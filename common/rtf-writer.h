@@ -6,6 +6,7 @@
 #include "rtf-engine.h"
 #include "rtf-file.h"
 #include "rtf-histogram.h"
+#include "rtf-output.h"
 #include "rtf-queue.h"
 #include "rtf-regions.h"
 
@@ -15,6 +16,8 @@ typedef struct _RtfWriter RtfWriter;
 
 typedef struct
 {
+  /* the file, or with rotate a pattern (rtf_pattern_check() OK) that
+   * rtf_pattern_format() turns into each file's name */
   const gchar *location;
   RtfEngineKind engine;
   RtfDirectMode direct;
@@ -26,6 +29,19 @@ typedef struct
    * io_uring (fixed buffers) so frames in it are written without pinning
    * their pages on every write.  NULL: none.  The writer takes a ref. */
   RtfRegions *regions;
+
+  /* files: the first is opened by rtf_writer_new() */
+  RtfXflags xflags;             /* XFS flags of every file */
+  gboolean index;               /* "<file>.idx" beside each file */
+  gboolean checksums;           /* CRC32C of each frame in its record */
+  guint64 sync_interval;        /* ns between fdatasyncs, 0: at the end */
+
+  /* rotation (rotate: location is a pattern) */
+  gboolean rotate;
+  guint64 start_index;          /* number of the first file */
+  guint64 max_file_size;        /* bytes, 0: no limit */
+  guint64 max_file_duration;    /* ns, 0: no limit */
+  guint max_files;              /* files kept, 0: all */
 } RtfWriterConfig;
 
 typedef enum
@@ -43,9 +59,11 @@ typedef struct
    * for frames never taken).  Release what the producer attached. */
   void (*frame_done) (RtfFrame * frame, gpointer user_data);
   /* The writer stopped on an I/O error; called once, before the producer is
-   * refused.  The file was cut back to the frames written before it. */
-  void (*failed) (gint err, const gchar * operation, const gchar * detail,
-      gpointer user_data);
+   * refused.  The files were cut back to the frames written before it.
+   * operation: "write", "sync", or for a file of a rotated set "open",
+   * "xflags" (its XFS flags were refused) or "index"; path: the file. */
+  void (*failed) (gint err, const gchar * operation, const gchar * path,
+      const gchar * detail, gpointer user_data);
   void (*log) (RtfLogLevel level, const gchar * message, gpointer user_data);
   /* A frame's deadline passed before its last byte was written: called when
    * the deadline passes (within the wake-up latency of the writer thread),
@@ -54,6 +72,11 @@ typedef struct
   /* A frame that missed its deadline was written after all: miss->where is
    * WRITTEN and miss->detected_ns the completion time. */
   void (*late_completion) (const RtfMiss * miss, gpointer user_data);
+  /* A file got its first frame (writer thread) / was finished, made
+   * durable and closed (writer thread, or the file helper thread of a
+   * rotated recording). */
+  void (*file_opened) (const RtfFileInfo * info, gpointer user_data);
+  void (*file_closed) (const RtfFileInfo * info, gpointer user_data);
 } RtfWriterCallbacks;
 
 typedef struct
@@ -84,6 +107,11 @@ typedef struct
   guint64 frames_missed;        /* deadline passed before written (writer) */
   guint64 frames_late;          /* of those, written after all */
   guint64 bytes_preallocated;   /* file space reserved so far */
+  guint64 files;                /* files that got frames */
+  guint64 file_number;          /* of the file being written */
+  guint64 frames_durable;       /* written and fdatasync'ed */
+  guint64 syncs;                /* fdatasyncs done (sync-interval) */
+  gint64 sync_max_ns;           /* longest of them */
   gint error;                   /* errno that stopped the writer, 0 none */
 } RtfWriterStats;
 
@@ -94,8 +122,12 @@ typedef struct
   RtfHistogram submit_to_done;   /* first write submitted -> last written */
 } RtfWriterLatency;
 
+/* Opens the (first) file.  On failure NULL, *err the errno and *what
+ * (may be NULL) the step: "open", "xflags" (the XFS flags were refused)
+ * or "index" (the index file could not be created). */
 RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
-    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err);
+    const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err,
+    const gchar ** what);
 void rtf_writer_free (RtfWriter * w);
 
 RtfQueue *rtf_writer_get_queue (RtfWriter * w);

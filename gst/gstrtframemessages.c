@@ -156,10 +156,41 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       w->engine == RTF_ENGINE_PSYNC ? "psync" : "io-uring",
       "direct", G_TYPE_BOOLEAN, w->direct,
       "write-alignment", G_TYPE_UINT, (guint) w->block,
-      "messages-lost", G_TYPE_UINT64, in->events_overflowed, NULL);
+      "messages-lost", G_TYPE_UINT64, in->events_overflowed,
+      "files", G_TYPE_UINT64, w->files,
+      "file-index", G_TYPE_UINT64, w->file_number,
+      "frames-durable", G_TYPE_UINT64, w->frames_durable,
+      "syncs", G_TYPE_UINT64, w->syncs,
+      "sync-max", G_TYPE_UINT64, (guint64) MAX (w->sync_max_ns, 0), NULL);
   if (in->latency) {
     set_latency (s, "latency", &in->latency->arrival_to_done);
     set_latency (s, "device-latency", &in->latency->submit_to_done);
   }
   return s;
+}
+
+/* rtframesink-file-opened / rtframesink-file-closed */
+GstMessage *
+gst_rtframe_message_file (GstObject * src, gboolean opened,
+    const RtfFileInfo * info)
+{
+  GstStructure *s = gst_structure_new (opened ? GST_RTFRAME_MSG_FILE_OPENED :
+      GST_RTFRAME_MSG_FILE_CLOSED,
+      "location", G_TYPE_STRING, info->path,
+      "index-location", G_TYPE_STRING, info->index_path,
+      "index", G_TYPE_UINT64, info->number,
+      "first-frame", G_TYPE_UINT64, info->first_seq,
+      "running-time", G_TYPE_UINT64, info->first_running_time,
+      NULL);
+
+  if (!opened) {
+    gst_structure_set (s,
+        "last-frame", G_TYPE_UINT64, info->last_seq,
+        "last-running-time", G_TYPE_UINT64, info->last_running_time,
+        "frames", G_TYPE_UINT64, info->frames,
+        "bytes", G_TYPE_UINT64, info->bytes,
+        "error", G_TYPE_STRING, info->error ? g_strerror (info->error) : NULL,
+        NULL);
+  }
+  return gst_message_new_element (src, s);
 }

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_LATE "rtframesink-late-completion"
 #define GST_RTFRAME_MSG_STATS "rtframesink-stats"
 #define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
+#define GST_RTFRAME_MSG_FILE_OPENED "rtframesink-file-opened"
+#define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
 
 /* What a stats structure is made of, gathered by the element */
 typedef struct
@@ -36,6 +38,8 @@ GstStructure *gst_rtframe_stats_new (const gchar * name,
 GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfMiss * m);
 GstMessage *gst_rtframe_message_late (GstObject * src, const RtfMiss * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
+GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
+    const RtfFileInfo * info);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
     guint64 processed, guint64 dropped);
 

@@ -41,6 +41,7 @@
 
 #include "gstrtframemessages.h"
 #include "rtf-clock.h"
+#include "rtf-pattern.h"
 #include "rtf-thread.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_sink_debug);
@@ -71,6 +72,15 @@ struct _GstRtFrameSlot
 #define DEFAULT_THREAD_PRIORITY 10
 #define DEFAULT_THREAD_CPUS NULL
 #define DEFAULT_STOP_TIMEOUT (5 * GST_SECOND)
+#define DEFAULT_MAX_FILE_SIZE 0
+#define DEFAULT_MAX_FILE_DURATION 0
+#define DEFAULT_MAX_FILES 0
+#define DEFAULT_START_INDEX 0
+#define DEFAULT_INDEX TRUE
+#define DEFAULT_CHECKSUMS FALSE
+#define DEFAULT_SYNC_INTERVAL GST_SECOND
+#define DEFAULT_REALTIME FALSE
+#define DEFAULT_EXTENT_SIZE_HINT 0
 
 /* frame events waiting to be posted; more in a burst are counted */
 #define EVENT_RING_SIZE 4096
@@ -98,6 +108,15 @@ enum
   PROP_THREAD_PRIORITY,
   PROP_THREAD_CPUS,
   PROP_STOP_TIMEOUT,
+  PROP_MAX_FILE_SIZE,
+  PROP_MAX_FILE_DURATION,
+  PROP_MAX_FILES,
+  PROP_START_INDEX,
+  PROP_INDEX,
+  PROP_CHECKSUMS,
+  PROP_SYNC_INTERVAL,
+  PROP_REALTIME,
+  PROP_EXTENT_SIZE_HINT,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -114,7 +133,16 @@ G_DEFINE_TYPE (GstRtFrameSink, gst_rtframe_sink, GST_TYPE_BASE_SINK);
 GST_ELEMENT_REGISTER_DEFINE (rtframesink, "rtframesink", GST_RANK_NONE,
     GST_TYPE_RTFRAME_SINK);
 
+enum
+{
+  SIGNAL_SPLIT_NOW,
+  LAST_SIGNAL
+};
+
+static guint gst_rtframe_sink_signals[LAST_SIGNAL] = { 0 };
+
 static void gst_rtframe_sink_finalize (GObject * object);
+static void gst_rtframe_sink_split_now (GstRtFrameSink * self);
 static void gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_rtframe_sink_get_property (GObject * object, guint prop_id,
@@ -152,7 +180,9 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "File Location",
-          "Path of the file to record to (created, or truncated)",
+          "Path of the file to record to (created, or truncated), or a "
+          "pattern with one integer conversion (cam0-%05d.raw) for a "
+          "recording split into several files",
           DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BUFFERS,
@@ -249,6 +279,76 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           DEFAULT_STOP_TIMEOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  g_object_class_install_property (gobject_class, PROP_MAX_FILE_SIZE,
+      g_param_spec_uint64 ("max-file-size", "Max. file size (bytes)",
+          "Start a new file before a frame that would make the file larger "
+          "than this, in bytes (0 = no limit; needs a pattern in location)",
+          0, G_MAXUINT64, DEFAULT_MAX_FILE_SIZE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_FILE_DURATION,
+      g_param_spec_uint64 ("max-file-duration", "Max. file duration (ns)",
+          "Start a new file with the first frame whose running time is this "
+          "far from the file's first, in nanoseconds (0 = no limit; needs a "
+          "pattern in location)", 0, G_MAXUINT64, DEFAULT_MAX_FILE_DURATION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_FILES,
+      g_param_spec_uint ("max-files", "Max. files",
+          "Files kept, the one being written included: the oldest is "
+          "deleted (with its index) once closed (0 = keep all; needs a "
+          "pattern in location)", 0, G_MAXUINT, DEFAULT_MAX_FILES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_START_INDEX,
+      g_param_spec_uint ("start-index", "Start index",
+          "Number of the first file of a pattern", 0, G_MAXUINT,
+          DEFAULT_START_INDEX, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_INDEX,
+      g_param_spec_boolean ("index", "Index",
+          "Write a frame index beside each file (<file>.idx: caps, and per "
+          "frame its number, timestamps, offset, size, write times): what "
+          "rtframesrc, rtframe-verify and rtframe-recover read",
+          DEFAULT_INDEX, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CHECKSUMS,
+      g_param_spec_boolean ("checksums", "Checksums",
+          "Put a CRC32C of each frame in its index record (computed by the "
+          "writer thread while the frame's write is in flight)",
+          DEFAULT_CHECKSUMS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_SYNC_INTERVAL,
+      g_param_spec_uint64 ("sync-interval", "Sync interval (ns)",
+          "fdatasync the file and its index this often, in nanoseconds, "
+          "after the writes they cover have completed: a power cut loses "
+          "at most about this much (0 = only at EOS and stop)", 0,
+          G_MAXINT64, DEFAULT_SYNC_INTERVAL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_REALTIME,
+      g_param_spec_boolean ("realtime", "XFS realtime",
+          "Put each file's data on the XFS realtime section "
+          "(FS_XFLAG_REALTIME, set on the new empty file); an error when "
+          "the filesystem has none", DEFAULT_REALTIME, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_EXTENT_SIZE_HINT,
+      g_param_spec_uint64 ("extent-size-hint", "Extent size hint (bytes)",
+          "XFS extent size hint of each file (FS_XFLAG_EXTSIZE), in bytes, "
+          "a multiple of the filesystem block (0 = the filesystem's "
+          "default); an error where it is refused", 0, G_MAXUINT32,
+          DEFAULT_EXTENT_SIZE_HINT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstRtFrameSink::split-now:
+   *
+   * Starts a new file with the next frame (location must be a pattern).
+   */
+  gst_rtframe_sink_signals[SIGNAL_SPLIT_NOW] =
+      g_signal_new_class_handler ("split-now", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_rtframe_sink_split_now), NULL, NULL, NULL,
+      G_TYPE_NONE, 0);
+
   g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
       g_param_spec_enum ("current-io-engine", "Current I/O engine",
           "The I/O engine in use (io-uring or psync; auto before start)",
@@ -336,6 +436,17 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->thread_priority = DEFAULT_THREAD_PRIORITY;
   self->thread_cpus = g_strdup (DEFAULT_THREAD_CPUS);
   self->stop_timeout = DEFAULT_STOP_TIMEOUT;
+  self->max_file_size = DEFAULT_MAX_FILE_SIZE;
+  self->max_file_duration = DEFAULT_MAX_FILE_DURATION;
+  self->max_files = DEFAULT_MAX_FILES;
+  self->start_index = DEFAULT_START_INDEX;
+  self->index = DEFAULT_INDEX;
+  self->checksums = DEFAULT_CHECKSUMS;
+  self->sync_interval = DEFAULT_SYNC_INTERVAL;
+  self->realtime = DEFAULT_REALTIME;
+  self->extent_size_hint = DEFAULT_EXTENT_SIZE_HINT;
+  g_mutex_init (&self->file_messages_lock);
+  g_queue_init (&self->file_messages);
   self->stuck_locations = g_hash_table_new_full (g_str_hash, g_str_equal,
       g_free, NULL);
   g_rec_mutex_init (&self->reporter_task_lock);
@@ -359,6 +470,10 @@ gst_rtframe_sink_finalize (GObject * object)
   g_rec_mutex_clear (&self->reporter_task_lock);
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
+  g_mutex_clear (&self->file_messages_lock);
+  g_queue_clear_full (&self->file_messages, (GDestroyNotify) gst_message_unref);
+  if (self->format_text)
+    g_ref_string_release (self->format_text);
   gst_object_unref (self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -421,6 +536,33 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     case PROP_THREAD_CPUS:
       g_free (self->thread_cpus);
       self->thread_cpus = g_value_dup_string (value);
+      break;
+    case PROP_MAX_FILE_SIZE:
+      self->max_file_size = g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_FILE_DURATION:
+      self->max_file_duration = g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_FILES:
+      self->max_files = g_value_get_uint (value);
+      break;
+    case PROP_START_INDEX:
+      self->start_index = g_value_get_uint (value);
+      break;
+    case PROP_INDEX:
+      self->index = g_value_get_boolean (value);
+      break;
+    case PROP_CHECKSUMS:
+      self->checksums = g_value_get_boolean (value);
+      break;
+    case PROP_SYNC_INTERVAL:
+      self->sync_interval = g_value_get_uint64 (value);
+      break;
+    case PROP_REALTIME:
+      self->realtime = g_value_get_boolean (value);
+      break;
+    case PROP_EXTENT_SIZE_HINT:
+      self->extent_size_hint = g_value_get_uint64 (value);
       break;
     case PROP_STOP_TIMEOUT:
       self->stop_timeout = g_value_get_uint64 (value);
@@ -500,6 +642,33 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_STOP_TIMEOUT:
       g_value_set_uint64 (value, self->stop_timeout);
+      break;
+    case PROP_MAX_FILE_SIZE:
+      g_value_set_uint64 (value, self->max_file_size);
+      break;
+    case PROP_MAX_FILE_DURATION:
+      g_value_set_uint64 (value, self->max_file_duration);
+      break;
+    case PROP_MAX_FILES:
+      g_value_set_uint (value, self->max_files);
+      break;
+    case PROP_START_INDEX:
+      g_value_set_uint (value, self->start_index);
+      break;
+    case PROP_INDEX:
+      g_value_set_boolean (value, self->index);
+      break;
+    case PROP_CHECKSUMS:
+      g_value_set_boolean (value, self->checksums);
+      break;
+    case PROP_SYNC_INTERVAL:
+      g_value_set_uint64 (value, self->sync_interval);
+      break;
+    case PROP_REALTIME:
+      g_value_set_boolean (value, self->realtime);
+      break;
+    case PROP_EXTENT_SIZE_HINT:
+      g_value_set_uint64 (value, self->extent_size_hint);
       break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);
@@ -657,6 +826,16 @@ post_events (GstRtFrameSink * self)
           "not posted: more than %d at once", overflowed, EVENT_RING_SIZE);
     }
   } while (n == EVENT_BATCH);
+  for (;;) {
+    GstMessage *msg;
+
+    g_mutex_lock (&self->file_messages_lock);
+    msg = g_queue_pop_head (&self->file_messages);
+    g_mutex_unlock (&self->file_messages_lock);
+    if (msg == NULL)
+      break;
+    gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+  }
   g_mutex_unlock (&self->report_lock);
 }
 
@@ -700,32 +879,87 @@ slot_clear (GstRtFrameSlot * slot)
   gst_clear_buffer (&slot->buffer);
 }
 
+/* What the element attached to a frame goes back */
+static void
+frame_clear (RtfFrame * frame)
+{
+  slot_clear ((GstRtFrameSlot *) frame->user);
+  if (frame->format) {
+    g_ref_string_release ((gchar *) frame->format);
+    frame->format = NULL;
+  }
+}
+
 static void
 writer_frame_done (RtfFrame * frame, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
 
-  slot_clear ((GstRtFrameSlot *) frame->user);
+  frame_clear (frame);
   if (frame->state == RTF_FRAME_WRITTEN
       && g_atomic_int_get (&self->frame_messages))
     rtf_events_push_written (self->events, frame);
 }
 
 static void
-writer_failed (gint err, const gchar * operation, const gchar * detail,
-    gpointer user_data)
+writer_failed (gint err, const gchar * operation, const gchar * path,
+    const gchar * detail, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
 
-  if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+  if (g_str_equal (operation, "xflags")) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not set the XFS flags asked for on file \"%s\": %s.", path,
+            g_strerror (err)), ("%s failed: %s", operation, detail));
+  } else if (g_str_equal (operation, "open")
+      || (g_str_equal (operation, "index") && err != ENOSPC)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for writing: %s.", path,
+            g_strerror (err)), ("%s failed: %s", operation, detail));
+  } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("No space left to write to file \"%s\".", self->location),
+        ("No space left to write to file \"%s\".", path),
         ("%s failed: %s", operation, detail));
+  } else if (g_str_equal (operation, "sync")) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SYNC,
+        ("Could not make file \"%s\" durable (fdatasync): %s.", path,
+            g_strerror (err)), ("%s failed: %s", operation, detail));
   } else {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Error while writing to file \"%s\": %s.", self->location,
+        ("Error while writing to file \"%s\": %s.", path,
             g_strerror (err)), ("%s failed: %s", operation, detail));
   }
+}
+
+/* file-opened/closed: made here (a file changes a few times an hour at
+ * most), posted by the reporter task in order */
+static void
+push_file_message (GstRtFrameSink * self, gboolean opened,
+    const RtfFileInfo * info)
+{
+  GstMessage *msg;
+
+  GST_INFO_OBJECT (self, "%s %s", opened ? "opened" : "closed", info->path);
+  /* one file: EOS says it all */
+  if (!self->rotate)
+    return;
+  msg = gst_rtframe_message_file (GST_OBJECT_CAST (self), opened, info);
+  g_mutex_lock (&self->file_messages_lock);
+  g_queue_push_tail (&self->file_messages, msg);
+  g_mutex_unlock (&self->file_messages_lock);
+  rtf_events_wake (self->events);
+}
+
+static void
+writer_file_opened (const RtfFileInfo * info, gpointer user_data)
+{
+  push_file_message (GST_RTFRAME_SINK (user_data), TRUE, info);
+}
+
+static void
+writer_file_closed (const RtfFileInfo * info, gpointer user_data)
+{
+  push_file_message (GST_RTFRAME_SINK (user_data), FALSE, info);
 }
 
 static void
@@ -756,7 +990,7 @@ writer_late_completion (const RtfMiss * miss, gpointer user_data)
 
 static const RtfWriterCallbacks writer_callbacks = {
   writer_frame_done, writer_failed, writer_log, writer_deadline_missed,
-  writer_late_completion
+  writer_late_completion, writer_file_opened, writer_file_closed
 };
 
 /* ---- writer thread ---------------------------------------------------- */
@@ -968,6 +1202,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   RtfWriterStats st;
   RtfWriter *writer;
   RtfQueue *queue;
+  const gchar *what = "open";
+  gchar *why = NULL, *first;
   guint i;
   gint err = 0;
 
@@ -988,6 +1224,34 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.max_bytes = self->max_size_bytes;
   config.preallocate = self->preallocate;
   config.regions = gst_rtframe_allocator_get_regions (self->allocator);
+  config.xflags.realtime = self->realtime;
+  config.xflags.extent_size = self->extent_size_hint;
+  config.index = self->index;
+  config.checksums = self->checksums;
+  config.sync_interval = self->sync_interval;
+  config.start_index = self->start_index;
+  config.max_file_size = self->max_file_size;
+  config.max_file_duration = self->max_file_duration;
+  config.max_files = self->max_files;
+  switch (rtf_pattern_check (self->location, &why)) {
+    case RTF_PATTERN_OK:
+      config.rotate = TRUE;
+      break;
+    case RTF_PATTERN_NONE:
+      if (self->max_file_size || self->max_file_duration || self->max_files) {
+        why = g_strdup_printf ("max-file-size, max-file-duration and "
+            "max-files split the recording into files named by a pattern: "
+            "\"%s\" has no %%d", self->location);
+        GST_OBJECT_UNLOCK (self);
+        goto bad_location;
+      }
+      break;
+    case RTF_PATTERN_INVALID:
+      GST_OBJECT_UNLOCK (self);
+      goto bad_location;
+  }
+  self->rotate = config.rotate;
+  g_atomic_int_set (&self->split_pending, 0);
   memset (&self->last_stats, 0, sizeof (self->last_stats));
   self->frames_repacked = 0;
   if (self->last_stats_structure) {
@@ -1004,7 +1268,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   self->events = rtf_events_new (EVENT_RING_SIZE);
   self->event_batch = g_new (RtfEvent, EVENT_BATCH);
 
-  writer = rtf_writer_new (&config, &writer_callbacks, self, &err);
+  writer = rtf_writer_new (&config, &writer_callbacks, self, &err, &what);
   if (writer == NULL) {
     free_running_state (self);
     goto open_failed;
@@ -1073,20 +1337,52 @@ still_stuck:
             "thread waits for the disk"));
     return FALSE;
   }
-open_failed:
+bad_location:
   {
-    if (err == EINVAL && config.direct == RTF_DIRECT_ON) {
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not open file \"%s\" for direct I/O: the filesystem does "
-              "not support O_DIRECT (direct=on).", config.location),
-          ("open(O_DIRECT): %s", g_strerror (err)));
-    } else {
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not open file \"%s\" for writing: %s.", config.location,
-              g_strerror (err)), GST_ERROR_SYSTEM);
-    }
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Cannot record to \"%s\": %s.", self->location, why), (NULL));
+    g_free (why);
     return FALSE;
   }
+open_failed:
+  first = config.rotate ? rtf_pattern_format (config.location,
+      config.start_index) : g_strdup (config.location);
+  if (g_str_equal (what, "xflags")) {
+    if (config.xflags.realtime && (err == EINVAL || err == ENOTSUP))
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
+              "the filesystem has no realtime section, is not XFS, or the "
+              "kernel lacks XFS realtime support.", first),
+          ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", g_strerror (err)));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not set an extent size hint of %" G_GUINT64_FORMAT
+              " bytes on file \"%s\": the filesystem is not XFS or the hint "
+              "is no multiple of its block size.", config.xflags.extent_size,
+              first), ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s",
+              g_strerror (err)));
+    g_free (first);
+    return FALSE;
+  }
+  if (g_str_equal (what, "index")) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not create the index of file \"%s\": %s.", first,
+            g_strerror (err)), GST_ERROR_SYSTEM);
+    g_free (first);
+    return FALSE;
+  }
+  if (err == EINVAL && config.direct == RTF_DIRECT_ON) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for direct I/O: the filesystem does "
+            "not support O_DIRECT (direct=on).", first),
+        ("open(O_DIRECT): %s", g_strerror (err)));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for writing: %s.", first,
+            g_strerror (err)), GST_ERROR_SYSTEM);
+  }
+  g_free (first);
+  return FALSE;
 thread_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
@@ -1114,6 +1410,21 @@ io_uring_failed:
     free_running_state (self);
     return FALSE;
   }
+}
+
+static void
+gst_rtframe_sink_split_now (GstRtFrameSink * self)
+{
+  GST_OBJECT_LOCK (self);
+  if (self->writer == NULL || !self->rotate) {
+    GST_OBJECT_UNLOCK (self);
+    GST_WARNING_OBJECT (self, "split-now ignored: recording to a pattern "
+        "(location with %%d) only");
+    return;
+  }
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "the next frame starts a new file");
+  g_atomic_int_set (&self->split_pending, 1);
 }
 
 /* stop() waited stop-timeout and the writer still holds frames: leave it
@@ -1251,8 +1562,20 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
    * the first frame would make it unreadable.  (framerate, colorimetry and
    * the like may change.) */
   if (self->format.frame_size != 0 && frames_accepted (self) > 0
-      && !same_frame_layout (&format, &self->format))
+      && !same_frame_layout (&format, &self->format) && !self->rotate)
     goto layout_changed;
+  /* the index header of the file its frames go to; with a pattern in
+   * location, frames of other caps start a new file */
+  {
+    gchar *text = gst_caps_to_string (caps);
+
+    if (self->format_text == NULL || !g_str_equal (text, self->format_text)) {
+      if (self->format_text)
+        g_ref_string_release (self->format_text);
+      self->format_text = g_ref_string_new (text);
+    }
+    g_free (text);
+  }
   if (self->format.frame_size != 0
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
@@ -1556,7 +1879,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
       case RTF_QUEUE_FULL:
         if (leaky == GST_RTFRAME_LEAKY_DOWNSTREAM
             && (old = rtf_queue_drop_oldest (queue)) != NULL) {
-          slot_clear ((GstRtFrameSlot *) old->user);
+          frame_clear (old);
           rtf_queue_release (queue, old);
           report_drop (self, old);
           continue;
@@ -1602,6 +1925,9 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   frame->duration = stamp.duration;
   frame->running_time = stamp.running_time;
   frame->stream_time = stamp.stream_time;
+  frame->format = g_ref_string_acquire (self->format_text);
+  frame->split = self->rotate
+      && g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
   rtf_queue_commit (queue, frame);
   return GST_FLOW_OK;
 

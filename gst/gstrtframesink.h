@@ -38,6 +38,16 @@ struct _GstRtFrameSink
   GstRtFrameThreadPolicy thread_policy;
   gint thread_priority;
   gchar *thread_cpus;
+  /* files: rotation, index, durability, XFS */
+  guint64 max_file_size;
+  guint64 max_file_duration;
+  guint max_files;
+  guint start_index;
+  gboolean index;
+  gboolean checksums;
+  guint64 sync_interval;
+  gboolean realtime;
+  guint64 extent_size_hint;
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
@@ -45,6 +55,10 @@ struct _GstRtFrameSink
 
   /* negotiated, streaming thread */
   GstRtFrameFormat format;
+  gchar *format_text;           /* the caps as text (GRefString), frames
+                                 * carry a reference to the index header */
+  gboolean rotate;              /* location is a pattern (start .. stop) */
+  gint split_pending;           /* atomic: split-now was emitted */
   GstBufferPool *repack_pool;
 
   /* running (start .. stop) */
@@ -65,6 +79,8 @@ struct _GstRtFrameSink
   GstTask *reporter;
   GRecMutex reporter_task_lock;
   GMutex report_lock;           /* held while a batch is popped and posted */
+  GMutex file_messages_lock;
+  GQueue file_messages;         /* file-opened/closed, waiting to be posted */
   gint reporter_stop;
 
   /* under stats_lock */

@@ -50,7 +50,8 @@ frame_done (RtfFrame * f, gpointer user_data)
 }
 
 static void
-failed (gint err, const gchar * op, const gchar * detail, gpointer user_data)
+failed (gint err, const gchar * op, const gchar * path, const gchar * detail,
+    gpointer user_data)
 {
   Ctx *ctx = user_data;
 
@@ -114,7 +115,7 @@ test_case (gconstpointer data)
   gint e = 0;
   guint i;
 
-  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
   g_assert_nonnull (w);
   ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
   /* the ring is made by the writer thread, which reads this then */
@@ -202,7 +203,7 @@ test_fixed_buffers (gconstpointer data)
   }
   g_assert_cmpint (rtf_regions_add (regions, arena, n_slots * size), >=, 0);
 
-  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
   g_assert_nonnull (w);
   ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
   t = g_thread_new ("writer", run_writer, w);
@@ -265,7 +266,7 @@ test_write_error (void)
   gint e = 0;
   guint i, accepted = 0;
 
-  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
   g_assert_nonnull (w);
   ctx.mem = g_new0 (gpointer, 4);
   t = g_thread_new ("writer", run_writer, w);
@@ -323,7 +324,7 @@ test_abandon (gconstpointer data)
   g_assert_cmpint (mkfifo (path, 0600), ==, 0);
   fd = open (path, O_RDWR | O_NONBLOCK);        /* a reader that waits */
   g_assert_cmpint (fd, >=, 0);
-  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e);
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
   g_assert_nonnull (w);
   ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
   t = g_thread_new ("writer", run_writer, w);
@@ -391,7 +392,7 @@ test_open_error (void)
   Ctx ctx = { 0 };
   gint e = 0;
 
-  g_assert_null (rtf_writer_new (&cfg, &callbacks, &ctx, &e));
+  g_assert_null (rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL));
   g_assert_cmpint (e, ==, ENOENT);
 }
 

@@ -1,0 +1,317 @@
+/* rtframe: the file helper thread of a rotated recording.
+ *
+ * Jobs run in the order they are asked for.  The writer thread only asks
+ * and looks at results (under a mutex held for a few instructions), so
+ * open(2), the fsync of a finished file and unlink(2) never run on the
+ * thread that keeps the disk busy. */
+#include "rtf-file-worker.h"
+#include "rtf-pattern.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+typedef enum
+{
+  JOB_PREPARE,
+  JOB_RETIRE,
+  JOB_DROP,
+  JOB_TRIM
+} JobKind;
+
+typedef struct
+{
+  JobKind kind;
+  guint64 number;
+  RtfOutput *output;
+} Job;
+
+struct _RtfFileWorker
+{
+  gchar *pattern;
+  RtfOutputConfig config;
+  guint max_files;
+  RtfFileWorkerCallbacks cb;
+  gpointer data;
+  GThread *thread;
+
+  GMutex lock;
+  GCond cond;
+  GQueue jobs;
+  gboolean busy, stop;
+  /* the prepared file */
+  gboolean prepare_asked;
+  guint64 prepared_number;
+  RtfOutput *prepared;
+  gint prepare_err;
+  RtfOutputStep prepare_step;
+  /* max-files: delete numbers in [next_delete, min (current - max + 1,
+   * retired_up_to + 1)) */
+  guint64 next_delete, current, retired_up_to;
+  gboolean any_retired, have_current;
+  gint error;
+  gchar *error_path;
+};
+
+static void
+do_trim (RtfFileWorker * fw)
+{
+  for (;;) {
+    guint64 n;
+    gchar *path, *index;
+
+    g_mutex_lock (&fw->lock);
+    n = fw->next_delete;
+    if (fw->max_files == 0 || !fw->any_retired || n > fw->retired_up_to
+        || fw->current < fw->max_files || n > fw->current - fw->max_files) {
+      g_mutex_unlock (&fw->lock);
+      return;
+    }
+    fw->next_delete++;
+    g_mutex_unlock (&fw->lock);
+
+    path = rtf_pattern_format (fw->pattern, n);
+    index = rtf_index_path (path);
+    if (unlink (path) == 0 && fw->cb.deleted)
+      fw->cb.deleted (path, n, fw->data);
+    (void) unlink (index);
+    g_free (index);
+    g_free (path);
+  }
+}
+
+static void
+do_retire (RtfFileWorker * fw, RtfOutput * o)
+{
+  RtfFileInfo info;
+  gint err = rtf_output_finish (o);
+
+  rtf_output_info (o, &info);
+  info.error = err;
+  g_mutex_lock (&fw->lock);
+  if (err && fw->error == 0) {
+    fw->error = err;
+    fw->error_path = g_strdup (o->path);
+  }
+  if (!fw->any_retired || o->number > fw->retired_up_to)
+    fw->retired_up_to = o->number;
+  fw->any_retired = TRUE;
+  g_mutex_unlock (&fw->lock);
+  if (fw->cb.closed && !o->closed)
+    fw->cb.closed (&info, fw->data);
+  rtf_output_free (o, o->frames == 0 && err == 0);
+  do_trim (fw);
+}
+
+static gpointer
+worker_thread (gpointer data)
+{
+  RtfFileWorker *fw = data;
+
+  g_mutex_lock (&fw->lock);
+  for (;;) {
+    Job *job;
+
+    while (g_queue_is_empty (&fw->jobs) && !fw->stop)
+      g_cond_wait (&fw->cond, &fw->lock);
+    job = g_queue_pop_head (&fw->jobs);
+    if (job == NULL)
+      break;
+    fw->busy = TRUE;
+    g_mutex_unlock (&fw->lock);
+
+    switch (job->kind) {
+      case JOB_PREPARE:{
+        gchar *path = rtf_pattern_format (fw->pattern, job->number);
+        gint err = 0;
+        RtfOutputStep step = RTF_OUTPUT_STEP_OPEN;
+        RtfOutput *o = rtf_output_open (path, job->number, &fw->config, &err,
+            &step);
+
+        g_free (path);
+        g_mutex_lock (&fw->lock);
+        if (fw->prepare_asked && fw->prepared_number == job->number) {
+          fw->prepared = o;
+          fw->prepare_err = o ? 0 : err;
+          fw->prepare_step = step;
+          o = NULL;
+        }
+        g_mutex_unlock (&fw->lock);
+        rtf_output_free (o, TRUE);      /* no longer wanted */
+        break;
+      }
+      case JOB_RETIRE:
+        do_retire (fw, job->output);
+        break;
+      case JOB_DROP:
+        rtf_output_free (job->output, TRUE);
+        break;
+      case JOB_TRIM:
+        do_trim (fw);
+        break;
+    }
+    g_free (job);
+
+    g_mutex_lock (&fw->lock);
+    fw->busy = FALSE;
+    g_cond_broadcast (&fw->cond);
+    g_mutex_unlock (&fw->lock);
+    fw->cb.wake (fw->data);
+    g_mutex_lock (&fw->lock);
+  }
+  g_mutex_unlock (&fw->lock);
+  return NULL;
+}
+
+static void
+push (RtfFileWorker * fw, JobKind kind, guint64 number, RtfOutput * o)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->kind = kind;
+  job->number = number;
+  job->output = o;
+  g_queue_push_tail (&fw->jobs, job);
+  g_cond_broadcast (&fw->cond);
+}
+
+RtfFileWorker *
+rtf_file_worker_new (const gchar * pattern, const RtfOutputConfig * config,
+    guint max_files, const RtfFileWorkerCallbacks * callbacks, gpointer data)
+{
+  RtfFileWorker *fw = g_new0 (RtfFileWorker, 1);
+
+  fw->pattern = g_strdup (pattern);
+  fw->config = *config;
+  fw->max_files = max_files;
+  fw->cb = *callbacks;
+  fw->data = data;
+  g_mutex_init (&fw->lock);
+  g_cond_init (&fw->cond);
+  g_queue_init (&fw->jobs);
+  fw->thread = g_thread_new ("rtframe-files", worker_thread, fw);
+  return fw;
+}
+
+void
+rtf_file_worker_free (RtfFileWorker * fw)
+{
+  if (fw == NULL)
+    return;
+  rtf_file_worker_drop_prepared (fw);
+  g_mutex_lock (&fw->lock);
+  fw->stop = TRUE;
+  g_cond_broadcast (&fw->cond);
+  g_mutex_unlock (&fw->lock);
+  g_thread_join (fw->thread);
+  /* a prepare that finished after the drop was asked for */
+  rtf_output_free (fw->prepared, TRUE);
+  g_free (fw->error_path);
+  g_free (fw->pattern);
+  g_mutex_clear (&fw->lock);
+  g_cond_clear (&fw->cond);
+  g_free (fw);
+}
+
+void
+rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number)
+{
+  g_mutex_lock (&fw->lock);
+  if (!fw->prepare_asked || fw->prepared_number != number) {
+    if (fw->prepared)
+      push (fw, JOB_DROP, 0, fw->prepared);
+    fw->prepared = NULL;
+    fw->prepare_asked = TRUE;
+    fw->prepared_number = number;
+    fw->prepare_err = 0;
+    push (fw, JOB_PREPARE, number, NULL);
+  }
+  g_mutex_unlock (&fw->lock);
+}
+
+RtfOutput *
+rtf_file_worker_take (RtfFileWorker * fw, guint64 number, gint * err,
+    RtfOutputStep * step)
+{
+  RtfOutput *o = NULL;
+
+  *err = 0;
+  g_mutex_lock (&fw->lock);
+  if (fw->prepare_asked && fw->prepared_number == number) {
+    if (fw->prepared) {
+      o = fw->prepared;
+      fw->prepared = NULL;
+      fw->prepare_asked = FALSE;
+    } else if (fw->prepare_err) {
+      *err = fw->prepare_err;
+      *step = fw->prepare_step;
+      fw->prepare_asked = FALSE;
+    }
+  }
+  g_mutex_unlock (&fw->lock);
+  return o;
+}
+
+void
+rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o)
+{
+  g_mutex_lock (&fw->lock);
+  push (fw, JOB_RETIRE, o->number, o);
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_current (RtfFileWorker * fw, guint64 number)
+{
+  g_mutex_lock (&fw->lock);
+  if (!fw->have_current)
+    fw->next_delete = number;   /* the first file of this recording */
+  fw->have_current = TRUE;
+  fw->current = number;
+  if (fw->max_files)
+    push (fw, JOB_TRIM, number, NULL);
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_drop_prepared (RtfFileWorker * fw)
+{
+  g_mutex_lock (&fw->lock);
+  if (fw->prepared)
+    push (fw, JOB_DROP, 0, fw->prepared);
+  fw->prepared = NULL;
+  fw->prepare_asked = FALSE;
+  g_mutex_unlock (&fw->lock);
+}
+
+gboolean
+rtf_file_worker_idle (RtfFileWorker * fw)
+{
+  gboolean idle;
+
+  g_mutex_lock (&fw->lock);
+  idle = g_queue_is_empty (&fw->jobs) && !fw->busy;
+  g_mutex_unlock (&fw->lock);
+  return idle;
+}
+
+void
+rtf_file_worker_wait_idle (RtfFileWorker * fw)
+{
+  g_mutex_lock (&fw->lock);
+  while (!g_queue_is_empty (&fw->jobs) || fw->busy)
+    g_cond_wait (&fw->cond, &fw->lock);
+  g_mutex_unlock (&fw->lock);
+}
+
+gint
+rtf_file_worker_error (RtfFileWorker * fw, gchar ** path)
+{
+  gint err;
+
+  g_mutex_lock (&fw->lock);
+  err = fw->error;
+  if (path)
+    *path = g_strdup (fw->error_path);
+  g_mutex_unlock (&fw->lock);
+  return err;
+}

@@ -1,0 +1,57 @@
+/* rtframe: the writer's helper thread for the slow file operations of a
+ * rotated recording - opening the next file ahead of time, finishing and
+ * closing the previous one, deleting the oldest - so a split never holds
+ * up a frame write */
+#ifndef __RTF_FILE_WORKER_H__
+#define __RTF_FILE_WORKER_H__
+
+#include "rtf-output.h"
+
+G_BEGIN_DECLS
+
+typedef struct _RtfFileWorker RtfFileWorker;
+
+typedef struct
+{
+  /* Something finished: wake the writer thread (any thread). */
+  void (*wake) (gpointer data);
+  /* A file was finished and closed (err 0) or finishing it failed; on the
+   * worker thread. */
+  void (*closed) (const RtfFileInfo * info, gpointer data);
+  /* A file was deleted to keep max-files; on the worker thread. */
+  void (*deleted) (const gchar * path, guint64 number, gpointer data);
+} RtfFileWorkerCallbacks;
+
+/* pattern: what rtf_pattern_format() turns into each file name.
+ * max_files: files kept (0: all), counting the one being written. */
+RtfFileWorker *rtf_file_worker_new (const gchar * pattern,
+    const RtfOutputConfig * config, guint max_files,
+    const RtfFileWorkerCallbacks * callbacks, gpointer data);
+/* Finishes every job asked for, then stops the thread. */
+void rtf_file_worker_free (RtfFileWorker * fw);
+
+/* Opens file `number` ahead (if not already asked). */
+void rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number);
+/* The file prepared for `number`: NULL while it is being opened (*err 0),
+ * or when opening it failed (*err, *step). */
+RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
+    gint * err, RtfOutputStep * step);
+/* Finishes, closes and frees o; a file without frames is deleted.  Files
+ * numbered below keep_from are then deleted (max-files). */
+void rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o);
+/* File `number` is now the one being written: with max-files, the files
+ * that fall out of the window go once they are closed. */
+void rtf_file_worker_current (RtfFileWorker * fw, guint64 number);
+/* Closes and deletes a prepared file never written (and forgets it). */
+void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
+
+/* TRUE when no job is waiting or running. */
+gboolean rtf_file_worker_idle (RtfFileWorker * fw);
+void rtf_file_worker_wait_idle (RtfFileWorker * fw);
+/* The first error finishing a file: errno (0 none), with the file's path
+ * in *path (caller frees). */
+gint rtf_file_worker_error (RtfFileWorker * fw, gchar ** path);
+
+G_END_DECLS
+
+#endif /* __RTF_FILE_WORKER_H__ */

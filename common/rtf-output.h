@@ -1,0 +1,128 @@
+/* rtframe: one file of a recording and its index, while the writer fills
+ * them: opening (with the XFS flags), the index records waiting to be
+ * written, and finishing both whole */
+#ifndef __RTF_OUTPUT_H__
+#define __RTF_OUTPUT_H__
+
+#include "rtf-file.h"
+#include "rtf-index.h"
+#include "rtf-xflags.h"
+
+G_BEGIN_DECLS
+
+typedef struct _RtfOutput RtfOutput;
+
+/* What a completion is for: the first member of everything the writer
+ * passes as an I/O tag. */
+typedef enum
+{
+  RTF_IO_WRITE,                 /* a frame's write (the writer's WriteOp) */
+  RTF_IO_RESERVE,               /* fallocate ahead of the writes */
+  RTF_IO_INDEX,                 /* index records */
+  RTF_IO_SYNC_DATA,             /* fdatasync of the data file */
+  RTF_IO_SYNC_INDEX             /* fdatasync of the index */
+} RtfIoKind;
+
+typedef struct
+{
+  RtfIoKind kind;
+  RtfOutput *output;
+} RtfIoTag;
+
+typedef struct
+{
+  RtfDirectMode direct;
+  RtfXflags xflags;
+  gboolean index;               /* write "<file>.idx" beside the data */
+  guint64 preallocate;          /* bytes reserved at open, 0: none */
+} RtfOutputConfig;
+
+/* Where opening failed */
+typedef enum
+{
+  RTF_OUTPUT_STEP_OPEN,
+  RTF_OUTPUT_STEP_XFLAGS,
+  RTF_OUTPUT_STEP_INDEX
+} RtfOutputStep;
+
+/* A file of a recording as reported when it is opened or closed */
+typedef struct
+{
+  const gchar *path;
+  const gchar *index_path;      /* NULL: no index */
+  guint64 number;               /* its number in a rotated set */
+  guint64 frames, bytes;
+  guint64 first_seq, last_seq;  /* frame numbers, when frames > 0 */
+  guint64 first_running_time, last_running_time;       /* ns or NONE */
+  gint error;                   /* closing it failed with this errno */
+} RtfFileInfo;
+
+#define RTF_OUTPUT_INDEX_RECORDS 512    /* records buffered at most */
+
+struct _RtfOutput
+{
+  gchar *path;
+  gchar *index_path;            /* NULL: no index */
+  guint64 number;
+  RtfFile file;
+  gint index_fd;
+
+  /* the writer thread's, while frames go into it */
+  gboolean begun;               /* its first frame was submitted */
+  guint64 offset;               /* where the next frame starts */
+  guint64 written_end;          /* end of the last frame released written */
+  guint64 reserved_end;         /* fallocate'd up to here */
+  gboolean reserving, reserve_off;
+  guint64 reserve_len;          /* of the fallocate in flight */
+  guint frames_in_flight;       /* submitted, not yet released */
+  guint64 frames;               /* released written */
+  guint64 first_seq, last_seq;
+  guint64 first_time;           /* what max-file-duration counts from */
+  guint64 first_running_time, last_running_time;
+  gchar *format;
+  const gchar *format_key;      /* the pointer its first frame carried */
+  gboolean closed;              /* finished at EOS and reported closed: the
+                                 * next frame starts a new file */
+
+  /* index records not yet on file: [0, index_submitted) are being
+   * written, [index_submitted, index_len) wait */
+  guint8 *index_buf;
+  gsize index_cap, index_len, index_submitted;
+  guint64 index_end;            /* file offset of index_buf[0] */
+  guint64 index_header_size;
+  guint64 index_records;        /* records in index_buf or on file */
+  guint64 index_records_done;   /* records whose write completed */
+
+  RtfIoTag reserve_tag, index_tag, sync_data_tag, sync_index_tag;
+};
+
+RtfOutput *rtf_output_open (const gchar * path, guint64 number,
+    const RtfOutputConfig * config, gint * err, RtfOutputStep * step);
+
+/* The first frame goes in: the index starts with this header. */
+void rtf_output_begin (RtfOutput * o, const RtfIndexHeader * header,
+    guint64 seq, guint64 time, guint64 running_time);
+
+/* Room for one more record (FALSE: wait for the index write in flight). */
+gboolean rtf_output_index_has_room (RtfOutput * o);
+void rtf_output_add_record (RtfOutput * o, const RtfIndexRecord * r);
+
+/* The bytes to write next, if any and none are in flight. */
+gboolean rtf_output_index_next (RtfOutput * o, const guint8 ** buf,
+    gsize * len, guint64 * offset);
+/* The write of those bytes completed with res (bytes or -errno): 0, or
+ * the errno to fail with.  A short write is continued by the next call. */
+gint rtf_output_index_done (RtfOutput * o, gint res);
+gboolean rtf_output_index_idle (RtfOutput * o);
+
+/* Makes both files whole and durable: writes what the index still holds,
+ * cuts the data to written_end, gives back the space reserved after it,
+ * fdatasyncs both.  0 or the errno of the step that failed. */
+gint rtf_output_finish (RtfOutput * o);
+void rtf_output_info (RtfOutput * o, RtfFileInfo * info);
+/* Closes both; with unlink, deletes them (a file that never got a frame). */
+void rtf_output_free (RtfOutput * o, gboolean unlink_files);
+
+G_END_DECLS
+
+#endif /* __RTF_OUTPUT_H__ */
