@@ -1,0 +1,113 @@
+/* rtframe-verify: checks a recording (one file or a rotated set) against
+ * its indexes: sizes, order, gaps, checksums, and sums up the missed
+ * deadlines.  Exit status 0: no fault; 1: faults (listed); 2: the
+ * recording could not be read. */
+#include "rtf-check.h"
+#include "rtf-histogram.h"
+#include "rtf-recording.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static gboolean allow_gaps, no_checksums, quiet;
+static guint64 start_index;
+
+static const GOptionEntry entries[] = {
+  {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
+      "Lowest file number of a pattern to look at (default 0)", "N"},
+  {"allow-gaps", 0, 0, G_OPTION_ARG_NONE, &allow_gaps,
+      "Frames missing from the sequence (dropped by leaky) are no fault",
+      NULL},
+  {"no-checksums", 0, 0, G_OPTION_ARG_NONE, &no_checksums,
+      "Do not read the frames to compare their checksums", NULL},
+  {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print faults only", NULL},
+  {NULL}
+};
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("LOCATION - check a recording "
+      "against its index");
+  GError *error = NULL;
+  RtfRecording *rec;
+  RtfHistogram latency;
+  guint64 faults = 0, gaps = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
+  guint64 prev_last = 0;
+  gboolean have_prev = FALSE;
+  guint i, j;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, "LOCATION is a recorded file or "
+      "the pattern it was recorded with (cam0-%05d.raw): then every file of "
+      "the set is checked, in order.\nExit status: 0 no fault, 1 faults, 2 "
+      "the recording cannot be read.");
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
+    fprintf (stderr, "%s\n", error ? error->message :
+        "usage: rtframe-verify [OPTION...] LOCATION");
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  rec = rtf_recording_open (argv[1], start_index, FALSE, &error);
+  if (rec == NULL) {
+    fprintf (stderr, "rtframe-verify: %s\n", error->message);
+    return 2;
+  }
+  rtf_histogram_reset (&latency);
+  for (i = 0; i < rec->n_files; i++) {
+    RtfRecordingFile *f = &rec->files[i];
+    RtfCheck c;
+
+    rtf_check_file (f, !no_checksums, 0, &c);
+    for (j = 0; j < c.faults->len; j++)
+      printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (c.faults, j));
+    faults += c.faults->len;
+    gaps += c.gaps;
+    missed += c.missed;
+    frames += c.good_frames;
+    bytes += c.good_end;
+    sums += c.checked_sums;
+    if (f->index && f->index->n_records > 0) {
+      const RtfIndexRecord *first = &f->index->records[0];
+
+      if (have_prev && first->seq > prev_last + 1)
+        gaps += first->seq - prev_last - 1;
+      prev_last = f->index->records[f->index->n_records - 1].seq;
+      have_prev = TRUE;
+      for (j = 0; j < c.good_frames; j++) {
+        const RtfIndexRecord *r = &f->index->records[j];
+
+        if (r->complete_ns >= r->arrival_ns)
+          rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
+      }
+    }
+    if (!quiet)
+      printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+          " bytes, %s%s\n", f->path, c.good_frames, c.good_end,
+          f->index ? f->index->header.format : "(no index)",
+          c.faults->len ? "" : ", OK");
+    rtf_check_clear (&c);
+  }
+  if (gaps && !allow_gaps) {
+    printf ("FAULT %" G_GUINT64_FORMAT " frame numbers missing from the "
+        "sequence (frames dropped while recording; --allow-gaps accepts "
+        "that)\n", gaps);
+    faults++;
+  }
+  if (!quiet) {
+    printf ("%u file%s, %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+        " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
+        " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
+        frames, bytes, sums, gaps);
+    if (latency.count)
+      printf ("write latency (arrival to on disk): p50 %.1f ms, p99 %.1f ms, "
+          "max %.1f ms; %" G_GUINT64_FORMAT " frames missed their deadline\n",
+          rtf_histogram_percentile (&latency, 0.50) / 1e6,
+          rtf_histogram_percentile (&latency, 0.99) / 1e6, latency.max / 1e6,
+          missed);
+    printf ("%s\n", faults ? "FAULTS FOUND" : "OK");
+  }
+  rtf_recording_free (rec);
+  return faults ? 1 : 0;
+}
