@@ -4,13 +4,19 @@
 #endif
 
 #include "gstrtframesink.h"
+#include "gstrtframesrc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return GST_ELEMENT_REGISTER (rtframesink, plugin);
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (rtframesink, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtframesrc, plugin);
+  return ret;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, rtframe,
-    "Records raw video to disk with deadline-aware direct I/O",
+    "Records raw video to disk with deadline-aware direct I/O, and plays "
+    "the recordings back",
     plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -19,7 +19,7 @@ static const GOptionEntry entries[] = {
       "Lowest file number of a pattern to look at (default 0)", "N"},
   {"verify-tail", 't', 0, G_OPTION_ARG_INT, &tail,
       "Compare the checksums of only the last N frames of each file "
-      "(default: every frame that has one)", "N"},
+        "(default: every frame that has one)", "N"},
   {"dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
       "Say what would be cut, change nothing", NULL},
   {NULL}
@@ -68,8 +68,7 @@ recover_file (RtfRecordingFile * f)
       f->path, c.good_frames, c.good_end, dry_run ? "would cut" : "cut",
       cut_bytes, cut_records, f->index->file_bytes - index_size);
   if (c.faults->len)
-    printf ("  because: %s\n", (const gchar *) g_ptr_array_index (c.faults,
-            0));
+    printf ("  because: %s\n", (const gchar *) g_ptr_array_index (c.faults, 0));
   if (!dry_run) {
     if (truncate (f->path, (off_t) c.good_end) < 0) {
       printf ("  cutting %s failed: %s\n", f->path, g_strerror (errno));

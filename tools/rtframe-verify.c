@@ -16,7 +16,7 @@ static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
       "Lowest file number of a pattern to look at (default 0)", "N"},
   {"allow-gaps", 0, 0, G_OPTION_ARG_NONE, &allow_gaps,
-      "Frames missing from the sequence (dropped by leaky) are no fault",
+        "Frames missing from the sequence (dropped by leaky) are no fault",
       NULL},
   {"no-checksums", 0, 0, G_OPTION_ARG_NONE, &no_checksums,
       "Do not read the frames to compare their checksums", NULL},

@@ -1,0 +1,592 @@
+/* rtframe: rtframesrc - plays a recording back through its index.
+ *
+ * SECTION:element-rtframesrc
+ * @title: rtframesrc
+ *
+ * Reads what rtframesink recorded - one file, or a rotated set given by
+ * the same pattern - as one stream: caps from the index header of each
+ * file (a set whose caps change renegotiates at that file), every frame
+ * with the timestamps it was recorded with, and seeking by time or by
+ * frame number (GST_FORMAT_DEFAULT).  Seeks land on the frame shown at the
+ * position asked for: the last frame whose timestamp is not after it.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 rtframesrc location=cam0-%05d.raw ! videoconvert ! autovideosink
+ * gst-launch-1.0 rtframesrc location=cam0.raw ! videoconvert ! \
+ *     x264enc ! mp4mux ! filesink location=cam0.mp4
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframesrc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <gst/video/video.h>
+
+#include "gstrtframecaps.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_rtframe_src_debug);
+#define GST_CAT_DEFAULT gst_rtframe_src_debug
+
+#define DEFAULT_LOCATION NULL
+#define DEFAULT_START_INDEX 0
+
+enum
+{
+  PROP_0,
+  PROP_LOCATION,
+  PROP_START_INDEX
+};
+
+#define gst_rtframe_src_parent_class parent_class
+G_DEFINE_TYPE (GstRtFrameSrc, gst_rtframe_src, GST_TYPE_BASE_SRC);
+GST_ELEMENT_REGISTER_DEFINE (rtframesrc, "rtframesrc", GST_RANK_NONE,
+    GST_TYPE_RTFRAME_SRC);
+
+static void gst_rtframe_src_finalize (GObject * object);
+static void gst_rtframe_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_rtframe_src_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_rtframe_src_start (GstBaseSrc * src);
+static gboolean gst_rtframe_src_stop (GstBaseSrc * src);
+static GstCaps *gst_rtframe_src_get_caps (GstBaseSrc * src, GstCaps * filter);
+static gboolean gst_rtframe_src_is_seekable (GstBaseSrc * src);
+static gboolean gst_rtframe_src_prepare_seek_segment (GstBaseSrc * src,
+    GstEvent * seek, GstSegment * segment);
+static gboolean gst_rtframe_src_do_seek (GstBaseSrc * src,
+    GstSegment * segment);
+static gboolean gst_rtframe_src_query (GstBaseSrc * src, GstQuery * query);
+static GstFlowReturn gst_rtframe_src_create (GstBaseSrc * src,
+    guint64 offset, guint size, GstBuffer ** buf);
+
+static void
+gst_rtframe_src_class_init (GstRtFrameSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstCaps *caps;
+
+  GST_DEBUG_CATEGORY_INIT (gst_rtframe_src_debug, "rtframesrc", 0,
+      "rtframesrc: plays back rtframesink recordings");
+
+  gobject_class->finalize = gst_rtframe_src_finalize;
+  gobject_class->set_property = gst_rtframe_src_set_property;
+  gobject_class->get_property = gst_rtframe_src_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "File Location",
+          "The recorded file, or the pattern a rotated set was recorded with "
+          "(cam0-%05d.raw): its files are played in order as one stream",
+          DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_START_INDEX,
+      g_param_spec_uint ("start-index", "Start index",
+          "Lowest file number of a pattern to play (the set starts at the "
+          "first file at or after it)", 0, G_MAXUINT, DEFAULT_START_INDEX,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Raw video recording source", "Source/File/Video",
+      "Plays back an rtframesink recording through its frame index, with "
+      "accurate seeking by time and by frame", "rtframe developers");
+  caps = gst_rtframe_caps_template ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_rtframe_src_start);
+  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_rtframe_src_stop);
+  basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_rtframe_src_get_caps);
+  basesrc_class->is_seekable = GST_DEBUG_FUNCPTR (gst_rtframe_src_is_seekable);
+  basesrc_class->prepare_seek_segment =
+      GST_DEBUG_FUNCPTR (gst_rtframe_src_prepare_seek_segment);
+  basesrc_class->do_seek = GST_DEBUG_FUNCPTR (gst_rtframe_src_do_seek);
+  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_rtframe_src_query);
+  basesrc_class->create = GST_DEBUG_FUNCPTR (gst_rtframe_src_create);
+}
+
+static void
+gst_rtframe_src_init (GstRtFrameSrc * self)
+{
+  self->location = g_strdup (DEFAULT_LOCATION);
+  self->start_index = DEFAULT_START_INDEX;
+  self->fd = -1;
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+}
+
+static void
+gst_rtframe_src_finalize (GObject * object)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (object);
+
+  g_free (self->location);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_rtframe_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_free (self->location);
+      self->location = g_value_dup_string (value);
+      break;
+    case PROP_START_INDEX:
+      self->start_index = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtframe_src_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
+      break;
+    case PROP_START_INDEX:
+      g_value_set_uint (value, self->start_index);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* A frame's timestamp: its PTS, else its running time, else its place at
+ * the caps' framerate (or 0). */
+static GstClockTime
+frame_time (const RtfIndexRecord * r, guint64 n, const GstCaps * caps)
+{
+  GstStructure *s;
+  gint num = 0, den = 1;
+
+  if (r->pts != RTF_INDEX_NONE)
+    return r->pts;
+  if (r->running_time != RTF_INDEX_NONE)
+    return r->running_time;
+  s = gst_caps_get_structure (caps, 0);
+  if (gst_structure_get_fraction (s, "framerate", &num, &den) && num > 0)
+    return gst_util_uint64_scale (n, den * GST_SECOND, num);
+  return 0;
+}
+
+static void
+free_recording (GstRtFrameSrc * self)
+{
+  guint i;
+
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+  for (i = 0; self->caps && self->rec && i < self->rec->n_files; i++)
+    gst_clear_caps (&self->caps[i]);
+  g_clear_pointer (&self->caps, g_free);
+  g_clear_pointer (&self->times, g_free);
+  g_clear_pointer (&self->rec, rtf_recording_free);
+}
+
+static gboolean
+gst_rtframe_src_start (GstBaseSrc * src)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+  GError *error = NULL;
+  gchar *location;
+  guint start_index;
+  guint64 n;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  location = g_strdup (self->location);
+  start_index = self->start_index;
+  GST_OBJECT_UNLOCK (self);
+  if (location == NULL || location[0] == '\0')
+    goto no_location;
+
+  self->rec = rtf_recording_open (location, start_index, TRUE, &error);
+  if (self->rec == NULL)
+    goto open_failed;
+  if (self->rec->n_frames == 0)
+    goto empty;
+
+  self->caps = g_new0 (GstCaps *, self->rec->n_files);
+  for (i = 0; i < self->rec->n_files; i++) {
+    const RtfIndexHeader *h = &self->rec->files[i].index->header;
+    GstRtFrameFormat format;
+
+    self->caps[i] = gst_caps_from_string (h->format);
+    if (self->caps[i] == NULL || !gst_caps_is_fixed (self->caps[i])
+        || !gst_rtframe_format_from_caps (&format, self->caps[i])
+        || format.frame_size != h->frame_size)
+      goto bad_caps;
+  }
+  self->times = g_new (GstClockTime, self->rec->n_frames);
+  for (n = 0; n < self->rec->n_frames; n++) {
+    guint file;
+    const RtfIndexRecord *r = rtf_recording_frame (self->rec, n, &file);
+
+    self->times[n] = frame_time (r, n, self->caps[file]);
+  }
+  self->file = G_MAXUINT;
+  self->caps_file = G_MAXUINT;
+  self->next = 0;
+  GST_INFO_OBJECT (self, "%s: %u files, %" G_GUINT64_FORMAT " frames",
+      location, self->rec->n_files, self->rec->n_frames);
+  g_free (location);
+  return TRUE;
+
+  /* ERRORS */
+no_location:
+  {
+    g_free (location);
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No file name specified for reading."), (NULL));
+    return FALSE;
+  }
+open_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Could not open recording \"%s\": %s.", location, error->message),
+        ("a recording is read through its index (<file>.idx); without one "
+            "use filesrc ! rawvideoparse"));
+    g_clear_error (&error);
+    g_free (location);
+    return FALSE;
+  }
+empty:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, DEMUX,
+        ("Recording \"%s\" holds no frame.", location), (NULL));
+    free_recording (self);
+    g_free (location);
+    return FALSE;
+  }
+bad_caps:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The index of \"%s\" describes frames this build cannot play: "
+            "\"%s\".", self->rec->files[i].path,
+            self->rec->files[i].index->header.format), (NULL));
+    free_recording (self);
+    g_free (location);
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_rtframe_src_stop (GstBaseSrc * src)
+{
+  free_recording (GST_RTFRAME_SRC (src));
+  return TRUE;
+}
+
+static GstCaps *
+gst_rtframe_src_get_caps (GstBaseSrc * src, GstCaps * filter)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+  GstCaps *caps;
+
+  GST_OBJECT_LOCK (self);
+  if (self->caps) {
+    guint f = 0;
+
+    if (self->next < self->rec->n_frames)
+      rtf_recording_frame (self->rec, self->next, &f);
+    caps = gst_caps_ref (self->caps[f]);
+  } else {
+    caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, caps,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (caps);
+    caps = tmp;
+  }
+  return caps;
+}
+
+static gboolean
+gst_rtframe_src_is_seekable (GstBaseSrc * src)
+{
+  return TRUE;
+}
+
+/* The frame shown at time t: the last whose timestamp is not after it. */
+static guint64
+frame_at (GstRtFrameSrc * self, GstClockTime t)
+{
+  guint64 lo = 0, hi = self->rec->n_frames;
+
+  if (t <= self->times[0])
+    return 0;
+  while (hi - lo > 1) {
+    guint64 mid = lo + (hi - lo) / 2;
+
+    if (self->times[mid] <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static GstClockTime
+end_time (GstRtFrameSrc * self)
+{
+  guint64 last = self->rec->n_frames - 1;
+  const RtfIndexRecord *r = rtf_recording_frame (self->rec, last, NULL);
+
+  return self->times[last] + (r->duration != RTF_INDEX_NONE ? r->duration : 0);
+}
+
+/* frame number <-> time */
+static gboolean
+convert (GstRtFrameSrc * self, GstFormat from, gint64 value, GstFormat to,
+    gint64 * out)
+{
+  if (from == to || value == -1) {
+    *out = value;
+    return TRUE;
+  }
+  if (self->rec == NULL)
+    return FALSE;
+  if (from == GST_FORMAT_DEFAULT && to == GST_FORMAT_TIME) {
+    *out = (guint64) value >= self->rec->n_frames ? (gint64) end_time (self)
+        : (gint64) self->times[value];
+    return TRUE;
+  }
+  if (from == GST_FORMAT_TIME && to == GST_FORMAT_DEFAULT) {
+    *out = (gint64) frame_at (self, value);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean
+gst_rtframe_src_prepare_seek_segment (GstBaseSrc * src, GstEvent * seek,
+    GstSegment * segment)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+  GstSeekFlags flags;
+  GstSeekType start_type, stop_type;
+  GstFormat format;
+  gint64 start, stop;
+  gdouble rate;
+
+  gst_event_parse_seek (seek, &rate, &format, &flags, &start_type, &start,
+      &stop_type, &stop);
+  if (rate <= 0.0) {
+    GST_WARNING_OBJECT (self, "reverse playback is not supported");
+    return FALSE;
+  }
+  if (format != GST_FORMAT_TIME) {
+    GST_OBJECT_LOCK (self);
+    if (!convert (self, format, start, GST_FORMAT_TIME, &start)
+        || !convert (self, format, stop, GST_FORMAT_TIME, &stop)) {
+      GST_OBJECT_UNLOCK (self);
+      GST_WARNING_OBJECT (self, "cannot seek in %s",
+          gst_format_get_name (format));
+      return FALSE;
+    }
+    GST_OBJECT_UNLOCK (self);
+  }
+  gst_segment_do_seek (segment, rate, GST_FORMAT_TIME, flags, start_type,
+      start, stop_type, stop, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_rtframe_src_do_seek (GstBaseSrc * src, GstSegment * segment)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+
+  if (segment->rate <= 0.0)
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  if (self->rec) {
+    /* the first seek, at start: the stream starts at the first frame's
+     * timestamp, so it plays at once */
+    if (segment->start == 0 && segment->position == 0 && segment->time == 0) {
+      segment->start = segment->position = segment->time = self->times[0];
+      segment->duration = end_time (self);
+    }
+    self->next = frame_at (self, segment->start);
+    GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": frame %"
+        G_GUINT64_FORMAT, GST_TIME_ARGS (segment->start), self->next);
+  }
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static gboolean
+gst_rtframe_src_query (GstBaseSrc * src, GstQuery * query)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+  gboolean ret = FALSE;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_DURATION:{
+      GstFormat format;
+
+      gst_query_parse_duration (query, &format, NULL);
+      GST_OBJECT_LOCK (self);
+      if (self->rec && format == GST_FORMAT_DEFAULT) {
+        gst_query_set_duration (query, format, self->rec->n_frames);
+        ret = TRUE;
+      } else if (self->rec && format == GST_FORMAT_TIME) {
+        gst_query_set_duration (query, format, end_time (self));
+        ret = TRUE;
+      }
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case GST_QUERY_POSITION:{
+      GstFormat format;
+
+      gst_query_parse_position (query, &format, NULL);
+      if (format == GST_FORMAT_DEFAULT) {
+        GST_OBJECT_LOCK (self);
+        gst_query_set_position (query, format, self->next);
+        GST_OBJECT_UNLOCK (self);
+        ret = TRUE;
+      }
+      break;
+    }
+    case GST_QUERY_CONVERT:{
+      GstFormat from, to;
+      gint64 value, out;
+
+      gst_query_parse_convert (query, &from, &value, &to, NULL);
+      GST_OBJECT_LOCK (self);
+      ret = convert (self, from, value, to, &out);
+      GST_OBJECT_UNLOCK (self);
+      if (ret)
+        gst_query_set_convert (query, from, value, to, out);
+      break;
+    }
+    default:
+      break;
+  }
+  if (!ret)
+    ret = GST_BASE_SRC_CLASS (parent_class)->query (src, query);
+  return ret;
+}
+
+static GstFlowReturn
+gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
+    GstBuffer ** out)
+{
+  GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
+  GstSegment *segment = &src->segment;
+  const RtfIndexRecord *r;
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint64 n, done = 0;
+  guint file;
+
+  GST_OBJECT_LOCK (self);
+  n = self->next;
+  if (n >= self->rec->n_frames) {
+    GST_OBJECT_UNLOCK (self);
+    return GST_FLOW_EOS;
+  }
+  if (GST_CLOCK_TIME_IS_VALID (segment->stop)
+      && self->times[n] >= (GstClockTime) segment->stop) {
+    GST_OBJECT_UNLOCK (self);
+    return GST_FLOW_EOS;
+  }
+  self->next = n + 1;
+  GST_OBJECT_UNLOCK (self);
+
+  r = rtf_recording_frame (self->rec, n, &file);
+  if (file != self->file) {
+    if (self->fd >= 0)
+      close (self->fd);
+    self->file = file;
+    self->fd = open (self->rec->files[file].path, O_RDONLY | O_CLOEXEC);
+    if (self->fd < 0)
+      goto open_failed;
+  }
+  if (file != self->caps_file) {
+    if (self->caps_file == G_MAXUINT
+        || !gst_caps_is_equal (self->caps[file], self->caps[self->caps_file]))
+      gst_base_src_set_caps (src, self->caps[file]);
+    self->caps_file = file;
+  }
+
+  buf = gst_buffer_new_allocate (NULL, r->size, NULL);
+  if (buf == NULL)
+    goto no_memory;
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  while (done < r->size) {
+    ssize_t got = pread (self->fd, map.data + done, r->size - done,
+        (off_t) (r->offset + done));
+
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0) {
+      gst_buffer_unmap (buf, &map);
+      gst_buffer_unref (buf);
+      goto read_failed;
+    }
+    done += got;
+  }
+  gst_buffer_unmap (buf, &map);
+
+  GST_BUFFER_PTS (buf) = self->times[n];
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = r->duration != RTF_INDEX_NONE ? r->duration :
+      GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (buf) = n;
+  GST_BUFFER_OFFSET_END (buf) = n + 1;
+  if (n == 0 || rtf_recording_frame (self->rec, n - 1, NULL)->seq + 1 != r->seq)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  *out = buf;
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+open_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Could not open file \"%s\" for reading.",
+            self->rec->files[file].path), GST_ERROR_SYSTEM);
+    return GST_FLOW_ERROR;
+  }
+no_memory:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not allocate a frame of %u bytes.", r->size), (NULL));
+    return GST_FLOW_ERROR;
+  }
+read_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Could not read frame %" G_GUINT64_FORMAT " from file \"%s\": it "
+            "is cut short or unreadable (rtframe-verify tells which).",
+            r->seq, self->rec->files[file].path), GST_ERROR_SYSTEM);
+    return GST_FLOW_ERROR;
+  }
+}

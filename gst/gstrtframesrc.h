@@ -1,0 +1,38 @@
+/* rtframe: rtframesrc, playback of a recording through its index */
+#ifndef __GST_RTFRAME_SRC_H__
+#define __GST_RTFRAME_SRC_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasesrc.h>
+
+#include "rtf-recording.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_RTFRAME_SRC (gst_rtframe_src_get_type ())
+G_DECLARE_FINAL_TYPE (GstRtFrameSrc, gst_rtframe_src, GST, RTFRAME_SRC,
+    GstBaseSrc);
+
+struct _GstRtFrameSrc
+{
+  GstBaseSrc parent;
+
+  /* properties, under the object lock */
+  gchar *location;
+  guint start_index;
+
+  /* start .. stop */
+  RtfRecording *rec;
+  GstClockTime *times;          /* each frame's timestamp, in order */
+  GstCaps **caps;               /* each file's caps */
+  gint fd;                      /* of file `file` */
+  guint file;
+  guint caps_file;              /* whose caps were set last, G_MAXUINT none */
+  guint64 next;                 /* frame create() reads next (object lock) */
+};
+
+GST_ELEMENT_REGISTER_DECLARE (rtframesrc);
+
+G_END_DECLS
+
+#endif /* __GST_RTFRAME_SRC_H__ */
