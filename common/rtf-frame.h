@@ -52,6 +52,7 @@ struct _RtfFrame
   gint io_slot;                 /* writer resources it uses, -1 none */
   gpointer output;              /* the file it goes to (RtfOutput) */
   guint32 checksum;             /* CRC32C of its bytes, when asked for */
+  guint64 record_no;            /* its record is the nth of its index */
 
   guint index;                  /* which of the queue's frames, stable */
   gpointer user;                /* the producer's data for this index */

@@ -112,6 +112,8 @@ struct _RtfWriter
   RtfFrame **in_flight;         /* taken frames, oldest first (a ring) */
   guint if_first;
   guint frames_in_flight;
+  guint n_recorded;             /* of those, the first ones done and
+                                 * recorded in their index */
   RtfMiss *misses;              /* scratch for rtf_queue_collect_missed() */
   guint max_misses;
   guint ops_in_flight;
@@ -838,6 +840,7 @@ fail (RtfWriter * w, gint err, RtfFrame * f)
 }
 
 static void submit_index (RtfWriter * w, RtfOutput * o);
+static void release_done (RtfWriter * w);
 
 static void
 sync_done (RtfWriter * w, gint res)
@@ -935,38 +938,63 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
 }
 
-/* Hands finished frames back, in order.  After an error every frame from
- * the first failed one on is lost, even if its own write went through: the
- * file keeps only the whole prefix. */
+/* Decides the outcome of the frames whose writes are all done, in order,
+ * and puts the record of each written one in its file's index.  After an
+ * error every frame from the first failed one on is lost, even if its own
+ * write went through: the file keeps only the whole prefix. */
 static void
-release_done (RtfWriter * w)
+record_done (RtfWriter * w)
 {
-  while (w->frames_in_flight > 0) {
-    RtfFrame *f = w->in_flight[w->if_first];
+  while (w->n_recorded < w->frames_in_flight) {
+    RtfFrame *f = w->in_flight[(w->if_first + w->n_recorded) % w->n_slots];
     RtfOutput *o = f->output;
+    RtfIndexRecord r;
 
     if (f->pending > 0)
       break;
-    /* its record must fit in the index first (the index write in flight
-     * frees room when it completes) */
-    if (f->state == RTF_FRAME_WRITTEN && !w->prefix_broken && !w->error
-        && !rtf_output_index_has_room (o))
-      break;
-    g_mutex_lock (&w->cb_lock);
-    /* abandoned: the owner was told this frame is lost */
-    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->abandoned
-            || w->error))
+    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->error))
       f->state = RTF_FRAME_FAILED;
     if (f->state == RTF_FRAME_FAILED)
       w->prefix_broken = TRUE;
-
     if (f->state == RTF_FRAME_WRITTEN) {
-      RtfIndexRecord r;
-
+      /* its record must fit in the index first (the index write in
+       * flight frees room when it completes) */
+      if (!rtf_output_index_has_room (o))
+        break;
       g_assert (f->offset == o->written_end);
       o->written_end = f->offset + f->size;
       index_record_of (w, f, &r);
       rtf_output_add_record (o, &r);
+      f->record_no = o->index_records;
+    }
+    w->n_recorded++;
+  }
+  if (w->prev)
+    submit_index (w, w->prev);
+  submit_index (w, w->cur);
+}
+
+/* Hands finished frames back, in order, once their index record is on
+ * file too: a frame reported written can be found through its index
+ * after a crash. */
+static void
+release_done (RtfWriter * w)
+{
+  record_done (w);
+  while (w->n_recorded > 0) {
+    RtfFrame *f = w->in_flight[w->if_first];
+    RtfOutput *o = f->output;
+
+    g_mutex_lock (&w->cb_lock);
+    if (f->state == RTF_FRAME_WRITTEN && o->index_fd >= 0 && !w->error
+        && !w->abandoned && f->record_no > o->index_records_done) {
+      g_mutex_unlock (&w->cb_lock);
+      break;
+    }
+    /* abandoned: the owner was told this frame is lost */
+    if (f->state == RTF_FRAME_WRITTEN && (w->abandoned || w->error))
+      f->state = RTF_FRAME_FAILED;
+    if (f->state == RTF_FRAME_WRITTEN) {
       w->released_written++;
       g_mutex_lock (&w->lock);
       w->stats.bytes_written += f->size;
@@ -979,14 +1007,12 @@ release_done (RtfWriter * w)
     o->frames_in_flight--;
     w->if_first = (w->if_first + 1) % w->n_slots;
     w->frames_in_flight--;
+    w->n_recorded--;
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
     g_mutex_unlock (&w->cb_lock);
     rtf_queue_release (w->queue, f);
   }
-  if (w->prev)
-    submit_index (w, w->prev);
-  submit_index (w, w->cur);
 }
 
 static void
