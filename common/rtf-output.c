@@ -175,6 +175,27 @@ rtf_output_finish (RtfOutput * o)
 }
 
 void
+rtf_output_keep_released (RtfOutput * o)
+{
+  guint64 keep = o->released_records * RTF_INDEX_RECORD_SIZE +
+      o->index_header_size;
+
+  o->written_end = o->released_end;
+  o->frames = o->released_records;
+  if (o->index_fd < 0 || !o->begun)
+    return;
+  /* the records after them: still buffered, or already on file */
+  if (keep >= o->index_end) {
+    o->index_len = MIN (o->index_len, keep - o->index_end);
+  } else {
+    o->index_len = 0;
+    o->index_end = keep;
+    (void) ftruncate (o->index_fd, (off_t) keep);
+  }
+  o->index_submitted = 0;
+}
+
+void
 rtf_output_info (RtfOutput * o, RtfFileInfo * info)
 {
   memset (info, 0, sizeof (*info));

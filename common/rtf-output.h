@@ -70,7 +70,9 @@ struct _RtfOutput
   /* the writer thread's, while frames go into it */
   gboolean begun;               /* its first frame was submitted */
   guint64 offset;               /* where the next frame starts */
-  guint64 written_end;          /* end of the last frame released written */
+  guint64 written_end;          /* end of the last frame written, recorded */
+  guint64 released_end;         /* ... and reported written to the owner */
+  guint64 released_records;
   guint64 reserved_end;         /* fallocate'd up to here */
   gboolean reserving, reserve_off;
   guint64 reserve_len;          /* of the fallocate in flight */
@@ -114,6 +116,10 @@ gboolean rtf_output_index_next (RtfOutput * o, const guint8 ** buf,
  * the errno to fail with.  A short write is continued by the next call. */
 gint rtf_output_index_done (RtfOutput * o, gint res);
 gboolean rtf_output_index_idle (RtfOutput * o);
+
+/* Forgets the frames written but not reported (an abandoned writer): the
+ * file and the index are cut back to the frames reported written. */
+void rtf_output_keep_released (RtfOutput * o);
 
 /* Makes both files whole and durable: writes what the index still holds,
  * cuts the data to written_end, gives back the space reserved after it,

@@ -945,6 +945,12 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
 static void
 record_done (RtfWriter * w)
 {
+  gboolean abandoned;
+
+  g_mutex_lock (&w->lock);
+  abandoned = w->abandoned;
+  g_mutex_unlock (&w->lock);
+
   while (w->n_recorded < w->frames_in_flight) {
     RtfFrame *f = w->in_flight[(w->if_first + w->n_recorded) % w->n_slots];
     RtfOutput *o = f->output;
@@ -952,7 +958,8 @@ record_done (RtfWriter * w)
 
     if (f->pending > 0)
       break;
-    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || w->error))
+    /* abandoned: the owner was told every frame held is lost */
+    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || abandoned))
       f->state = RTF_FRAME_FAILED;
     if (f->state == RTF_FRAME_FAILED)
       w->prefix_broken = TRUE;
@@ -976,7 +983,8 @@ record_done (RtfWriter * w)
 
 /* Hands finished frames back, in order, once their index record is on
  * file too: a frame reported written can be found through its index
- * after a crash. */
+ * after a crash.  (After an error the records still held are written by
+ * rtf_output_finish(); the frames go back at once.) */
 static void
 release_done (RtfWriter * w)
 {
@@ -992,10 +1000,12 @@ release_done (RtfWriter * w)
       break;
     }
     /* abandoned: the owner was told this frame is lost */
-    if (f->state == RTF_FRAME_WRITTEN && (w->abandoned || w->error))
+    if (f->state == RTF_FRAME_WRITTEN && w->abandoned)
       f->state = RTF_FRAME_FAILED;
     if (f->state == RTF_FRAME_WRITTEN) {
       w->released_written++;
+      o->released_end = f->offset + f->size;
+      o->released_records = f->record_no;
       g_mutex_lock (&w->lock);
       w->stats.bytes_written += f->size;
       if (f->copied)
@@ -1488,8 +1498,13 @@ rtf_writer_run (RtfWriter * w)
         release_lost (w, w->waiting);
         w->waiting = NULL;
       }
-      if (w->frames_in_flight == 0 && w->ops_in_flight == 0)
+      if (w->frames_in_flight == 0 && w->ops_in_flight == 0) {
+        /* keep only what the owner was told is written */
+        if (w->prev)
+          rtf_output_keep_released (w->prev);
+        rtf_output_keep_released (w->cur);
         break;
+      }
       wait = -1;
     } else if (w->error) {
       if (w->ops_in_flight == 0 && !w->failure_reported) {
