@@ -1088,6 +1088,8 @@ begin_file (RtfWriter * w, RtfFrame * f)
   h.format = (gchar *) (f->format ? f->format : "");
   rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->running_time);
   w->cur->format_key = f->format;
+  /* the header goes now, not with the first record */
+  submit_index (w, w->cur);
   file_opened (w, w->cur);
   if (w->worker) {
     rtf_file_worker_current (w->worker, w->cur->number);

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rtf-recording.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
@@ -140,6 +141,62 @@ run_command (gpointer cmd)
 {
   g_print ("  fault: %s\n", (const gchar *) cmd);
   run_or_fail (cmd);
+}
+
+static gint
+run_tool (const gchar * tool, const gchar * location)
+{
+  gchar *exe = g_build_filename (g_getenv ("RTFRAME_TOOLS_DIR"), tool, NULL);
+  gchar *argv[] = { exe, (gchar *) location, NULL };
+  gchar *out = NULL;
+  gint status = -1;
+
+  fail_unless (g_getenv ("RTFRAME_TOOLS_DIR") != NULL);
+  fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+          NULL, NULL, &out, NULL, &status, NULL));
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_print ("$ %s %s\n%s", tool, location, out);
+  g_free (out);
+  g_free (exe);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* rtframe-recover on a recording (a file or a set), then rtframe-verify
+ * passes, and read back through its index every frame is the one its
+ * record names, byte-exact, numbered from 0 without a gap.  Returns how
+ * many frames it holds. */
+static guint64
+recover_and_read (const gchar * location, gsize frame_size)
+{
+  RtfRecording *rec;
+  GError *error = NULL;
+  guint8 *want = g_malloc (frame_size), *got = g_malloc (frame_size);
+  guint64 n, count;
+
+  fail_unless_equals_int (run_tool ("rtframe-recover", location), 0);
+  fail_unless_equals_int (run_tool ("rtframe-verify", location), 0);
+  rec = rtf_recording_open (location, 0, TRUE, &error);
+  fail_unless (rec != NULL, "%s", error ? error->message : "");
+  for (n = 0; n < rec->n_frames; n++) {
+    guint file;
+    const RtfIndexRecord *r = rtf_recording_frame (rec, n, &file);
+    FILE *f = fopen (rec->files[file].path, "rb");
+
+    fail_unless_equals_uint64 (r->seq, n);
+    fail_unless_equals_uint64 (r->size, frame_size);
+    fail_unless (f != NULL);
+    fseek (f, (long) r->offset, SEEK_SET);
+    fail_unless_equals_uint64 (fread (got, 1, frame_size, f), frame_size);
+    fclose (f);
+    rtf_test_fill_frame (want, frame_size, 0, n);
+    fail_unless (memcmp (want, got, frame_size) == 0, "frame %"
+        G_GUINT64_FORMAT " of %s differs", n, location);
+  }
+  count = rec->n_frames;
+  rtf_recording_free (rec);
+  g_free (want);
+  g_free (got);
+  return count;
 }
 
 /* Records ODD_CAPS frames at 20 fps into `path`, runs `cmd` after 15 of
@@ -487,7 +544,9 @@ crash_child (const gchar * path)
   guint64 i;
 
   g_object_set (sink, "location", path, "frame-messages", TRUE, "io-depth",
-      4, NULL);
+      4, "checksums", TRUE, NULL);
+  if (strchr (path, '%'))       /* a set: 5 frames a file */
+    g_object_set (sink, "max-file-size", (guint64) 5 * ODD_FRAME_SIZE, NULL);
   gst_element_set_bus (sink, bus);
   gst_bus_set_sync_handler (bus, child_bus, NULL, NULL);
   h = gst_harness_new_with_element (sink, "sink", NULL);
@@ -517,7 +576,11 @@ GST_START_TEST (test_crash_sigkill)
   guint round, rounds = 20, with_in_flight = 0;
 
   for (round = 0; round < rounds; round++) {
-    gchar *path = g_strdup_printf ("%s/crash-%u.raw", fs->dir, round);
+    /* every other round a rotated set */
+    gchar *path = g_strdup_printf (round % 2 ? "%s/crash-%u-%%03d.raw" :
+        "%s/crash-%u.raw", fs->dir, round);
+    gchar *rm = g_strdup_printf ("rm -f %s/crash-%u[.-]*", fs->dir, round);
+    guint64 recovered;
     gchar *argv[] = { (gchar *) self_exe, (gchar *) "--crash-child", path,
       NULL
     };
@@ -559,21 +622,34 @@ GST_START_TEST (test_crash_sigkill)
     if (accepted > reported)
       with_in_flight++;
 
-    rtf_test_inspect (path, ODD_FRAME_SIZE, 0, &t);
-    g_print ("  kill %2u after %3u ms: %" G_GINT64_FORMAT " accepted, %"
-        G_GINT64_FORMAT " reported written; file %" G_GUINT64_FORMAT
-        " bytes: %" G_GUINT64_FORMAT " whole frames, tail %" G_GUINT64_FORMAT
-        " (%" G_GUINT64_FORMAT " frame data, %" G_GUINT64_FORMAT " zero)\n",
-        round, kill_ms, accepted + 1, reported + 1, t.size, t.exact, t.tail,
-        t.tail_data, t.tail_zero);
-    /* every frame it was told is written is there, byte-exact */
-    fail_unless ((gint64) t.exact >= reported + 1, "%" G_GINT64_FORMAT
-        " reported, %" G_GUINT64_FORMAT " whole in the file", reported + 1,
-        t.exact);
-    /* and nothing but frames and zeros follows them */
-    fail_unless_equals_uint64 (t.garbage, 0);
-    fail_unless ((gint64) t.exact <= accepted + 1);
-    g_unlink (path);
+    if (round % 2 == 0) {
+      rtf_test_inspect (path, ODD_FRAME_SIZE, 0, &t);
+      g_print ("  kill %2u after %3u ms: %" G_GINT64_FORMAT " accepted, %"
+          G_GINT64_FORMAT " reported written; file %" G_GUINT64_FORMAT
+          " bytes: %" G_GUINT64_FORMAT " whole frames, tail %" G_GUINT64_FORMAT
+          " (%" G_GUINT64_FORMAT " frame data, %" G_GUINT64_FORMAT " zero)",
+          round, kill_ms, accepted + 1, reported + 1, t.size, t.exact, t.tail,
+          t.tail_data, t.tail_zero);
+      /* every frame it was told is written is there, byte-exact */
+      fail_unless ((gint64) t.exact >= reported + 1, "%" G_GINT64_FORMAT
+          " reported, %" G_GUINT64_FORMAT " whole in the file", reported + 1,
+          t.exact);
+      /* and nothing but frames and zeros follows them */
+      fail_unless_equals_uint64 (t.garbage, 0);
+      fail_unless ((gint64) t.exact <= accepted + 1);
+    } else {
+      g_print ("  kill %2u after %3u ms (a set of files): %" G_GINT64_FORMAT
+          " accepted, %" G_GINT64_FORMAT " reported written", round, kill_ms,
+          accepted + 1, reported + 1);
+    }
+    /* recovered through the index: every frame reported written, each
+     * whole and checked (CRC32C), nothing else */
+    recovered = recover_and_read (path, ODD_FRAME_SIZE);
+    g_print ("; recovered %" G_GUINT64_FORMAT " frames\n", recovered);
+    fail_unless ((gint64) recovered >= reported + 1);
+    fail_unless ((gint64) recovered <= accepted + 1);
+    rtf_test_run (rm);
+    g_free (rm);
     g_free (path);
   }
   g_print ("  %u of %u kills had frames accepted but not yet reported "
@@ -586,6 +662,18 @@ GST_START_TEST (test_crash_sigkill)
 GST_END_TEST;
 
 /* ---- power cut -------------------------------------------------------- */
+
+static guint64
+durable_of (Rec * r)
+{
+  GstStructure *st = NULL;
+  guint64 v;
+
+  g_object_get (r->h->element, "stats", &st, NULL);
+  v = stat_u64 (st, "frames-durable");
+  gst_structure_free (st);
+  return v;
+}
 
 /* Attaches the image of `fs` to a new loop device and mounts it (replays
  * its log) */
@@ -617,7 +705,7 @@ GST_START_TEST (test_power_cut)
   gchar *done, *cut, *cmd;
   Rec *r;
   RtfTestTail t;
-  guint64 pushed, written;
+  guint64 pushed, written, durable, recovered;
   guint i;
 
   outer = rtf_test_fs_new ("xfs", 800);
@@ -632,9 +720,17 @@ GST_START_TEST (test_power_cut)
   rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
   rtf_test_rec_stop (r);
 
+  /* frames are made durable every 100 ms: wait until the element says
+   * 20 are, then cut the power */
   cmd = g_strdup_printf ("xfs_io -x -c shutdown %s", outer->dir);
-  r = rtf_test_rec_start (cut, NULL, ODD_CAPS);
-  pushed = push_through_fault (r, 20, 60, run_command, cmd);
+  r = rtf_test_rec_start (cut, "sync-interval=100000000", ODD_CAPS);
+  for (i = 0; i < 30; i++)
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
+  for (i = 0; i < 500 && durable_of (r) < 20; i++)
+    g_usleep (10 * 1000);
+  durable = durable_of (r);
+  fail_unless (durable >= 20, "only %" G_GUINT64_FORMAT " durable", durable);
+  pushed = 30 + push_through_fault (r, 0, 60, run_command, cmd);
   written = rtf_test_rec_u64 (r, "frames-written");
   rtf_test_rec_stop (r);
 
@@ -657,6 +753,11 @@ GST_START_TEST (test_power_cut)
       t.tail_data, t.tail_zero);
   fail_unless_equals_uint64 (t.garbage, 0);
   fail_unless (t.exact <= pushed);
+  /* every frame it said was durable survived, with its index record */
+  recovered = recover_and_read (cut, ODD_FRAME_SIZE);
+  g_print ("  %" G_GUINT64_FORMAT " frames were durable at the cut; %"
+      G_GUINT64_FORMAT " recovered through the index\n", durable, recovered);
+  fail_unless (recovered >= durable);
 
   g_free (cmd);
   g_free (done);

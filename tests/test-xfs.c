@@ -107,8 +107,7 @@ GST_START_TEST (test_extent_size_hint_refused_ext4)
   RtfTestFs *fs = rtf_test_fs_new ("ext4", 200);
   gchar *path = g_build_filename (fs->dir, "hint.raw", NULL);
 
-  assert_start_fails (path, "extent-size-hint", "1048576",
-      "extent size hint");
+  assert_start_fails (path, "extent-size-hint", "1048576", "extent size hint");
   g_free (path);
   rtf_test_fs_free (fs);
 }

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static guint64 start_index;
@@ -34,10 +35,15 @@ recover_file (RtfRecordingFile * f)
   gint ret = 0;
 
   if (f->index == NULL) {
-    if (f->data_size == 0) {
-      /* a file opened ahead for the next split and never written */
-      printf ("%s: empty, never written: %s\n", f->path, dry_run ?
-          "would delete it" : "deleted");
+    struct stat st;
+
+    /* The header goes to the index with the file's first frame: without
+     * one, no frame of the file was reported written (or it is a file
+     * opened ahead for the next split, never written). */
+    if (f->data_size == 0 || stat (f->index_path, &st) < 0 || st.st_size == 0) {
+      printf ("%s: %" G_GUINT64_FORMAT " bytes, no frame of it was "
+          "reported written (its index is empty): %s\n", f->path,
+          f->data_size, dry_run ? "would delete it" : "deleted");
       if (!dry_run) {
         (void) unlink (f->path);
         (void) unlink (f->index_path);
