@@ -184,23 +184,85 @@ file_label (const BenchSinkSpec * spec, guint round, guint stream)
   return l;
 }
 
+/* rtframesink with max-file-size or max-file-duration records into a
+ * set of files: "<label>.%05d" */
+static gboolean
+spec_rotates (const BenchSinkSpec * spec)
+{
+  gchar **p;
+
+  for (p = spec->props; spec->kind == BENCH_RTFRAMESINK && p && *p; p++)
+    if (g_str_has_prefix (*p, "max-file-size=")
+        || g_str_has_prefix (*p, "max-file-duration="))
+      return TRUE;
+  return FALSE;
+}
+
+/* The files a stream was recorded to: one, or each of a set in order */
+static GPtrArray *
+files_of (const gchar * path)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  gchar *base;
+  guint n;
+
+  if (!g_str_has_suffix (path, ".%05d")) {
+    g_ptr_array_add (files, g_strdup (path));
+    return files;
+  }
+  base = g_strndup (path, strlen (path) - 5);
+  for (n = 0;; n++) {
+    gchar *one = g_strdup_printf ("%s.%05u", base, n);
+
+    if (!g_file_test (one, G_FILE_TEST_EXISTS)) {
+      g_free (one);
+      break;
+    }
+    g_ptr_array_add (files, one);
+  }
+  g_free (base);
+  return files;
+}
+
+static void
+remove_recording (const gchar * path)
+{
+  GPtrArray *files = files_of (path);
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    gchar *idx = g_strconcat (g_ptr_array_index (files, i), ".idx", NULL);
+
+    g_unlink (g_ptr_array_index (files, i));
+    g_unlink (idx);
+    g_free (idx);
+  }
+  g_ptr_array_unref (files);
+}
+
 static void
 verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
 {
   guint64 good = 0;
-  guint s;
+  guint s, i;
 
   for (s = 0; s < cfg->streams; s++) {
-    guint64 bad = 0, n;
-    gchar *why = NULL;
+    GPtrArray *files = files_of (paths[s]);
 
-    n = bench_frame_verify_file (paths[s], cfg->frame_size, s, &bad, &why);
-    res->verified += n;
-    res->bad += bad;
-    good += n - MIN (n, bad);
-    if (why && res->error == NULL)
-      res->error = g_strdup_printf ("%s: %s", paths[s], why);
-    g_free (why);
+    for (i = 0; i < files->len; i++) {
+      const gchar *path = g_ptr_array_index (files, i);
+      guint64 bad = 0, n;
+      gchar *why = NULL;
+
+      n = bench_frame_verify_file (path, cfg->frame_size, s, &bad, &why);
+      res->verified += n;
+      res->bad += bad;
+      good += n - MIN (n, bad);
+      if (why && res->error == NULL)
+        res->error = g_strdup_printf ("%s: %s", path, why);
+      g_free (why);
+    }
+    g_ptr_array_unref (files);
   }
   if (good != res->written && res->error == NULL)
     res->error = g_strdup_printf ("the files hold %" G_GUINT64_FORMAT
@@ -241,8 +303,15 @@ run_one (const BenchConfig * config, const BenchSinkSpec * spec, guint round)
   for (s = 0; s < cfg->streams; s++) {
     gchar *name = file_label (spec, round, s);
 
-    paths[s] = g_build_filename (cfg->dir, name, NULL);
-    g_unlink (paths[s]);
+    if (spec_rotates (spec)) {
+      gchar *pattern = g_strconcat (name, ".%05d", NULL);
+
+      paths[s] = g_build_filename (cfg->dir, pattern, NULL);
+      g_free (pattern);
+    } else {
+      paths[s] = g_build_filename (cfg->dir, name, NULL);
+    }
+    remove_recording (paths[s]);
     g_free (name);
   }
   settle (cfg);
@@ -300,7 +369,7 @@ run_one (const BenchConfig * config, const BenchSinkSpec * spec, guint round)
     if (cfg->verify && res->logs)
       verify (cfg, res, paths);
     for (s = 0; s < cfg->streams && !cfg->keep; s++)
-      g_unlink (paths[s]);
+      remove_recording (paths[s]);
   }
   g_strfreev (paths);
   return res;

@@ -12,6 +12,13 @@
 #              with direct I/O on a preallocated file, so no second page cache)
 #   disk-flat  flat-out on the same
 #   disk-3x    3x the frame rate on the same
+#   rotate     the user's workload on RAM-backed XFS: rtframesink writing one
+#              file per stream, against a new file every 40 frames (2 s) and
+#              every second (max-file-size, max-file-duration): what a split
+#              costs in latency
+#   durability the user's workload on XFS on the machine's disk:
+#              sync-interval=0, the default (1 s), 100 ms, and checksums on:
+#              what durability and CRC32C cost
 #   soak       rtframesink alone at the user's rate on RAM-backed XFS, for
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
@@ -131,6 +138,25 @@ soak_summary() {
 }
 
 for s in "${scenarios[@]}"; do
+  if [ "$s" = rotate ]; then
+    setup_ram $(( free_gib * 3 / 4 > 40 ? 40 : free_gib * 3 / 4 ))
+    run rotate "RAM (tmpfs)" --duration "${duration:-30}" --no-fio \
+      --sink rtframesink --sink rtframesink:max-file-size=228065280 \
+      --sink rtframesink:max-file-duration=1000000000
+    awk -f "$root/bench/split-latency.awk" "$out/rotate.csv" | tee -a "$out/rotate.txt"
+    fresh
+    continue
+  fi
+  if [ "$s" = durability ]; then
+    setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
+    run durability "$(findmnt -no SOURCE -T /var/tmp)" \
+      --duration "${duration:-30}" --no-fio \
+      --sink rtframesink:sync-interval=0 --sink rtframesink \
+      --sink rtframesink:sync-interval=100000000 \
+      --sink rtframesink:checksums=true
+    fresh
+    continue
+  fi
   if [ "$s" = soak ]; then
     total=${duration:-1800}
     setup_ram 12

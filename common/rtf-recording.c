@@ -57,6 +57,20 @@ list_numbers (const gchar * pattern, GError ** error)
   return numbers;
 }
 
+/* An empty file whose index is empty too: the writer opens the next file
+ * of a set ahead of time, and a crash leaves it so. */
+static gboolean
+never_written (const gchar * path)
+{
+  gchar *index = rtf_index_path (path);
+  struct stat st, ist;
+  gboolean empty = stat (path, &st) == 0 && st.st_size == 0
+      && (stat (index, &ist) < 0 || ist.st_size == 0);
+
+  g_free (index);
+  return empty;
+}
+
 static gboolean
 add_file (RtfRecording * rec, GArray * files, const gchar * path,
     guint64 number, gboolean require_index, GError ** error)
@@ -130,6 +144,12 @@ rtf_recording_open (const gchar * location, guint64 start_index,
         if (started && n != last + 1)
           break;                /* a gap: the set ends */
         path = rtf_pattern_format (location, n);
+        if (never_written (path)) {
+          g_free (path);        /* opened ahead for a split that never came */
+          if (started)
+            break;
+          continue;
+        }
         ok = add_file (rec, files, path, n, require_index, error);
         g_free (path);
         started = TRUE;

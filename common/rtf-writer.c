@@ -78,7 +78,6 @@ struct _RtfWriter
   RtfOutput *prev;              /* the previous file, frames in flight */
   RtfFileWorker *worker;        /* rotation only */
   RtfFrame *waiting;            /* popped, waits for the next file */
-  guint64 bytes_before;         /* bytes of the files before cur and prev */
   const gchar *fail_op;         /* what failed, for the report */
   gchar *fail_path;
 
@@ -1124,10 +1123,12 @@ retire_prev (RtfWriter * w)
 {
   RtfOutput *o = w->prev;
 
-  if (o == NULL || o->frames_in_flight > 0 || !rtf_output_index_idle (o))
+  /* nothing in flight may still name it: frames, index writes, its
+   * fallocate, an fdatasync (of it, submitted before the split) */
+  if (o == NULL || o->frames_in_flight > 0 || !rtf_output_index_idle (o)
+      || o->reserving || w->syncs_pending > 0)
     return;
   w->prev = NULL;
-  w->bytes_before += o->written_end;
   rtf_file_worker_retire (w->worker, o);
 }
 
@@ -1234,7 +1235,6 @@ finish_outputs (RtfWriter * w)
     ret = rtf_output_finish (w->prev);
     if (ret == 0 && !w->prev->closed)
       closed_info (w, w->prev, 0);
-    w->bytes_before += w->prev->written_end;
     rtf_output_free (w->prev, FALSE);
     w->prev = NULL;
   }

@@ -14,7 +14,7 @@ tools/build.sh
 
 export GST_PLUGIN_PATH_1_0="$PWD/build/gst${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"
 mkdir -p "$out"
-rm -f "$out"/cam*.raw
+rm -f "$out"/cam*.raw "$out"/cam*.raw.idx
 frames=$((seconds * 20))
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 
@@ -31,6 +31,8 @@ for s in 0 1 2; do
   size=$(stat -c %s "$f" 2>/dev/null || echo 0)
   echo "$f: $size bytes = $((size / 5701632)) frames of 5701632 bytes"
   [ "$size" = $((frames * 5701632)) ] || ok=0
+  # each file against its frame index (sizes, order, write latency)
+  build/tools/rtframe-verify -q "$f" || ok=0
 done
 if [ $ok = 1 ] && [ $status = 0 ]; then
   echo "quickstart: every stream has all $frames frames"
@@ -38,4 +40,6 @@ else
   echo "quickstart: FAILED: a stream is missing frames (rtframe-record exit $status)" >&2
   exit 1
 fi
-echo "play one back:  GST_PLUGIN_PATH_1_0=$PWD/build/gst gst-launch-1.0 filesrc location=$out/cam0.raw ! rawvideoparse format=p010-10le width=2048 height=928 framerate=20/1 ! videoconvert ! autovideosink"
+echo "check one:      build/tools/rtframe-verify $out/cam0.raw"
+echo "play one back:  GST_PLUGIN_PATH_1_0=$PWD/build/gst gst-launch-1.0 rtframesrc location=$out/cam0.raw ! videoconvert ! autovideosink"
+echo "  (or without the index: filesrc location=$out/cam0.raw ! rawvideoparse format=p010-10le width=2048 height=928 framerate=20/1 ! videoconvert ! autovideosink)"
