@@ -198,27 +198,34 @@ spec_rotates (const BenchSinkSpec * spec)
   return FALSE;
 }
 
-/* The files a stream was recorded to: one, or each of a set in order */
+/* The files a stream was recorded to: one, or each of a set in order from
+ * the lowest number left (max-files deletes the oldest); *first_number
+ * is that number (0 for one file) */
 static GPtrArray *
-files_of (const gchar * path)
+files_of (const gchar * path, guint * first_number)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
   gchar *base;
   guint n;
 
+  *first_number = 0;
   if (!g_str_has_suffix (path, ".%05d")) {
     g_ptr_array_add (files, g_strdup (path));
     return files;
   }
   base = g_strndup (path, strlen (path) - 5);
-  for (n = 0;; n++) {
+  for (n = 0; n < 100000; n++) {
     gchar *one = g_strdup_printf ("%s.%05u", base, n);
 
-    if (!g_file_test (one, G_FILE_TEST_EXISTS)) {
+    if (g_file_test (one, G_FILE_TEST_EXISTS)) {
+      if (files->len == 0)
+        *first_number = n;
+      g_ptr_array_add (files, one);
+    } else {
       g_free (one);
-      break;
+      if (files->len > 0)
+        break;
     }
-    g_ptr_array_add (files, one);
   }
   g_free (base);
   return files;
@@ -227,8 +234,8 @@ files_of (const gchar * path)
 static void
 remove_recording (const gchar * path)
 {
-  GPtrArray *files = files_of (path);
-  guint i;
+  guint first, i;
+  GPtrArray *files = files_of (path, &first);
 
   for (i = 0; i < files->len; i++) {
     gchar *idx = g_strconcat (g_ptr_array_index (files, i), ".idx", NULL);
@@ -244,11 +251,15 @@ static void
 verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
 {
   guint64 good = 0;
-  guint s, i;
+  guint s, i, first;
+  gboolean deleted = FALSE;
 
   for (s = 0; s < cfg->streams; s++) {
-    GPtrArray *files = files_of (paths[s]);
+    GPtrArray *files = files_of (paths[s], &first);
 
+    /* max-files deleted the oldest: the frames left are checked, their
+     * count cannot be */
+    deleted |= first > 0;
     for (i = 0; i < files->len; i++) {
       const gchar *path = g_ptr_array_index (files, i);
       guint64 bad = 0, n;
@@ -264,7 +275,7 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
     }
     g_ptr_array_unref (files);
   }
-  if (good != res->written && res->error == NULL)
+  if (good != res->written && !deleted && res->error == NULL)
     res->error = g_strdup_printf ("the files hold %" G_GUINT64_FORMAT
         " whole frames, %" G_GUINT64_FORMAT " were reported written", good,
         res->written);

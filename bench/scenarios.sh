@@ -19,6 +19,9 @@
 #   durability the user's workload on XFS on the machine's disk:
 #              sync-interval=0, the default (1 s), 100 ms, and checksums on:
 #              what durability and CRC32C cost
+#   long       the user's workload for 10 minutes (205 GB) on RAM-backed XFS
+#              of 16 GiB: rotated into 200-frame files, max-files=3 per
+#              stream, so old files are deleted behind the recording
 #   soak       rtframesink alone at the user's rate on RAM-backed XFS, for
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
@@ -144,6 +147,13 @@ for s in "${scenarios[@]}"; do
       --sink rtframesink --sink rtframesink:max-file-size=228065280 \
       --sink rtframesink:max-file-duration=1000000000
     awk -f "$root/bench/split-latency.awk" "$out/rotate.csv" | tee -a "$out/rotate.txt"
+    fresh
+    continue
+  fi
+  if [ "$s" = long ]; then
+    setup_ram 16
+    run long "RAM (tmpfs)" --duration "${duration:-600}" --no-fio \
+      --sink rtframesink:max-file-size=1140326400,max-files=3
     fresh
     continue
   fi
