@@ -17,8 +17,8 @@
 #              every second (max-file-size, max-file-duration): what a split
 #              costs in latency
 #   durability the user's workload on XFS on the machine's disk:
-#              sync-interval=0, the default (1 s), 100 ms, and checksums on:
-#              what durability and CRC32C cost
+#              sync-interval 0, 50 ms, 100 ms (the default), 250 ms, 1 s,
+#              and checksums on: what durability and CRC32C cost
 #   long       the user's workload for 10 minutes (205 GB) on RAM-backed XFS
 #              of 16 GiB: rotated into 200-frame files, max-files=3 per
 #              stream, so old files are deleted behind the recording
@@ -160,9 +160,12 @@ for s in "${scenarios[@]}"; do
   if [ "$s" = durability ]; then
     setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
     run durability "$(findmnt -no SOURCE -T /var/tmp)" \
-      --duration "${duration:-30}" --no-fio \
-      --sink rtframesink:sync-interval=0 --sink rtframesink \
+      --duration "${duration:-20}" --no-fio \
+      --sink rtframesink:sync-interval=0 \
+      --sink rtframesink:sync-interval=50000000 \
       --sink rtframesink:sync-interval=100000000 \
+      --sink rtframesink:sync-interval=250000000 \
+      --sink rtframesink:sync-interval=1000000000 \
       --sink rtframesink:checksums=true
     fresh
     continue

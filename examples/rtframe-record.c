@@ -1,9 +1,12 @@
 /* rtframe-record: records N live streams with rtframesink, watches the bus,
  * prints a status line every second and a summary at the end.
  *
- *   rtframe-record [--streams 3] [--seconds 5] [--dir .]
+ *   rtframe-record [--streams 3] [--seconds 5] [--dir .] [--rotate S]
  *                  [--caps video/x-raw,format=P010_10LE,width=2048,...]
  *                  [--sink-props "deadline=50000000 leaky=no"]
+ *
+ * With --rotate S each stream goes to a set of files of S seconds,
+ * cam<N>-00000.raw, cam<N>-00001.raw, ... (location cam<N>-%05d.raw). 
  *
  * Exit status: 0 when every frame was written, 2 when frames were dropped
  * or lost, 1 on an error.  What an application embedding rtframesink does:
@@ -160,7 +163,7 @@ on_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 int
 main (int argc, char **argv)
 {
-  gint streams = 3, seconds = 5, fps_n = 20, fps_d = 1;
+  gint streams = 3, seconds = 5, fps_n = 20, fps_d = 1, rotate = 0;
   gchar *dir = NULL, *caps = NULL, *sink_props = NULL;
   GOptionEntry entries[] = {
     {"streams", 0, 0, G_OPTION_ARG_INT, &streams, "Streams (1-16)", "N"},
@@ -169,6 +172,8 @@ main (int argc, char **argv)
     {"caps", 0, 0, G_OPTION_ARG_STRING, &caps, "Caps of every stream", "CAPS"},
     {"sink-props", 0, 0, G_OPTION_ARG_STRING, &sink_props,
         "Extra rtframesink properties", "PROPS"},
+    {"rotate", 0, 0, G_OPTION_ARG_INT, &rotate,
+        "A new file every S seconds: cam<N>-%05d.raw", "S"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- record live streams with "
@@ -202,13 +207,19 @@ main (int argc, char **argv)
   }
   gst_caps_unref (c);
 
-  for (i = 0; i < (guint) streams; i++)
+  for (i = 0; i < (guint) streams; i++) {
+    gchar *rotation = rotate > 0 ?
+        g_strdup_printf ("-%%05d.raw\" max-file-duration=%" G_GUINT64_FORMAT,
+        (guint64) rotate * GST_SECOND) : g_strdup (".raw\"");
+
     g_string_append_printf (desc, "videotestsrc is-live=true pattern=ball "
         "num-buffers=%d foreground-color=%u ! %s ! rtframesink name=cam%u "
-        "location=\"%s/cam%u.raw\" stats-interval=1000000000 %s ",
+        "location=\"%s/cam%u%s stats-interval=1000000000 %s ",
         (gint) ((gint64) seconds * fps_n / fps_d),
         0xff000000u | (0xffu << (8 * (i % 3))), caps, i, dir ? dir : ".", i,
-        sink_props ? sink_props : "");
+        rotation, sink_props ? sink_props : "");
+    g_free (rotation);
+  }
   pipeline = gst_parse_launch (desc->str, &err);
   if (pipeline == NULL) {
     g_printerr ("pipeline: %s\n", err->message);

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Runs the examples as a user would: a clean recording exits 0 and prints a
 # summary; a recording that drops frames (its output is a FIFO nobody reads
-# for 2 s, leaky=upstream) exits 2.  Args: <rtframe-record binary> <.py>
+# for 2 s, leaky=upstream) exits 2; the long-recording walkthrough
+# (record 3 rotated streams, SIGKILL, recover, verify, play back with
+# seeks) ends well.  Args: <rtframe-record binary> <.py>
+# <long-recording.sh> <build dir>
 set -u
 c_example=$1
 py_example=$2
+long_example=${3:-}
+build_dir=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -71,5 +76,20 @@ if [ -n "$python" ]; then
   dropping_run Python "${pyenv[@]}" $python "$py_example"
 else
   echo "Python example skipped: /usr/bin/python3 has no gi (apt-get install python3-gi gir1.2-gstreamer-1.0)"
+fi
+
+# the walkthrough of docs/recording.md, on small frames
+if [ -n "$long_example" ] && [ -n "$python" ]; then
+  out=$(RTFRAME_BUILD="$build_dir" "${pyenv[@]}" bash "$long_example" \
+    "$work/long" "$caps" 2>&1); status=$?
+  if [ $status -ne 0 ] \
+      || ! grep -q "^long-recording: recorded, recovered, verified" <<<"$out" \
+      || ! grep -q "seek to frame 27: frame 27," <<<"$out" \
+      || [ "$(grep -c '^OK$' <<<"$out")" -ne 3 ]; then
+    echo "FAIL: long-recording.sh (exit $status)"; echo "$out" | tail -30; fail=1
+  else
+    echo "ok: long-recording.sh"
+    echo "$out" | grep -E "^(==|seek|files|long)"
+  fi
 fi
 exit $fail
