@@ -54,9 +54,9 @@ def main(argv):
             status = 1
             continue
         buf = sample.get_buffer()
-        print("seek to %s %s: frame %d, pts %s, %d bytes" % (
+        print("seek to %s %s: frame %d, pts %.3f s, %d bytes" % (
             "time" if by_time else "frame", position, buf.offset,
-            Gst.TIME_ARGS(buf.pts), buf.get_size()))
+            buf.pts / Gst.SECOND, buf.get_size()))
         if not by_time and buf.offset != target:
             status = 1
     pipeline.set_state(Gst.State.NULL)

@@ -920,11 +920,8 @@ writer_failed (gint err, const gchar * operation, const gchar * path,
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("No space left to write to file \"%s\".", path),
         ("%s failed: %s", operation, detail));
-  } else if (g_str_equal (operation, "sync")) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SYNC,
-        ("Could not make file \"%s\" durable (fdatasync): %s.", path,
-            g_strerror (err)), ("%s failed: %s", operation, detail));
   } else {
+    /* a write, or an fdatasync of sync-interval: the same to the user */
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
         ("Error while writing to file \"%s\": %s.", path,
             g_strerror (err)), ("%s failed: %s", operation, detail));
