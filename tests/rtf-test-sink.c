@@ -10,6 +10,25 @@
 /* rtframesink recording to `location` with `props` ("name=value ..."), a
  * bus set before the harness starts it (so start-time messages are kept),
  * and the harness's source pad sending `caps`. */
+/* Sets "name=value ..." on e */
+static void
+set_props (GstElement * e, const gchar * props)
+{
+  gchar **kv;
+  guint i;
+
+  if (props == NULL)
+    return;
+  kv = g_strsplit (props, " ", -1);
+  for (i = 0; kv[i]; i++) {
+    gchar **p = g_strsplit (kv[i], "=", 2);
+
+    gst_util_set_object_arg (G_OBJECT (e), p[0], p[1]);
+    g_strfreev (p);
+  }
+  g_strfreev (kv);
+}
+
 GstHarness *
 rtf_test_sink_new (const gchar * location, const gchar * props,
     const gchar * caps, GstBus ** bus)
@@ -19,18 +38,7 @@ rtf_test_sink_new (const gchar * location, const gchar * props,
 
   fail_unless (sink != NULL);
   g_object_set (sink, "location", location, NULL);
-  if (props) {
-    gchar **kv = g_strsplit (props, " ", -1);
-    guint i;
-
-    for (i = 0; kv[i]; i++) {
-      gchar **p = g_strsplit (kv[i], "=", 2);
-
-      gst_util_set_object_arg (G_OBJECT (sink), p[0], p[1]);
-      g_strfreev (p);
-    }
-    g_strfreev (kv);
-  }
+  set_props (sink, props);
   *bus = gst_bus_new ();
   gst_element_set_bus (sink, *bus);
   h = gst_harness_new_with_element (sink, "sink", NULL);
@@ -148,4 +156,28 @@ rtf_test_assert_file (const gchar * path, gsize frame_size, guint stream,
   gchar *err = rtf_test_check_file (path, frame_size, stream, n);
 
   fail_unless (err == NULL, "%s: %s", path, err);
+}
+
+/* An element of `factory` with `location` and `props` ("name=value ...")
+ * fails to start (NULL -> PAUSED), posting a RESOURCE error `code` whose
+ * text contains `substr`. */
+void
+rtf_test_assert_start_fails (const gchar * factory, const gchar * location,
+    const gchar * props, gint code, const gchar * substr)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+  GstBus *bus = gst_bus_new ();
+
+  fail_unless (e != NULL);
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "location", location, NULL);
+  set_props (e, props);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR, code,
+      substr);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_object_unref (e);
 }

@@ -31,6 +31,12 @@ void rtf_test_rec_stop (Rec * r);
 void rtf_test_assert_message (GstBus * bus, GstMessageType type,
     GQuark domain, gint code, const gchar * substr);
 void rtf_test_assert_no_message (GstBus * bus, GstMessageType type);
+/* An element of `factory` with `location` and `props` ("name=value ...")
+ * fails to start, with a RESOURCE error `code` saying `substr` */
+void rtf_test_assert_start_fails (const gchar * factory,
+    const gchar * location, const gchar * props, gint code,
+    const gchar * substr);
+
 /* `path` holds exactly frames 0..n-1 of `stream` */
 void rtf_test_assert_file (const gchar * path, gsize frame_size,
     guint stream, guint64 n);

@@ -348,7 +348,10 @@ GST_START_TEST (test_failing_fs_xfs_shutdown)
       stat_u64 (st, "frames-lost"), tail.exact, tail.tail, tail.tail_data,
       tail.tail_zero);
   fail_unless (stat_u64 (st, "frames-written") >= 10);
-  fail_unless (stat_u64 (st, "frames-lost") >= 1);
+  /* (frames-lost may be 0: with frames every 50 ms and sync-interval
+   * fdatasyncs in between, the failure is often seen by one of those
+   * while no frame is in flight; record_through_fault() checked that
+   * written + lost = accepted) */
   gst_structure_free (st);
   g_free (cmd);
   g_free (path);
@@ -434,9 +437,9 @@ GST_START_TEST (test_device_vanishes)
   g_print ("  device gone: %" G_GUINT64_FORMAT " accepted, %"
       G_GUINT64_FORMAT " written, %" G_GUINT64_FORMAT " lost\n", pushed,
       stat_u64 (st, "frames-written"), stat_u64 (st, "frames-lost"));
+  /* (frames-lost may be 0, as above) */
   fail_unless_equals_uint64 (stat_u64 (st, "frames-written") +
       stat_u64 (st, "frames-lost"), pushed);
-  fail_unless (stat_u64 (st, "frames-lost") >= 1);
   gst_structure_free (st);
   g_free (cmd);
   g_free (path);

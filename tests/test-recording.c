@@ -25,6 +25,9 @@
 
 static gchar *tmpdir;
 
+static gint run_tool (const gchar * tool, const gchar * arg1,
+    const gchar * arg2, gchar ** out);
+
 static void
 setup_tmpdir (void)
 {
@@ -182,11 +185,15 @@ assert_rotated (Rec * r, const gchar * pattern, guint64 first_index,
   file_messages_free (closed);
 }
 
+/* loop: io_uring, then the pwrite engine */
 GST_START_TEST (test_rotation_by_size)
 {
   gchar *pattern = tmp_path ("size-%02d.raw");
-  gchar *props = g_strdup_printf ("max-file-size=%d", FRAME * 3 + FRAME / 2);
+  gchar *props = g_strdup_printf ("max-file-size=%d io-engine=%s checksums=%s",
+      FRAME * 3 + FRAME / 2, __i__ ? "psync" : "io-uring",
+      __i__ ? "true" : "false");
   Rec *r = rtf_test_rec_start (pattern, props, CAPS);
+  gchar *out = NULL;
   guint i;
 
   for (i = 0; i < 10; i++)
@@ -196,6 +203,10 @@ GST_START_TEST (test_rotation_by_size)
   rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
   fail_unless_equals_uint64 (rtf_test_rec_u64 (r, "frames-written"), 10);
   rtf_test_rec_stop (r);
+  /* the set, its indexes and checksums agree */
+  fail_unless_equals_int (run_tool ("rtframe-verify", pattern, NULL, &out), 0);
+  fail_unless (strstr (out, "4 files, 10 frames") != NULL);
+  g_free (out);
   g_free (props);
   g_free (pattern);
 }
@@ -476,25 +487,9 @@ GST_START_TEST (test_bad_pattern)
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     gchar *loc = tmp_path (bad[i][0]);
-    GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
-    GstBus *bus = gst_bus_new ();
 
-    gst_element_set_bus (sink, bus);
-    g_object_set (sink, "location", loc, NULL);
-    if (bad[i][1]) {
-      gchar **kv = g_strsplit (bad[i][1], "=", 2);
-
-      gst_util_set_object_arg (G_OBJECT (sink), kv[0], kv[1]);
-      g_strfreev (kv);
-    }
-    fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
-        GST_STATE_CHANGE_FAILURE);
-    rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+    rtf_test_assert_start_fails ("rtframesink", loc, bad[i][1],
         GST_RESOURCE_ERROR_SETTINGS, loc);
-    gst_element_set_state (sink, GST_STATE_NULL);
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-    gst_object_unref (sink);
     g_free (loc);
   }
 }
@@ -618,21 +613,9 @@ GST_START_TEST (test_src_errors)
   guint i;
 
   fail_unless (g_file_set_contents (noindex, "xxxx", 4, NULL));
-  for (i = 0; i < G_N_ELEMENTS (locations); i++) {
-    GstElement *src = gst_element_factory_make ("rtframesrc", NULL);
-    GstBus *bus = gst_bus_new ();
-
-    gst_element_set_bus (src, bus);
-    g_object_set (src, "location", locations[i], NULL);
-    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
-        GST_STATE_CHANGE_FAILURE);
-    rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+  for (i = 0; i < G_N_ELEMENTS (locations); i++)
+    rtf_test_assert_start_fails ("rtframesrc", locations[i], NULL,
         GST_RESOURCE_ERROR_OPEN_READ, locations[i]);
-    gst_element_set_state (src, GST_STATE_NULL);
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-    gst_object_unref (src);
-  }
   g_free (missing);
   g_free (noindex);
 }
@@ -719,7 +702,7 @@ recording_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, setup_tmpdir, remove_tmpdir);
-  tcase_add_test (tc, test_rotation_by_size);
+  tcase_add_loop_test (tc, test_rotation_by_size, 0, 2);
   tcase_add_test (tc, test_rotation_by_duration);
   tcase_add_test (tc, test_max_files_start_index);
   tcase_add_test (tc, test_split_now);
