@@ -15,8 +15,7 @@ import sys
 import gi
 
 gi.require_version("Gst", "1.0")
-gi.require_version("GstApp", "1.0")
-from gi.repository import Gst, GstApp  # noqa: E402
+from gi.repository import Gst  # noqa: E402
 
 
 def main(argv):
@@ -48,7 +47,8 @@ def main(argv):
         else:
             target = int(position)
             done = pipeline.seek_simple(Gst.Format.DEFAULT, flags, target)
-        sample = sink.pull_preroll() if done else None
+        # appsink's action signal: no GstApp typelib needed
+        sample = sink.emit("pull-preroll") if done else None
         if sample is None:
             print("seek to %s failed" % position)
             status = 1

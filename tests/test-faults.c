@@ -646,8 +646,9 @@ GST_START_TEST (test_crash_sigkill)
           accepted + 1, reported + 1);
     }
     /* recovered through the index: every frame reported written, each
-     * whole and checked (CRC32C), nothing else */
-    recovered = recover_and_read (path, ODD_FRAME_SIZE);
+     * whole and checked (CRC32C), nothing else.  (Killed before its first
+     * frame - a slow start under a sanitizer - there is nothing to read.) */
+    recovered = accepted < 0 ? 0 : recover_and_read (path, ODD_FRAME_SIZE);
     g_print ("; recovered %" G_GUINT64_FORMAT " frames\n", recovered);
     fail_unless ((gint64) recovered >= reported + 1);
     fail_unless ((gint64) recovered <= accepted + 1);

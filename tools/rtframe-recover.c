@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,6 +116,12 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
 
   rec = rtf_recording_open (argv[1], start_index, FALSE, &error);
+  if (rec == NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+      && strchr (argv[1], '%')) {
+    /* a set none of whose files got a frame (killed before the first) */
+    printf ("%s: %s: nothing to recover\n", argv[1], error->message);
+    return 0;
+  }
   if (rec == NULL) {
     fprintf (stderr, "rtframe-recover: %s\n", error->message);
     return 2;
