@@ -2,6 +2,8 @@
  * files (in $TMPDIR) with both engines, direct and buffered, for frame
  * sizes and memory layouts that exercise every write shape. */
 #include "rtf-writer.h"
+#include "rtf-pattern.h"
+#include "rtf-recording.h"
 #include "rtf-test-util.h"
 
 #include <errno.h>
@@ -396,6 +398,153 @@ test_open_error (void)
   g_assert_cmpint (e, ==, ENOENT);
 }
 
+/* Rotation on the writer alone (so ThreadSanitizer sees the writer and the
+ * file helper thread together): frames of 3000 bytes into files of at
+ * most 4 frames, index and checksums on, syncs as often as possible, a
+ * split forced by a frame and one by a new format; every file, its index
+ * and the opened/closed callbacks checked. */
+typedef struct
+{
+  Ctx ctx;
+  gint opened, closed;
+  gint closed_frames;
+} RotCtx;
+
+static void
+rot_opened (const RtfFileInfo * info, gpointer user_data)
+{
+  g_atomic_int_inc (&((RotCtx *) user_data)->opened);
+}
+
+static void
+rot_closed (const RtfFileInfo * info, gpointer user_data)
+{
+  RotCtx *rc = user_data;
+
+  g_assert_cmpint (info->error, ==, 0);
+  /* the writer thread or the file helper thread: one at a time */
+  g_atomic_int_inc (&rc->closed);
+  g_atomic_int_add (&rc->closed_frames, (gint) info->frames);
+}
+
+static void
+test_rotation (gconstpointer data)
+{
+  RtfEngineKind engine = GPOINTER_TO_INT (data);
+  const gsize size = 3000;
+  const guint n = 19;
+  static const RtfWriterCallbacks rot_callbacks = {
+    frame_done, failed, NULL, NULL, NULL, rot_opened, rot_closed
+  };
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *pattern = g_build_filename (dir, "rot-%03d.raw", NULL);
+  RtfWriterConfig cfg = { pattern, engine, RTF_DIRECT_AUTO, 3, 6, 0, 1 << 20 };
+  const gchar *format_a = "video/x-raw, format=(string)A", *format_b =
+      "video/x-raw, format=(string)B";
+  RotCtx rc = { {0} };
+  RtfRecording *rec;
+  RtfWriterStats st;
+  GError *error = NULL;
+  RtfWriter *w;
+  GThread *t;
+  gint e = 0;
+  guint i, k;
+
+  cfg.rotate = TRUE;
+  cfg.start_index = 5;
+  cfg.max_file_size = 4 * size + 100;
+  cfg.index = TRUE;
+  cfg.checksums = TRUE;
+  cfg.sync_interval = 1;
+  w = rtf_writer_new (&cfg, &rot_callbacks, &rc, &e, NULL);
+  g_assert_nonnull (w);
+  rc.ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  for (i = 0; i < n; i++) {
+    RtfQueue *q = rtf_writer_get_queue (w);
+    RtfFrame *f;
+    void *p = NULL;
+
+    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, &f, NULL), ==,
+        RTF_QUEUE_OK);
+    g_assert_cmpint (posix_memalign (&p, 4096, size), ==, 0);
+    rc.ctx.mem[f->index] = p;
+    rtf_test_fill_frame (p, size, 0, i);
+    f->iov[0] = (struct iovec) { p, size };
+    f->n_iov = 1;
+    f->pts = i * 50000000;
+    /* frames 0-9 format A (files of 4, 4, 2: frame 10 has format B), frame
+     * 13 asks for a split */
+    f->format = i < 10 ? format_a : format_b;
+    f->split = i == 13;
+    rtf_queue_commit (q, f);
+  }
+  g_assert_cmpint (rtf_writer_sync (w), ==, 0);
+  rtf_writer_get_stats (w, &st);
+  rtf_writer_shutdown (w);
+  g_thread_join (t);
+
+  g_assert_cmpuint (st.frames_written, ==, n);
+  /* (how many sync-interval syncs ran depends on timing; EOS syncs all) */
+  g_assert_cmpuint (st.frames_durable, ==, n);
+  /* files 5-7: A (4, 4, 2); 8: B 10-12; 9: 13-16; 10: 17-18 */
+  g_assert_cmpuint (st.files, ==, 6);
+  g_assert_cmpuint (st.file_number, ==, 10);
+  g_assert_cmpint (rc.opened, ==, 6);
+  g_assert_cmpint (rc.closed, ==, 6);
+  g_assert_cmpint (rc.closed_frames, ==, n);
+  g_assert_cmpint (rc.ctx.released, ==, n);
+
+  rec = rtf_recording_open (pattern, 0, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec->n_files, ==, 6);
+  g_assert_cmpuint (rec->files[0].number, ==, 5);
+  g_assert_cmpuint (rec->n_frames, ==, n);
+  {
+    static const guint per_file[] = { 4, 4, 2, 3, 4, 2 };
+    guint first = 0;
+
+    for (k = 0; k < 6; k++) {
+      RtfRecordingFile *rf = &rec->files[k];
+      guint8 *want = g_malloc (size);
+      gchar *bytes = NULL;
+      gsize len = 0;
+
+      g_assert_cmpuint (rf->index->n_records, ==, per_file[k]);
+      g_assert_cmpstr (rf->index->header.format, ==, k < 3 ? format_a :
+          format_b);
+      g_assert_true (g_file_get_contents (rf->path, &bytes, &len, NULL));
+      g_assert_cmpuint (len, ==, per_file[k] * size);
+      for (i = 0; i < per_file[k]; i++) {
+        g_assert_cmpuint (rf->index->records[i].seq, ==, first + i);
+        rtf_test_fill_frame (want, size, 0, first + i);
+        g_assert_true (memcmp (want, bytes + i * size, size) == 0);
+      }
+      first += per_file[k];
+      g_free (bytes);
+      g_free (want);
+    }
+  }
+  /* nothing left open ahead */
+  {
+    gchar *next = rtf_pattern_format (pattern, 11);
+
+    g_assert_false (g_file_test (next, G_FILE_TEST_EXISTS));
+    g_free (next);
+  }
+  for (k = 0; k < rec->n_files; k++) {
+    g_unlink (rec->files[k].path);
+    g_unlink (rec->files[k].index_path);
+  }
+  rtf_recording_free (rec);
+  rtf_writer_free (w);
+  g_free (rc.ctx.mem);
+  g_rmdir (dir);
+  g_free (pattern);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -441,6 +590,10 @@ main (int argc, char **argv)
   g_test_add_data_func ("/writer/fixed-buffers/refused",
       GINT_TO_POINTER (TRUE), test_fixed_buffers);
   g_test_add_func ("/writer/write-error", test_write_error);
+  g_test_add_data_func ("/writer/rotation/io_uring",
+      GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_rotation);
+  g_test_add_data_func ("/writer/rotation/psync",
+      GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_rotation);
   g_test_add_func ("/writer/open-error", test_open_error);
   g_test_add_data_func ("/writer/abandon/io_uring",
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_abandon);
