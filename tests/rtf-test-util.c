@@ -434,3 +434,27 @@ rtf_test_fs_free (RtfTestFs * fs)
   g_free (fs->loopdev);
   g_free (fs);
 }
+
+gchar *
+rtf_test_tmpdir_new (const gchar * prefix)
+{
+  gchar *tmpl = g_strconcat (prefix, "-XXXXXX", NULL);
+  gchar *dir = g_dir_make_tmp (tmpl, NULL);
+
+  g_assert (dir != NULL);
+  g_free (tmpl);
+  return dir;
+}
+
+void
+rtf_test_tmpdir_free (gchar * dir)
+{
+  gchar *cmd;
+
+  if (dir == NULL)
+    return;
+  cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  rtf_test_run (cmd);
+  g_free (cmd);
+  g_free (dir);
+}

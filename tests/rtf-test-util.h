@@ -51,6 +51,9 @@ guint rtf_test_settled_threads (guint limit);
 
 gboolean rtf_test_is_root (void);
 gint rtf_test_run (const gchar * command);
+/* A fresh directory in $TMPDIR, and removing it with all it holds */
+gchar *rtf_test_tmpdir_new (const gchar * prefix);
+void rtf_test_tmpdir_free (gchar * dir);
 
 /* A filesystem of `fstype` ("xfs", "ext4", "ramfs") on a loop device backed
  * by a sparse file of `size_mb` MiB (ramfs: no device), mounted on a fresh

@@ -31,18 +31,13 @@ static gint run_tool (const gchar * tool, const gchar * arg1,
 static void
 setup_tmpdir (void)
 {
-  tmpdir = g_dir_make_tmp ("rtframe-rec-XXXXXX", NULL);
-  fail_unless (tmpdir != NULL);
+  tmpdir = rtf_test_tmpdir_new ("rtframe-rec");
 }
 
 static void
 remove_tmpdir (void)
 {
-  gchar *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-
-  rtf_test_run (cmd);
-  g_free (cmd);
-  g_free (tmpdir);
+  rtf_test_tmpdir_free (tmpdir);
   tmpdir = NULL;
 }
 

@@ -18,18 +18,13 @@ static gchar *tmpdir;
 static void
 setup_tmpdir (void)
 {
-  tmpdir = g_dir_make_tmp ("rtframesink-XXXXXX", NULL);
-  fail_unless (tmpdir != NULL);
+  tmpdir = rtf_test_tmpdir_new ("rtframesink");
 }
 
 static void
 remove_tmpdir (void)
 {
-  gchar *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-
-  rtf_test_run (cmd);
-  g_free (cmd);
-  g_free (tmpdir);
+  rtf_test_tmpdir_free (tmpdir);
   tmpdir = NULL;
 }
 
