@@ -1338,8 +1338,9 @@ close_files (RtfWriter * w)
     rtf_file_worker_free (w->worker);
     w->worker = NULL;
   }
+  /* (a recording that ended on an error says which) */
   if (w->cur->begun && !w->cur->closed)
-    closed_info (w, w->cur, 0);
+    closed_info (w, w->cur, w->error);
 }
 
 static gboolean
