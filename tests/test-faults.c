@@ -750,7 +750,7 @@ GST_START_TEST (test_power_cut)
   rtf_test_inspect (cut, ODD_FRAME_SIZE, 0, &t);
   g_print ("  power cut: the synced recording is whole (30 frames); the "
       "cut one had %" G_GUINT64_FORMAT " accepted, %" G_GUINT64_FORMAT
-      " written (not synced), and after recovery holds %" G_GUINT64_FORMAT
+      " written, and after the power came back holds %" G_GUINT64_FORMAT
       " bytes%s: %" G_GUINT64_FORMAT " whole frames, tail %" G_GUINT64_FORMAT
       " (%" G_GUINT64_FORMAT " frame data, %" G_GUINT64_FORMAT " zero)\n",
       pushed, written, t.size, t.missing ? " (no file)" : "", t.exact, t.tail,
