@@ -130,6 +130,13 @@ worker_thread (gpointer data)
         g_free (path);
         g_mutex_lock (&fw->lock);
         if (fw->prepare_asked && fw->prepared_number == job->number) {
+          if (fw->prepared != NULL) {
+            /* asked twice: the first one is the file; this descriptor is
+             * a second one on it, so it goes without touching the file */
+            g_mutex_unlock (&fw->lock);
+            rtf_output_free (o, FALSE);
+            break;
+          }
           fw->prepared = o;
           fw->prepare_err = o ? 0 : err;
           fw->prepare_step = step;

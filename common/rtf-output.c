@@ -82,6 +82,18 @@ rtf_output_begin (RtfOutput * o, const RtfIndexHeader * header,
   if (o->index_fd < 0)
     return;
   g_assert (o->index_len == 0 && o->index_end == 0);
+  if (rtf_index_header_size (header->format) > RTF_INDEX_MAX_HEADER) {
+    /* caps text of more than 64 KiB: kept as far as it fits (a reader
+     * then says it cannot play them) rather than overrunning the buffer */
+    RtfIndexHeader cut = *header;
+
+    cut.format = g_strndup (header->format, RTF_INDEX_MAX_HEADER -
+        RTF_INDEX_FIXED_HEADER - 8);
+    o->index_len = o->index_header_size =
+        rtf_index_encode_header (&cut, o->index_buf);
+    g_free (cut.format);
+    return;
+  }
   o->index_len = o->index_header_size =
       rtf_index_encode_header (header, o->index_buf);
 }
