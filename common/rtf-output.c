@@ -53,6 +53,14 @@ rtf_output_open (const gchar * path, guint64 number,
         RTF_OUTPUT_INDEX_RECORDS * RTF_INDEX_RECORD_SIZE;
     o->index_buf = g_malloc (o->index_cap);
   }
+  if (!config->index && !o->file.stream) {
+    /* an index left by an earlier recording to this name would describe
+     * other frames */
+    gchar *stale = rtf_index_path (path);
+
+    (void) unlink (stale);
+    g_free (stale);
+  }
   if (config->preallocate && !o->file.stream) {
     /* Ahead of the first frame, on whichever thread opens the file; the
      * writer reserves the rest as it goes.  Failure is not fatal. */
