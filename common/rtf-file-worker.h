@@ -36,8 +36,8 @@ void rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number);
  * or when opening it failed (*err, *step). */
 RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
     gint * err, RtfOutputStep * step);
-/* Finishes, closes and frees o; a file without frames is deleted.  Files
- * numbered below keep_from are then deleted (max-files). */
+/* Finishes, closes and frees o; a file without frames is deleted.  Then
+ * the closed files that max-files no longer keeps are deleted. */
 void rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o);
 /* File `number` is now the one being written: with max-files, the files
  * that fall out of the window go once they are closed. */

@@ -19,6 +19,13 @@ init_tags (RtfOutput * o)
       o->sync_index_tag.output = o;
 }
 
+const gchar *
+rtf_output_step_name (RtfOutputStep step)
+{
+  return step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
+      step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
+}
+
 RtfOutput *
 rtf_output_open (const gchar * path, guint64 number,
     const RtfOutputConfig * config, gint * err, RtfOutputStep * step)

@@ -98,6 +98,10 @@ struct _RtfOutput
   RtfIoTag reserve_tag, index_tag, sync_data_tag, sync_index_tag;
 };
 
+/* The step as the writer's failed callback names it: "open", "xflags",
+ * "index" */
+const gchar *rtf_output_step_name (RtfOutputStep step);
+
 RtfOutput *rtf_output_open (const gchar * path, guint64 number,
     const RtfOutputConfig * config, gint * err, RtfOutputStep * step);
 

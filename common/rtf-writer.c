@@ -272,8 +272,7 @@ rtf_writer_new (const RtfWriterConfig * config,
       &step);
   if (w->cur == NULL) {
     if (what)
-      *what = step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
-          step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
+      *what = rtf_output_step_name (step);
     g_free (path);
     goto fail;
   }
@@ -1151,8 +1150,7 @@ start_next_file (RtfWriter * w)
     if (err != 0) {
       gchar *path = rtf_pattern_format (w->location, number);
 
-      w->fail_op = step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
-          step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
+      w->fail_op = rtf_output_step_name (step);
       g_free (w->fail_path);
       w->fail_path = path;
       fail (w, err, NULL);

@@ -901,21 +901,67 @@ writer_frame_done (RtfFrame * frame, gpointer user_data)
     rtf_events_push_written (self->events, frame);
 }
 
+/* A file (the first, or the next of a set) could not be opened as asked:
+ * `what` says which step ("open", "xflags", "index").  One
+ * RESOURCE/OPEN_WRITE error, the same words whenever it happens; `detail`
+ * (may be NULL) for the debug text. */
+static void
+post_open_error (GstRtFrameSink * self, const gchar * what,
+    const gchar * path, gint err, RtfDirectMode direct,
+    const RtfXflags * xflags, const gchar * detail)
+{
+  const gchar *e = g_strerror (err);
+
+  if (g_str_equal (what, "xflags") && xflags->realtime
+      && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
+            "the filesystem has no realtime section, is not XFS, or the "
+            "kernel lacks XFS realtime support.", path),
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s%s%s", e,
+            detail ? "; " : "", detail ? detail : ""));
+  } else if (g_str_equal (what, "xflags")) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not set an extent size hint of %" G_GUINT64_FORMAT
+            " bytes on file \"%s\": the filesystem is not XFS or the hint "
+            "is no multiple of its block size.", xflags->extent_size, path),
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s%s%s", e,
+            detail ? "; " : "", detail ? detail : ""));
+  } else if (g_str_equal (what, "index")) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not create the index of file \"%s\": %s.", path, e),
+        ("open: %s%s%s", e, detail ? "; " : "", detail ? detail : ""));
+  } else if (err == EINVAL && direct == RTF_DIRECT_ON) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for direct I/O: the filesystem does "
+            "not support O_DIRECT (direct=on).", path),
+        ("open(O_DIRECT): %s%s%s", e, detail ? "; " : "",
+            detail ? detail : ""));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for writing: %s.", path, e),
+        ("open: %s%s%s", e, detail ? "; " : "", detail ? detail : ""));
+  }
+}
+
 static void
 writer_failed (gint err, const gchar * operation, const gchar * path,
     const gchar * detail, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
 
-  if (g_str_equal (operation, "xflags")) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not set the XFS flags asked for on file \"%s\": %s.", path,
-            g_strerror (err)), ("%s failed: %s", operation, detail));
-  } else if (g_str_equal (operation, "open")
+  if (g_str_equal (operation, "xflags") || g_str_equal (operation, "open")
       || (g_str_equal (operation, "index") && err != ENOSPC)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for writing: %s.", path,
-            g_strerror (err)), ("%s failed: %s", operation, detail));
+    /* the next file of a set: said as at start */
+    RtfXflags xflags;
+    RtfDirectMode direct;
+
+    GST_OBJECT_LOCK (self);
+    xflags.realtime = self->realtime;
+    xflags.extent_size = self->extent_size_hint;
+    direct = (RtfDirectMode) self->direct;
+    GST_OBJECT_UNLOCK (self);
+    post_open_error (self, operation, path, err, direct, &xflags, detail);
   } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("No space left to write to file \"%s\".", path),
@@ -1344,40 +1390,7 @@ bad_location:
 open_failed:
   first = config.rotate ? rtf_pattern_format (config.location,
       config.start_index) : g_strdup (config.location);
-  if (g_str_equal (what, "xflags")) {
-    if (config.xflags.realtime && (err == EINVAL || err == ENOTSUP))
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
-              "the filesystem has no realtime section, is not XFS, or the "
-              "kernel lacks XFS realtime support.", first),
-          ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", g_strerror (err)));
-    else
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not set an extent size hint of %" G_GUINT64_FORMAT
-              " bytes on file \"%s\": the filesystem is not XFS or the hint "
-              "is no multiple of its block size.", config.xflags.extent_size,
-              first), ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s",
-              g_strerror (err)));
-    g_free (first);
-    return FALSE;
-  }
-  if (g_str_equal (what, "index")) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not create the index of file \"%s\": %s.", first,
-            g_strerror (err)), GST_ERROR_SYSTEM);
-    g_free (first);
-    return FALSE;
-  }
-  if (err == EINVAL && config.direct == RTF_DIRECT_ON) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for direct I/O: the filesystem does "
-            "not support O_DIRECT (direct=on).", first),
-        ("open(O_DIRECT): %s", g_strerror (err)));
-  } else {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for writing: %s.", first,
-            g_strerror (err)), GST_ERROR_SYSTEM);
-  }
+  post_open_error (self, what, first, err, config.direct, &config.xflags, NULL);
   g_free (first);
   return FALSE;
 thread_failed:
