@@ -8,6 +8,8 @@
  *   rtframe-bench --sink rtframesink:io-depth=8 --sink rtframesink ...
  */
 #include "bench.h"
+#include "rtf-index.h"
+#include "rtf-pattern.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,17 +207,15 @@ static GPtrArray *
 files_of (const gchar * path, guint * first_number)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-  gchar *base;
   guint n;
 
   *first_number = 0;
-  if (!g_str_has_suffix (path, ".%05d")) {
+  if (rtf_pattern_check (path, NULL) != RTF_PATTERN_OK) {
     g_ptr_array_add (files, g_strdup (path));
     return files;
   }
-  base = g_strndup (path, strlen (path) - 5);
   for (n = 0; n < 100000; n++) {
-    gchar *one = g_strdup_printf ("%s.%05u", base, n);
+    gchar *one = rtf_pattern_format (path, n);
 
     if (g_file_test (one, G_FILE_TEST_EXISTS)) {
       if (files->len == 0)
@@ -227,7 +227,6 @@ files_of (const gchar * path, guint * first_number)
         break;
     }
   }
-  g_free (base);
   return files;
 }
 
@@ -238,7 +237,7 @@ remove_recording (const gchar * path)
   GPtrArray *files = files_of (path, &first);
 
   for (i = 0; i < files->len; i++) {
-    gchar *idx = g_strconcat (g_ptr_array_index (files, i), ".idx", NULL);
+    gchar *idx = rtf_index_path (g_ptr_array_index (files, i));
 
     g_unlink (g_ptr_array_index (files, i));
     g_unlink (idx);
