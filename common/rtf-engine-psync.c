@@ -32,7 +32,7 @@ typedef struct
 typedef struct
 {
   RtfEngine parent;
-  GThread *thread;
+  RtfThread *thread;
   GMutex lock;
   GCond cond;
   PsyncOp *ops;                 /* submitted, not yet done (a ring) */
@@ -184,7 +184,7 @@ psync_free (RtfEngine * e)
   p->stop = TRUE;
   g_cond_signal (&p->cond);
   g_mutex_unlock (&p->lock);
-  g_thread_join (p->thread);
+  rtf_thread_join (p->thread);
   close (p->done_fd);
   g_free (p->ops);
   g_free (p->done);
@@ -200,7 +200,8 @@ static const RtfEngineOps psync_ops = {
 };
 
 RtfEngine *
-rtf_engine_psync_new (guint entries, gint doorbell)
+rtf_engine_psync_new (guint entries, gint doorbell,
+    const RtfThreadStarter * threads)
 {
   RtfEnginePsync *p = g_new0 (RtfEnginePsync, 1);
 
@@ -213,6 +214,6 @@ rtf_engine_psync_new (guint entries, gint doorbell)
   g_cond_init (&p->cond);
   p->done_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   g_assert (p->done_fd >= 0);
-  p->thread = g_thread_new ("rtframe-pwrite", helper, p);
+  p->thread = rtf_thread_start (threads, "pwrite", helper, p);
   return &p->parent;
 }

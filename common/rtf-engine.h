@@ -2,6 +2,8 @@
 #ifndef __RTF_ENGINE_H__
 #define __RTF_ENGINE_H__
 
+#include "rtf-thread.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -60,7 +62,9 @@ struct _RtfEngine
  * *err to the errno io_uring_setup gave (EPERM, ENOSYS, ENOMEM, ...). */
 RtfEngine *rtf_engine_uring_new (guint entries, gint doorbell,
     guint max_buffers, gint * err);
-RtfEngine *rtf_engine_psync_new (guint entries, gint doorbell);
+/* its helper thread started through threads (rtf-thread.h; NULL: a GThread) */
+RtfEngine *rtf_engine_psync_new (guint entries, gint doorbell,
+    const RtfThreadStarter * threads);
 
 static inline void
 rtf_engine_free (RtfEngine * e)

@@ -32,7 +32,7 @@ struct _RtfFileWorker
   guint max_files;
   RtfFileWorkerCallbacks cb;
   gpointer data;
-  GThread *thread;
+  RtfThread *thread;
 
   GMutex lock;
   GCond cond;
@@ -183,7 +183,8 @@ push (RtfFileWorker * fw, JobKind kind, guint64 number, RtfOutput * o)
 
 RtfFileWorker *
 rtf_file_worker_new (const gchar * pattern, const RtfOutputConfig * config,
-    guint max_files, const RtfFileWorkerCallbacks * callbacks, gpointer data)
+    guint max_files, const RtfThreadStarter * threads,
+    const RtfFileWorkerCallbacks * callbacks, gpointer data)
 {
   RtfFileWorker *fw = g_new0 (RtfFileWorker, 1);
 
@@ -195,7 +196,7 @@ rtf_file_worker_new (const gchar * pattern, const RtfOutputConfig * config,
   g_mutex_init (&fw->lock);
   g_cond_init (&fw->cond);
   g_queue_init (&fw->jobs);
-  fw->thread = g_thread_new ("rtframe-files", worker_thread, fw);
+  fw->thread = rtf_thread_start (threads, "files", worker_thread, fw);
   return fw;
 }
 
@@ -209,7 +210,7 @@ rtf_file_worker_free (RtfFileWorker * fw)
   fw->stop = TRUE;
   g_cond_broadcast (&fw->cond);
   g_mutex_unlock (&fw->lock);
-  g_thread_join (fw->thread);
+  rtf_thread_join (fw->thread);
   /* a prepare that finished after the drop was asked for */
   rtf_output_free (fw->prepared, TRUE);
   g_free (fw->error_path);

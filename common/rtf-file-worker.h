@@ -6,6 +6,7 @@
 #define __RTF_FILE_WORKER_H__
 
 #include "rtf-output.h"
+#include "rtf-thread.h"
 
 G_BEGIN_DECLS
 
@@ -23,9 +24,11 @@ typedef struct
 } RtfFileWorkerCallbacks;
 
 /* pattern: what rtf_pattern_format() turns into each file name.
- * max_files: files kept (0: all), counting the one being written. */
+ * max_files: files kept (0: all), counting the one being written.
+ * threads: how its thread is started (NULL: a GThread). */
 RtfFileWorker *rtf_file_worker_new (const gchar * pattern,
     const RtfOutputConfig * config, guint max_files,
+    const RtfThreadStarter * threads,
     const RtfFileWorkerCallbacks * callbacks, gpointer data);
 /* Finishes every job asked for, then stops the thread. */
 void rtf_file_worker_free (RtfFileWorker * fw);

@@ -1,5 +1,5 @@
 /* rtframe: scheduling of the calling thread (the writer thread calls it on
- * itself when it starts). */
+ * itself when it starts), and the writer's helper threads. */
 #include "rtf-thread.h"
 
 #include <errno.h>
@@ -92,4 +92,43 @@ rtf_thread_apply (RtfSchedPolicy policy, gint priority, const gchar * cpus,
   }
   *why = g_string_free (err, FALSE);
   return FALSE;
+}
+
+struct _RtfThread
+{
+  const RtfThreadStarter *starter;
+  gpointer handle;              /* the starter's, or NULL */
+  GThread *thread;              /* when the starter had none to give */
+};
+
+RtfThread *
+rtf_thread_start (const RtfThreadStarter * starter, const gchar * role,
+    GThreadFunc func, gpointer arg)
+{
+  RtfThread *t = g_new0 (RtfThread, 1);
+
+  if (starter && starter->start) {
+    t->handle = starter->start (role, func, arg, starter->data);
+    if (t->handle) {
+      t->starter = starter;
+      return t;
+    }
+  }
+  {
+    gchar *name = g_strdup_printf ("rtframe-%s", role);
+
+    t->thread = g_thread_new (name, func, arg);
+    g_free (name);
+  }
+  return t;
+}
+
+void
+rtf_thread_join (RtfThread * t)
+{
+  if (t->thread)
+    g_thread_join (t->thread);
+  else
+    t->starter->join (t->handle, t->starter->data);
+  g_free (t);
 }

@@ -1363,7 +1363,7 @@ setup_engine (RtfWriter * w)
     }
   }
   if (w->engine == NULL)
-    w->engine = rtf_engine_psync_new (entries, doorbell);
+    w->engine = rtf_engine_psync_new (entries, doorbell, w->config.threads);
 
   /* for measuring what registration buys (docs/performance.md) */
   if (g_getenv ("RTFRAME_NO_FIXED_BUFFERS"))
@@ -1464,7 +1464,7 @@ rtf_writer_run (RtfWriter * w)
   }
   if (w->config.rotate)
     w->worker = rtf_file_worker_new (w->location, &w->out_config,
-        w->config.max_files, &worker_callbacks, w);
+        w->config.max_files, w->config.threads, &worker_callbacks, w);
   w->last_sync_ns = rtf_clock_now_ns ();
 
   for (;;) {

@@ -42,6 +42,9 @@ typedef struct
   guint64 max_file_size;        /* bytes, 0: no limit */
   guint64 max_file_duration;    /* ns, 0: no limit */
   guint max_files;              /* files kept, 0: all */
+  /* how the writer's helper threads are started (NULL: GThreads); kept
+   * valid until the writer has ended */
+  const RtfThreadStarter *threads;
 } RtfWriterConfig;
 
 typedef enum

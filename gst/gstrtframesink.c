@@ -157,6 +157,9 @@ static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
+static gpointer helper_start (const gchar * role, GThreadFunc func,
+    gpointer arg, gpointer data);
+static void helper_join (gpointer handle, gpointer data);
 static GstStructure *stats_structure (GstRtFrameSink * self,
     const gchar * name, gboolean interval);
 static GstStructure *stats_structure_of (GstRtFrameSink * self,
@@ -253,8 +256,9 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_THREAD_POLICY,
       g_param_spec_enum ("thread-policy", "Writer thread policy",
-          "Scheduling policy the writer thread asks for (real-time policies "
-          "need CAP_SYS_NICE or an RLIMIT_RTPRIO; if refused: one warning)",
+          "Scheduling policy the writer thread and its helpers (pwrite, "
+          "files) ask for (real-time policies need CAP_SYS_NICE or an "
+          "RLIMIT_RTPRIO; if refused: one warning)",
           GST_TYPE_RTFRAME_THREAD_POLICY, DEFAULT_THREAD_POLICY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -265,8 +269,8 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_THREAD_CPUS,
       g_param_spec_string ("thread-cpus", "Writer thread CPUs",
-          "CPUs the writer thread may run on, as a list like \"1\" or "
-          "\"0,2-3\" (NULL = any)", DEFAULT_THREAD_CPUS,
+          "CPUs the writer thread and its helpers may run on, as a list "
+          "like \"1\" or \"0,2-3\" (NULL = any)", DEFAULT_THREAD_CPUS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_STOP_TIMEOUT,
@@ -421,6 +425,9 @@ static void
 gst_rtframe_sink_init (GstRtFrameSink * self)
 {
   self->allocator = gst_rtframe_allocator_new ();
+  self->helper_threads.start = helper_start;
+  self->helper_threads.join = helper_join;
+  self->helper_threads.data = self;
   self->location = g_strdup (DEFAULT_LOCATION);
   self->max_size_buffers = DEFAULT_MAX_SIZE_BUFFERS;
   self->max_size_bytes = DEFAULT_MAX_SIZE_BYTES;
@@ -1054,29 +1061,41 @@ post_stream_status (GstRtFrameSink * self, GstTask * task,
   gst_element_post_message (GST_ELEMENT_CAST (self), msg);
 }
 
-/* In the writer thread, before it runs: the scheduling asked for, then
- * ENTER so an application's sync handler has the last word. */
-static void
-writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
+/* Gives the calling thread the scheduling asked for (thread-policy,
+ * thread-priority, thread-cpus); FALSE with *why when it was refused. */
+static gboolean
+apply_thread_scheduling (GstRtFrameSink * self, gchar ** why)
 {
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
   RtfSchedPolicy policy;
   gint priority;
-  gchar *cpus, *why = NULL;
+  gchar *cpus;
+  gboolean ok = TRUE;
 
   GST_OBJECT_LOCK (self);
   policy = (RtfSchedPolicy) self->thread_policy;
   priority = self->thread_priority;
   cpus = g_strdup (self->thread_cpus);
   GST_OBJECT_UNLOCK (self);
-  if ((policy != RTF_SCHED_DEFAULT || cpus)
-      && !rtf_thread_apply (policy, priority, cpus, &why)) {
+  if (policy != RTF_SCHED_DEFAULT || cpus)
+    ok = rtf_thread_apply (policy, priority, cpus, why);
+  g_free (cpus);
+  return ok;
+}
+
+/* In the writer thread, before it runs: the scheduling asked for, then
+ * ENTER so an application's sync handler has the last word. */
+static void
+writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  gchar *why = NULL;
+
+  if (!apply_thread_scheduling (self, &why)) {
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
         ("Could not set the writer thread's scheduling (%s); recording goes "
             "on with the default.", why), (NULL));
     g_free (why);
   }
-  g_free (cpus);
   post_stream_status (self, task, GST_STREAM_STATUS_TYPE_ENTER);
 }
 
@@ -1092,6 +1111,91 @@ task_leave (GstTask * task, GThread * thread, gpointer user_data)
 {
   post_stream_status (GST_RTFRAME_SINK (user_data), task,
       GST_STREAM_STATUS_TYPE_LEAVE);
+}
+
+/* The writer's helper threads (common/rtf-thread.h): the pwrite engine's
+ * and the file helper of a rotated recording.  They run as tasks like the
+ * writer's, named rtframesink-pwrite and rtframesink-files, so they too are
+ * announced with STREAM_STATUS (CREATE and DESTROY from the writer thread,
+ * which starts and joins them) and get the writer's scheduling. */
+typedef struct
+{
+  GstRtFrameSink *sink;
+  GThreadFunc func;
+  gpointer arg;
+  GstTask *task;
+  GRecMutex lock;
+} GstRtFrameHelper;
+
+static void
+helper_func (gpointer data)
+{
+  GstRtFrameHelper *helper = data;
+
+  helper->func (helper->arg);
+  gst_task_stop (helper->task);
+}
+
+/* The writer thread already warned if the scheduling was refused. */
+static void
+helper_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  GstRtFrameHelper *helper = user_data;
+  gchar *why = NULL;
+
+  if (!apply_thread_scheduling (helper->sink, &why)) {
+    GST_INFO_OBJECT (helper->sink, "%s keeps the default scheduling: %s",
+        GST_OBJECT_NAME (task), why);
+    g_free (why);
+  }
+  post_stream_status (helper->sink, task, GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+helper_free (GstRtFrameHelper * helper)
+{
+  gst_object_unref (helper->task);
+  g_rec_mutex_clear (&helper->lock);
+  g_free (helper);
+}
+
+static gpointer
+helper_start (const gchar * role, GThreadFunc func, gpointer arg, gpointer data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (data);
+  GstRtFrameHelper *helper = g_new0 (GstRtFrameHelper, 1);
+  gchar *name = g_strdup_printf ("rtframesink-%s", role);
+
+  helper->sink = self;
+  helper->func = func;
+  helper->arg = arg;
+  g_rec_mutex_init (&helper->lock);
+  helper->task = gst_task_new (helper_func, helper, NULL);
+  gst_object_set_name (GST_OBJECT_CAST (helper->task), name);
+  g_free (name);
+  gst_task_set_lock (helper->task, &helper->lock);
+  gst_task_set_enter_callback (helper->task, helper_enter, helper, NULL);
+  gst_task_set_leave_callback (helper->task, task_leave, self, NULL);
+  post_stream_status (self, helper->task, GST_STREAM_STATUS_TYPE_CREATE);
+  if (!gst_task_start (helper->task)) {
+    GST_WARNING_OBJECT (self, "could not start task %s: a plain thread "
+        "runs it", GST_OBJECT_NAME (helper->task));
+    post_stream_status (self, helper->task, GST_STREAM_STATUS_TYPE_DESTROY);
+    helper_free (helper);
+    return NULL;
+  }
+  return helper;
+}
+
+static void
+helper_join (gpointer handle, gpointer data)
+{
+  GstRtFrameHelper *helper = handle;
+
+  gst_task_join (helper->task);
+  post_stream_status (helper->sink, helper->task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+  helper_free (helper);
 }
 
 /* What the writer thread holds of its own: it outlives a stop that gave
@@ -1276,6 +1380,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.max_file_size = self->max_file_size;
   config.max_file_duration = self->max_file_duration;
   config.max_files = self->max_files;
+  config.threads = &self->helper_threads;
   switch (rtf_pattern_check (self->location, &why)) {
     case RTF_PATTERN_OK:
       config.rotate = TRUE;

@@ -66,6 +66,7 @@ struct _GstRtFrameSink
   GstRtFrameSlot *slots;        /* one per queue slot */
   GstTask *task;
   GstRtFrameWriterRun *run;     /* the task's data */
+  RtfThreadStarter helper_threads;      /* the writer's helpers as tasks */
   guint64 stop_timeout;
   /* locations whose writer was abandoned at stop and still runs */
   GHashTable *stuck_locations;

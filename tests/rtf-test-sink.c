@@ -33,6 +33,13 @@ GstHarness *
 rtf_test_sink_new (const gchar * location, const gchar * props,
     const gchar * caps, GstBus ** bus)
 {
+  return rtf_test_sink_new_full (location, props, caps, NULL, NULL, bus);
+}
+
+GstHarness *
+rtf_test_sink_new_full (const gchar * location, const gchar * props,
+    const gchar * caps, GstBusSyncHandler handler, gpointer data, GstBus ** bus)
+{
   GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
   GstHarness *h;
 
@@ -40,6 +47,8 @@ rtf_test_sink_new (const gchar * location, const gchar * props,
   g_object_set (sink, "location", location, NULL);
   set_props (sink, props);
   *bus = gst_bus_new ();
+  if (handler)
+    gst_bus_set_sync_handler (*bus, handler, data, NULL);
   gst_element_set_bus (sink, *bus);
   h = gst_harness_new_with_element (sink, "sink", NULL);
   gst_object_unref (sink);

@@ -8,6 +8,11 @@ G_BEGIN_DECLS
 
 GstHarness *rtf_test_sink_new (const gchar * location, const gchar * props,
     const gchar * caps, GstBus ** bus);
+/* The same, with `handler` as the bus's sync handler from before the
+ * element starts (it sees the STREAM_STATUS of every thread) */
+GstHarness *rtf_test_sink_new_full (const gchar * location,
+    const gchar * props, const gchar * caps, GstBusSyncHandler handler,
+    gpointer data, GstBus ** bus);
 void rtf_test_sink_free (GstHarness * h, GstBus * bus);
 
 /* A recording fed frame by frame: stamped frames (rtf_test_fill_frame())

@@ -4,6 +4,7 @@
 #include <gst/video/video.h>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -794,6 +795,103 @@ GST_START_TEST (test_stream_status)
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
   g_free (path);
+}
+
+GST_END_TEST;
+
+/* With io-engine=psync and a rotated recording the writer has two helper
+ * threads (pwrite, files): they are tasks announced like the writer's, and
+ * they get the writer's scheduling (thread-cpus) before ENTER. */
+typedef struct
+{
+  GMutex lock;
+  GString *types[4];            /* per task: C E L D as posted */
+  gboolean pinned[4];           /* at ENTER the thread ran on CPU 0 only */
+} ThreadLog;
+
+static const gchar *const all_tasks[] = { "rtframesink-writer",
+  "rtframesink-reporter", "rtframesink-pwrite", "rtframesink-files"
+};
+
+static GstBusSyncReply
+log_stream_status (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  ThreadLog *log = data;
+  GstStreamStatusType type;
+  GstElement *owner;
+  const GValue *obj;
+  gchar *name;
+  guint t;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_STREAM_STATUS)
+    return GST_BUS_PASS;
+  gst_message_parse_stream_status (msg, &type, &owner);
+  obj = gst_message_get_stream_status_object (msg);
+  fail_unless (G_VALUE_HOLDS (obj, GST_TYPE_TASK));
+  name = gst_object_get_name (g_value_get_object (obj));
+  for (t = 0; t < 4 && g_strcmp0 (name, all_tasks[t]) != 0; t++);
+  fail_unless (t < 4, "unknown task %s", name);
+  g_free (name);
+  g_mutex_lock (&log->lock);
+  g_string_append_c (log->types[t], "CELD"[type ==
+          GST_STREAM_STATUS_TYPE_CREATE ? 0 : type ==
+          GST_STREAM_STATUS_TYPE_ENTER ? 1 : type ==
+          GST_STREAM_STATUS_TYPE_LEAVE ? 2 : 3]);
+  if (type == GST_STREAM_STATUS_TYPE_ENTER) {
+    cpu_set_t set;
+
+    fail_unless (sched_getaffinity (0, sizeof (set), &set) == 0);
+    log->pinned[t] = CPU_COUNT (&set) == 1 && CPU_ISSET (0, &set);
+  }
+  g_mutex_unlock (&log->lock);
+  return GST_BUS_PASS;
+}
+
+GST_START_TEST (test_helper_threads_announced)
+{
+  const gchar *caps = formats[3];
+  gchar *pattern = tmp_path ("helpers-%d.raw");
+  gchar *props = g_strdup_printf ("io-engine=psync thread-cpus=0 "
+      "max-file-size=%" G_GSIZE_FORMAT, 2 * frame_size_of (caps));
+  ThreadLog log = { 0 };
+  GstBus *bus;
+  GstHarness *h;
+  guint i;
+
+  g_mutex_init (&log.lock);
+  for (i = 0; i < 4; i++)
+    log.types[i] = g_string_new (NULL);
+  h = rtf_test_sink_new_full (pattern, props, caps, log_stream_status, &log,
+      &bus);
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
+                INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), 5);
+  rtf_test_sink_free (h, bus);
+
+  for (i = 0; i < 4; i++) {
+    fail_unless_equals_string (log.types[i]->str, "CELD");
+    g_string_free (log.types[i], TRUE);
+  }
+  /* the reporter keeps the default; the writer and its helpers do not */
+  fail_unless (log.pinned[0] && log.pinned[2] && log.pinned[3]);
+  /* and the recording: frames 0-1, 2-3, 4 */
+  for (i = 0; i < 3; i++) {
+    gchar *name = g_strdup_printf ("helpers-%u.raw", i);
+    gchar *file = tmp_path (name);
+    guint64 *seqs = NULL;
+
+    fail_unless_equals_int (rtf_test_scan_frames (file, frame_size_of (caps),
+            0, &seqs), i < 2 ? 2 : 1);
+    fail_unless_equals_uint64 (seqs[0], 2 * i);
+    g_free (seqs);
+    g_free (file);
+    g_free (name);
+  }
+  g_mutex_clear (&log.lock);
+  g_free (props);
+  g_free (pattern);
 }
 
 GST_END_TEST;
@@ -2093,6 +2191,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_flush_mid_stream);
   tcase_add_test (tc, test_out_of_range_properties);
   tcase_add_test (tc, test_stream_status);
+  tcase_add_test (tc, test_helper_threads_announced);
   tcase_add_test (tc, test_properties_locked_while_running);
   tcase_add_test (tc, test_caps_template);
   tcase_add_test (tc, test_cycles_no_leaks);
