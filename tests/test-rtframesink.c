@@ -1278,10 +1278,12 @@ msg_u64 (GstMessage * msg, const gchar * field)
 }
 
 /* deadline = 1 us: every frame misses, each reported once, when its
- * deadline passes: strictly before its write completed (a miss seen only
- * at completion would carry the completion time), and soon after the
- * deadline (the bound is loose: CI machines are busy, and the ordering is
- * what proves the point). */
+ * deadline passes.  Its arrival is when render ran (between the test's own
+ * CLOCK_MONOTONIC readings around the push) and the miss is seen within
+ * 10 ms of the deadline (measured: at most 0.35-0.7 ms in 5 runs on an idle
+ * 2-CPU machine; the bound leaves room for a busy CI machine, and is
+ * stretched under sanitizers and valgrind).  That it is seen before the
+ * write completes is test_deadline_seen_before_completion. */
 GST_START_TEST (test_deadline_every_frame_misses)
 {
   const gchar *caps = formats[1];
@@ -1290,11 +1292,15 @@ GST_START_TEST (test_deadline_every_frame_misses)
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GList *missed, *l;
   guint i, n = 20;
+  gint64 pushed[20][2];
   guint64 expect = 0;
 
   for (i = 0; i < n; i++) {
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    GstBuffer *frame = make_frame (h, caps, i, INPUT_POOL);
+
+    pushed[i][0] = g_get_monotonic_time () * 1000;
+    fail_unless_equals_int (gst_harness_push (h, frame), GST_FLOW_OK);
+    pushed[i][1] = g_get_monotonic_time () * 1000;
     g_usleep (5000);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -1309,12 +1315,15 @@ GST_START_TEST (test_deadline_every_frame_misses)
 
     fail_unless_equals_uint64 (msg_u64 (m, "frame"), expect);
     fail_unless_equals_uint64 (msg_u64 (m, "pts"), expect * GST_SECOND / 20);
+    /* the microsecond clock of the test against the element's ns */
+    fail_unless (msg_i64 (m, "arrival") >= pushed[expect][0]
+        && msg_i64 (m, "arrival") < pushed[expect][1] + 1000);
     fail_unless_equals_int64 (msg_i64 (m, "deadline") - msg_i64 (m,
             "arrival"), 1000);
     fail_unless (msg_i64 (m, "detected") >= msg_i64 (m, "deadline"));
     fail_unless_equals_int64 (msg_i64 (m, "lateness"), msg_i64 (m,
             "detected") - msg_i64 (m, "deadline"));
-    fail_unless (msg_i64 (m, "lateness") < 250 * GST_MSECOND *
+    fail_unless (msg_i64 (m, "lateness") < 10 * GST_MSECOND *
         rtf_test_time_scale (), "frame %" G_GUINT64_FORMAT " reported %"
         G_GINT64_FORMAT " ns late", expect, msg_i64 (m, "lateness"));
     fail_unless (g_strcmp0 (where, "queued") == 0
