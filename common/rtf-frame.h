@@ -18,7 +18,9 @@ typedef enum
   RTF_FRAME_IN_FLIGHT,          /* writes submitted, not all completed */
   RTF_FRAME_WRITTEN,            /* every byte of it is in the file */
   RTF_FRAME_DROPPED,            /* taken out before it was submitted */
-  RTF_FRAME_FAILED              /* a write failed, or an earlier one did */
+  RTF_FRAME_FAILED,             /* a write failed, or an earlier one did */
+  RTF_FRAME_WAITING             /* only where a miss was seen: the producer
+                                 * holds it, waiting for room in the queue */
 } RtfFrameState;
 
 typedef struct _RtfFrame RtfFrame;
@@ -68,7 +70,7 @@ typedef struct
   gint64 deadline_ns;
   gint64 detected_ns;           /* when the miss was seen */
   gsize size;
-  RtfFrameState where;          /* QUEUED, IN_FLIGHT or DROPPED */
+  RtfFrameState where;          /* WAITING, QUEUED, IN_FLIGHT or DROPPED */
   guint queued_frames;          /* queue level then: frames not yet taken */
   guint64 queued_bytes;
   guint held_frames;            /* queued + being written */

@@ -10,7 +10,8 @@
  * is stuck.  The producer waits on a condition variable when max_frames or
  * max_bytes frames are held; the writer is woken through an eventfd (the
  * doorbell) so it can wait for new frames and for I/O completions in one
- * call. */
+ * call.  While the producer waits, the frame it holds is not in the queue
+ * yet but its deadline runs: the writer watches it like a queued one. */
 #include "rtf-queue.h"
 #include "rtf-clock.h"
 
@@ -33,6 +34,9 @@ struct _RtfQueue
   guint ring_first;
   RtfQueueLevel level;
   guint64 next_seq;
+  /* the frame the producer waits to hand over (its own copy, valid while
+   * it waits in rtf_queue_reserve()), so its deadline is watched too */
+  RtfFrame *waiter;
 
   gboolean flushing;
   gboolean closed;
@@ -136,7 +140,7 @@ has_room (RtfQueue * q, gsize size)
 
 RtfQueueResult
 rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
-    RtfFrame ** frame, gint64 * waited_ns)
+    RtfFrame * waiting, RtfFrame ** frame, gint64 * waited_ns)
 {
   RtfQueueResult res = RTF_QUEUE_OK;
   gint64 start = 0;
@@ -152,10 +156,18 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
       res = RTF_QUEUE_FULL;
       goto done;
     }
-    if (start == 0)
+    if (start == 0) {
       start = rtf_clock_now_ns ();
+      if (waiting && waiting->deadline_ns != 0) {
+        /* the writer may be waiting with no deadline to watch: it has to
+         * look again, now that this one runs */
+        q->waiter = waiting;
+        ring_doorbell (q);
+      }
+    }
     g_cond_wait (&q->cond, &q->lock);
   }
+  q->waiter = NULL;
   if (start != 0 && waited_ns)
     *waited_ns = rtf_clock_now_ns () - start;
 
@@ -180,7 +192,8 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   f->pending = 0;
   f->error = 0;
   f->copied = FALSE;
-  f->miss_reported = FALSE;
+  /* seen while it waited: it takes the number the miss was reported with */
+  f->miss_reported = waiting && waiting->miss_reported;
   f->io_slot = -1;
   q->level.held++;
   q->level.held_bytes += size;
@@ -369,9 +382,12 @@ rtf_queue_pop (RtfQueue * q)
 }
 
 /* Marks the queued frames whose deadline is at or before `now` as reported
- * and describes them (up to max) in out.  *next_deadline is set to the
- * earliest deadline of the queued frames not yet due (G_MAXINT64: none).
- * Under the lock, so a frame cannot be dropped meanwhile. */
+ * and describes them (up to max) in out, then the frame the producer waits
+ * to hand over (WAITING: it gets the next frame number, which is the one
+ * rtf_queue_commit() or rtf_queue_count_dropped_incoming() gives it).
+ * *next_deadline is set to the earliest deadline of those not yet due
+ * (G_MAXINT64: none).  Under the lock, so a frame cannot be dropped, nor
+ * the waiting one handed over, meanwhile. */
 guint
 rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
     gint64 * next_deadline)
@@ -397,6 +413,21 @@ rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
     rtf_miss_init (&out[n], f, now, RTF_FRAME_QUEUED, q->level.queued,
         q->level.queued_bytes, q->level.held);
     n++;
+  }
+  if (q->waiter && !q->waiter->miss_reported) {
+    RtfFrame *f = q->waiter;
+
+    if (f->deadline_ns > now) {
+      *next_deadline = MIN (*next_deadline, f->deadline_ns);
+    } else if (n == max) {
+      *next_deadline = now;
+    } else {
+      f->miss_reported = TRUE;
+      f->seq = q->next_seq;
+      rtf_miss_init (&out[n], f, now, RTF_FRAME_WAITING, q->level.queued,
+          q->level.queued_bytes, q->level.held);
+      n++;
+    }
   }
   g_mutex_unlock (&q->lock);
   return n;

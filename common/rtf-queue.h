@@ -48,8 +48,14 @@ RtfFrame *rtf_queue_slot (RtfQueue * q, guint index);
 void rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level);
 
 /* Producer side */
+/* waiting (may be NULL): the producer's description of the frame it wants
+ * to hand over (times, deadline).  While reserve waits for room the writer
+ * watches its deadline (rtf_queue_collect_missed()) and, once it passed,
+ * sets waiting->miss_reported and ->seq; the frame reserved then carries
+ * miss_reported.  If reserve then fails, the producer must still account
+ * for that number (rtf_queue_count_dropped_incoming()). */
 RtfQueueResult rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
-    RtfFrame ** frame, gint64 * waited_ns);
+    RtfFrame * waiting, RtfFrame ** frame, gint64 * waited_ns);
 void rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
 void rtf_queue_cancel (RtfQueue * q, RtfFrame * frame);
 RtfFrame *rtf_queue_drop_oldest (RtfQueue * q);

@@ -10,6 +10,8 @@ static const gchar *
 where_name (RtfFrameState where)
 {
   switch (where) {
+    case RTF_FRAME_WAITING:
+      return "waiting";
     case RTF_FRAME_QUEUED:
       return "queued";
     case RTF_FRAME_IN_FLIGHT:

@@ -1934,6 +1934,19 @@ report_drop (GstRtFrameSink * self, const RtfFrame * f)
       RTF_EVENT_DROPPED, &m);
 }
 
+/* render waited for room and was then refused (a flush, or the writer
+ * failed).  A frame whose miss was reported while it waited already has
+ * its number: it is counted as received and dropped under it, so the
+ * numbers of the frames after it stay right. */
+static void
+drop_refused (GstRtFrameSink * self, RtfQueue * queue, RtfFrame * stamp)
+{
+  if (!stamp->miss_reported)
+    return;
+  stamp->seq = rtf_queue_count_dropped_incoming (queue, NULL);
+  report_drop (self, stamp);
+}
+
 static GstFlowReturn
 gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 {
@@ -1988,7 +2001,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     RtfFrame *old;
 
     switch (rtf_queue_reserve (queue, self->format.frame_size,
-            leaky == GST_RTFRAME_LEAKY_NO, &frame, &waited)) {
+            leaky == GST_RTFRAME_LEAKY_NO, &stamp, &frame, &waited)) {
       case RTF_QUEUE_OK:
         break;
       case RTF_QUEUE_FULL:
@@ -2005,9 +2018,11 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
         gst_buffer_unref (frame_buf);
         return GST_FLOW_OK;
       case RTF_QUEUE_FLUSHING:
+        drop_refused (self, queue, &stamp);
         gst_buffer_unref (frame_buf);
         return GST_FLOW_FLUSHING;
       default:
+        drop_refused (self, queue, &stamp);
         gst_buffer_unref (frame_buf);
         return GST_FLOW_ERROR;  /* the writer posted the error */
     }

@@ -16,7 +16,7 @@ push (RtfQueue * q, gsize size)
 {
   RtfFrame *f = NULL;
 
-  g_assert_cmpint (rtf_queue_reserve (q, size, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, size, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_OK);
   rtf_queue_commit (q, f);
   return f;
@@ -93,7 +93,7 @@ test_limits (void)
 
   /* an empty queue takes a frame larger than the byte limit */
   big = push (q, 5000);
-  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_FULL);
   g_assert (f == NULL);
   g_assert (rtf_queue_pop (q) == big);
@@ -101,11 +101,11 @@ test_limits (void)
 
   push (q, 400);
   push (q, 400);
-  g_assert_cmpint (rtf_queue_reserve (q, 400, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 400, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_FULL);
   push (q, 200);
   /* frame limit */
-  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_FULL);
   rtf_queue_free (q);
 }
@@ -123,7 +123,7 @@ test_drop_oldest (void)
   g_assert (rtf_queue_pop (q) == stuck);
   a = push (q, 10);
   b = push (q, 10);
-  g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_FULL);
   g_assert (rtf_queue_drop_oldest (q) == a);
   g_assert_cmpint (a->state, ==, RTF_FRAME_DROPPED);
@@ -155,7 +155,7 @@ test_collect_missed (void)
   for (i = 0; i < 5; i++) {
     RtfFrame *f;
 
-    g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
+    g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
     f->arrival_ns = 1000 * i;
     f->deadline_ns = i == 2 ? 0 : 1000 * i + 500;       /* frame 2: no deadline */
@@ -191,7 +191,7 @@ test_cancel (void)
   RtfQueue *q = rtf_queue_new (2, 0);
   RtfFrame *f, *g;
 
-  g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_OK);
   g_assert_cmpuint (level (q).reserved, ==, 1);
   rtf_queue_cancel (q, f);
@@ -208,6 +208,7 @@ typedef struct
   RtfQueue *q;
   gint result;                  /* RtfQueueResult, -1 while waiting */
   gint64 waited;
+  RtfFrame *waiting;            /* what it hands over, or NULL */
 } ProducerData;
 
 static gpointer
@@ -216,7 +217,7 @@ blocked_producer (gpointer user_data)
   ProducerData *d = user_data;
   RtfFrame *f = NULL;
 
-  d->result = rtf_queue_reserve (d->q, 1, TRUE, &f, &d->waited);
+  d->result = rtf_queue_reserve (d->q, 1, TRUE, d->waiting, &f, &d->waited);
   if (d->result == RTF_QUEUE_OK)
     rtf_queue_commit (d->q, f);
   return NULL;
@@ -238,6 +239,62 @@ test_wait_released_by_space (void)
   g_thread_join (t);
   g_assert_cmpint (d.result, ==, RTF_QUEUE_OK);
   g_assert_cmpint (d.waited, >=, 40000000);     /* the wait is measured */
+  rtf_queue_free (q);
+}
+
+/* The frame a producer waits to hand over has a deadline too: its wait
+ * rings the doorbell so the writer looks again; once the deadline passed
+ * the writer sees it (WAITING, with the number it is about to get), once;
+ * the frame then handed over is marked reported, under that number. */
+static void
+test_waiting_frame_deadline (void)
+{
+  RtfQueue *q = rtf_queue_new (1, 0);
+  RtfFrame stamp = { 0 };
+  ProducerData d = { q, -1, 0, &stamp };
+  struct pollfd p = { rtf_queue_doorbell_fd (q), POLLIN, 0 };
+  RtfFrame *f = push (q, 1), *g;
+  RtfMiss m[4];
+  gint64 next;
+  GThread *t;
+
+  rtf_queue_ack_doorbell (q);   /* the push's */
+  stamp.arrival_ns = 1000000000;
+  stamp.deadline_ns = stamp.arrival_ns + 50000000;
+  stamp.size = 1;
+  t = g_thread_new ("producer", blocked_producer, &d);
+  g_assert_cmpint (poll (&p, 1, 5000), ==, 1);  /* it waits */
+  g_assert_cmpint (d.result, ==, -1);
+
+  /* not due: its deadline is the next one to wake up for */
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns - 1, m, 4,
+          &next), ==, 0);
+  g_assert_cmpint (next, ==, stamp.deadline_ns);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns + 7, m, 4,
+          &next), ==, 1);
+  g_assert_cmpint (m[0].where, ==, RTF_FRAME_WAITING);
+  g_assert_cmpuint (m[0].seq, ==, 1);
+  g_assert_cmpint (m[0].arrival_ns, ==, stamp.arrival_ns);
+  g_assert_cmpint (m[0].detected_ns - m[0].deadline_ns, ==, 7);
+  g_assert_cmpuint (m[0].held_frames, ==, 1);
+  g_assert_cmpint (next, ==, G_MAXINT64);
+  /* once */
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns + 9, m, 4,
+          &next), ==, 0);
+
+  g_assert (rtf_queue_pop (q) == f);
+  finish (q, f);
+  g_thread_join (t);
+  g_assert_cmpint (d.result, ==, RTF_QUEUE_OK);
+  g = rtf_queue_pop (q);
+  g_assert (g != NULL);
+  g_assert_cmpuint (g->seq, ==, 1);
+  g_assert_true (g->miss_reported);
+  finish (q, g);
+  /* a frame that did not wait carries nothing of it */
+  g = push (q, 1);
+  g_assert_false (g->miss_reported);
+  g_assert_cmpuint (g->seq, ==, 2);
   rtf_queue_free (q);
 }
 
@@ -278,7 +335,7 @@ test_close_refuses (void)
   rtf_queue_close (q);
   g_thread_join (t);
   g_assert_cmpint (d.result, ==, RTF_QUEUE_CLOSED);
-  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, &f, NULL), ==,
+  g_assert_cmpint (rtf_queue_reserve (q, 1, FALSE, NULL, &f, NULL), ==,
       RTF_QUEUE_CLOSED);
   g_assert_cmpint (rtf_queue_barrier (q, NULL), ==, RTF_QUEUE_CLOSED);
   rtf_queue_free (q);
@@ -315,7 +372,7 @@ test_barrier_after_frames (void)
   for (i = 0; i < 1000; i++) {
     RtfFrame *f;
 
-    g_assert_cmpint (rtf_queue_reserve (q, 10, TRUE, &f, NULL), ==,
+    g_assert_cmpint (rtf_queue_reserve (q, 10, TRUE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
     rtf_queue_commit (q, f);
     g_assert_cmpuint (f->seq, ==, i);
@@ -340,6 +397,8 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/collect-missed", test_collect_missed);
   g_test_add_func ("/queue/wait-released-by-space",
       test_wait_released_by_space);
+  g_test_add_func ("/queue/waiting-frame-deadline",
+      test_waiting_frame_deadline);
   g_test_add_func ("/queue/flushing-aborts-wait", test_flushing_aborts_wait);
   g_test_add_func ("/queue/close-refuses", test_close_refuses);
   g_test_add_func ("/queue/barrier-after-frames", test_barrier_after_frames);

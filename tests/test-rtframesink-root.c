@@ -347,7 +347,7 @@ slow_disk (const gchar * leaky)
   GstMessage *msg;
   guint i, n = 40, missed_msgs = 0, qos_msgs = 0, dropped_msgs = 0;
   guint64 *seqs = NULL, received, written, dropped, missed, waited;
-  gint64 start, kept;
+  gint64 start, kept, lateness, latest = 0;
 
   if (!rtf_test_have_blkio ())
     return;
@@ -370,10 +370,13 @@ slow_disk (const gchar * leaky)
   g_object_get (r->h->element, "stats", &st, NULL);
   while ((msg = gst_bus_pop (r->bus))) {
     if (gst_message_has_name (msg, "rtframesink-deadline-missed")) {
+      const GstStructure *s = gst_message_get_structure (msg);
+
       missed_msgs++;
-      if (g_strcmp0 (gst_structure_get_string (gst_message_get_structure
-                  (msg), "where"), "dropped") == 0)
+      if (g_strcmp0 (gst_structure_get_string (s, "where"), "dropped") == 0)
         dropped_msgs++;
+      else if (gst_structure_get_int64 (s, "lateness", &lateness))
+        latest = MAX (latest, lateness);
     }
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS)
       qos_msgs++;
@@ -389,14 +392,18 @@ slow_disk (const gchar * leaky)
   gst_structure_get_uint64 (st, "wait-total", &waited);
   g_print ("  slow disk, leaky=%s: %" G_GUINT64_FORMAT " received, %"
       G_GUINT64_FORMAT " written, %" G_GUINT64_FORMAT " dropped, %"
-      G_GUINT64_FORMAT " missed (%u messages), streaming thread waited %"
-      G_GUINT64_FORMAT " ms\n", leaky, received, written, dropped, missed,
-      missed_msgs, waited / 1000000);
+      G_GUINT64_FORMAT " missed (%u messages, seen at most %.1f ms late), "
+      "streaming thread waited %" G_GUINT64_FORMAT " ms\n", leaky, received,
+      written, dropped, missed, missed_msgs, latest / 1e6, waited / 1000000);
   fail_unless_equals_uint64 (received, n);
   fail_unless_equals_uint64 (written + dropped, received);
   fail_unless (missed > 0);
   fail_unless_equals_uint64 (missed_msgs, missed);
   fail_unless_equals_uint64 (qos_msgs, dropped);
+  /* each miss seen when its deadline passed, wherever the frame was (with
+   * leaky=no most wait in render) */
+  fail_unless (latest < 20 * GST_MSECOND * rtf_test_time_scale (),
+      "a miss was seen %" G_GINT64_FORMAT " ns after its deadline", latest);
 
   kept = rtf_test_scan_frames (path, SLOW_FRAME_SIZE, 0, &seqs);
   fail_unless_equals_int64 (kept, written);

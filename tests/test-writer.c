@@ -80,7 +80,7 @@ push_frame (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq, MemKind mem)
   void *p = NULL;
   guint8 *data;
 
-  res = rtf_queue_reserve (q, size, TRUE, &f, NULL);
+  res = rtf_queue_reserve (q, size, TRUE, NULL, &f, NULL);
   if (res != RTF_QUEUE_OK)
     return res;
   g_assert_cmpint (posix_memalign (&p, 4096, size + 4096), ==, 0);
@@ -228,7 +228,7 @@ test_fixed_buffers (gconstpointer data)
     RtfFrame *f;
 
     /* at most 6 frames are held, so slot i % 8 was released */
-    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, &f, NULL), ==,
+    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
     rtf_test_fill_frame (slot, size, 0, i);
     f->iov[0] = (struct iovec) { slot, size };
@@ -471,7 +471,7 @@ test_rotation (gconstpointer data)
     RtfFrame *f;
     void *p = NULL;
 
-    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, &f, NULL), ==,
+    g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
     g_assert_cmpint (posix_memalign (&p, 4096, size), ==, 0);
     rc.ctx.mem[f->index] = p;
