@@ -439,14 +439,19 @@ fixed_buffer_index (RtfWriter * w, const guint8 * buf, gsize len)
 {
   guint i;
 
-  for (i = 0; i < w->n_regions && !w->registration_off; i++) {
+  for (i = 0; i < w->n_regions; i++) {
     const guint8 *b = w->reg_base[i];
 
     if (buf >= b && buf + len <= b + w->reg_size[i]) {
       if (!w->reg_done[i]) {
-        gint res = w->engine->ops->register_buffer (w->engine, i,
-            w->reg_base[i], w->reg_size[i]);
+        gint res;
 
+        /* refused once (RLIMIT_MEMLOCK): the regions registered before
+         * stay fixed buffers, no new one is tried */
+        if (w->registration_off)
+          return -1;
+        res = w->engine->ops->register_buffer (w->engine, i, w->reg_base[i],
+            w->reg_size[i]);
         if (res < 0) {
           registration_failed (w, res);
           return -1;
