@@ -122,6 +122,7 @@ struct _RtfWriter
   gint error;
   gboolean prefix_broken;       /* a frame was lost: no later one counts */
   gboolean failure_reported;
+  gboolean files_closed;        /* close_files() ran */
   RtfCompletion *completions;
   /* fixed buffers: regions 0 .. n_regions - 1 of config.regions (those
    * seen so far), each registered when the first write from it goes out;
@@ -1350,6 +1351,7 @@ close_files (RtfWriter * w)
   /* (a recording that ended on an error says which) */
   if (w->cur->begun && !w->cur->closed)
     closed_info (w, w->cur, w->error);
+  w->files_closed = TRUE;
 }
 
 static gboolean
@@ -1665,6 +1667,11 @@ writer_destroy (RtfWriter * w)
   if (w->queue)
     release_queued_as_lost (w);
   g_assert (w->worker == NULL);
+  /* The thread never got to close the first file (it could not start): it
+   * still holds the space reserved at open.  Give it back, leaving what a
+   * recording without frames leaves (an empty file and index). */
+  if (!w->files_closed && w->cur)
+    (void) rtf_output_finish (w->cur);
   rtf_output_free (w->prev, FALSE);
   rtf_output_free (w->cur, FALSE);
   g_free (w->fail_path);

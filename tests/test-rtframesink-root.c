@@ -124,7 +124,7 @@ GST_START_TEST (test_no_io_uring_falls_back_to_pwrite)
     g_print ("  skipped: this kernel has no %s\n", IO_URING_SYSCTL);
     return;
   }
-  dir = g_dir_make_tmp ("rtframe-nouring-XXXXXX", NULL);
+  dir = rtf_test_tmpdir_new ("rtframe-nouring");
   path = g_build_filename (dir, "cam.raw", NULL);
   set_io_uring_disabled ("2");
   r = rtf_test_rec_start (path, NULL, USER_CAPS);
@@ -139,10 +139,8 @@ GST_START_TEST (test_no_io_uring_falls_back_to_pwrite)
   rtf_test_rec_stop (r);
   restore_io_uring_sysctl ();
   rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 10);
-  g_unlink (path);
-  g_rmdir (dir);
+  rtf_test_tmpdir_free (dir);
   g_free (path);
-  g_free (dir);
 }
 
 GST_END_TEST;
@@ -151,13 +149,14 @@ GST_START_TEST (test_no_io_uring_forced_is_an_error)
 {
   GstElement *sink;
   GstBus *bus;
-  gchar *dir, *path;
+  gchar *dir, *path, *index;
+  struct stat st;
 
   if (!g_file_test (IO_URING_SYSCTL, G_FILE_TEST_EXISTS)) {
     g_print ("  skipped: this kernel has no %s\n", IO_URING_SYSCTL);
     return;
   }
-  dir = g_dir_make_tmp ("rtframe-nouring-XXXXXX", NULL);
+  dir = rtf_test_tmpdir_new ("rtframe-nouring");
   path = g_build_filename (dir, "cam.raw", NULL);
   sink = gst_element_factory_make ("rtframesink", NULL);
   bus = gst_bus_new ();
@@ -174,10 +173,17 @@ GST_START_TEST (test_no_io_uring_forced_is_an_error)
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (sink);
   gst_object_unref (bus);
-  g_unlink (path);
-  g_rmdir (dir);
+  /* what a recording without frames leaves: the space reserved at open
+   * (preallocate, 128 MB) given back, an empty index */
+  fail_unless (stat (path, &st) == 0);
+  fail_unless_equals_int64 (st.st_size, 0);
+  fail_unless_equals_int64 (st.st_blocks, 0);
+  index = g_strconcat (path, ".idx", NULL);
+  fail_unless (stat (index, &st) == 0);
+  fail_unless_equals_int64 (st.st_size, 0);
+  g_free (index);
+  rtf_test_tmpdir_free (dir);
   g_free (path);
-  g_free (dir);
 }
 
 GST_END_TEST;
