@@ -453,7 +453,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_thread_realtime_as_root)
 {
-  gchar *dir = g_dir_make_tmp ("rtframe-rt-XXXXXX", NULL);
+  gchar *dir = rtf_test_tmpdir_new ("rtframe-rt");
   gchar *path = g_build_filename (dir, "rt.raw", NULL);
   Rec *r = rtf_test_rec_start (path, "thread-policy=fifo thread-priority=20 "
       "thread-cpus=0", USER_CAPS);
@@ -467,10 +467,8 @@ GST_START_TEST (test_thread_realtime_as_root)
   rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
   rtf_test_rec_stop (r);
   rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 5);
-  g_unlink (path);
-  g_rmdir (dir);
+  rtf_test_tmpdir_free (dir);   /* the file and its index */
   g_free (path);
-  g_free (dir);
 }
 
 GST_END_TEST;
