@@ -21,7 +21,11 @@ set_props (GstElement * e, const gchar * props)
     return;
   kv = g_strsplit (props, " ", -1);
   for (i = 0; kv[i]; i++) {
-    gchar **p = g_strsplit (kv[i], "=", 2);
+    gchar **p;
+
+    if (kv[i][0] == '\0')       /* two spaces, or one at an end */
+      continue;
+    p = g_strsplit (kv[i], "=", 2);
 
     gst_util_set_object_arg (G_OBJECT (e), p[0], p[1]);
     g_strfreev (p);

@@ -1172,57 +1172,100 @@ push_thread (gpointer user_data)
   return NULL;
 }
 
-/* A FIFO nobody reads is a disk that does not move: the queue fills, the
- * streaming thread waits in render, and a flush must get it out. */
-GST_START_TEST (test_flush_unblocks_waiting_render)
+/* rtframesink writing into a FIFO nobody reads yet: a disk that does not
+ * move.  With max-size-buffers=2, frames 0 and 1 fill the queue (the
+ * writer is stuck on the first) and a thread pushes frame 2, which waits
+ * in render. */
+typedef struct
 {
-  const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
-  gsize fsize = frame_size_of (caps);
-  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
-  PushData p = { NULL, NULL, GST_FLOW_CUSTOM_SUCCESS };
+  FifoReader r;
+  PushData p;
   GThread *reader, *pusher;
   GstBus *bus;
-  guint i, pushed = 0;
-  guint8 *want = g_malloc (fsize);
+  const gchar *caps;
+} Blocked;
 
-  fail_unless (mkfifo (r.path, 0600) == 0);
-  reader = g_thread_new ("reader", fifo_reader, &r);
-  p.h = rtf_test_sink_new (r.path, "max-size-buffers=2", caps, &bus);
+static void
+blocked_start (Blocked * b, const gchar * props)
+{
+  gchar *all = g_strdup_printf ("max-size-buffers=2 %s", props ? props : "");
+  guint i;
 
-  /* two frames fill the queue (the writer is stuck on the first) */
-  for (i = 0; i < 2; i++, pushed++)
-    fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
-  p.buf = make_frame (p.h, caps, 2, INPUT_POOL);
-  pusher = g_thread_new ("push", push_thread, &p);
-  g_usleep (200000);
-  fail_unless_equals_int (p.ret, GST_FLOW_CUSTOM_SUCCESS);      /* waiting */
-  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_start ()));
-  g_thread_join (pusher);
-  fail_unless_equals_int (p.ret, GST_FLOW_FLUSHING);
-  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_stop (TRUE)));
+  memset (b, 0, sizeof (*b));
+  b->caps = formats[1];         /* 6 MB frames: more than a pipe holds */
+  b->r.path = tmp_path ("fifo");
+  b->r.data = g_byte_array_new ();
+  b->p.ret = GST_FLOW_CUSTOM_SUCCESS;
+  fail_unless (mkfifo (b->r.path, 0600) == 0);
+  b->reader = g_thread_new ("reader", fifo_reader, &b->r);
+  b->p.h = rtf_test_sink_new (b->r.path, all, b->caps, &b->bus);
+  g_free (all);
+  for (i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (b->p.h, make_frame (b->p.h,
+                b->caps, i, INPUT_POOL)), GST_FLOW_OK);
+  b->p.buf = make_frame (b->p.h, b->caps, 2, INPUT_POOL);
+  b->pusher = g_thread_new ("push", push_thread, &b->p);
+}
 
-  /* frames accepted before the flush are still written, then new ones */
-  g_atomic_int_set (&r.go, 1);
-  gst_harness_push_event (p.h, gst_event_new_segment (&(GstSegment) {
+/* A flush gets render out: frame 2 refused. */
+static void
+blocked_flush (Blocked * b)
+{
+  fail_unless (gst_harness_push_event (b->p.h, gst_event_new_flush_start ()));
+  g_thread_join (b->pusher);
+  fail_unless_equals_int (b->p.ret, GST_FLOW_FLUSHING);
+  fail_unless (gst_harness_push_event (b->p.h,
+          gst_event_new_flush_stop (TRUE)));
+}
+
+/* The disk moves again; a new segment and the frame stamped `seq`. */
+static void
+blocked_resume (Blocked * b, guint64 seq)
+{
+  g_atomic_int_set (&b->r.go, 1);
+  gst_harness_push_event (b->p.h, gst_event_new_segment (&(GstSegment) {
           .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,.stop =
             GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}
       ));
-  fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, 2,
-              INPUT_POOL)), GST_FLOW_OK);
-  pushed++;
-  rtf_test_sink_free (p.h, bus);
-  g_thread_join (reader);
+  fail_unless_equals_int (gst_harness_push (b->p.h, make_frame (b->p.h,
+              b->caps, seq, INPUT_POOL)), GST_FLOW_OK);
+}
 
-  fail_unless_equals_uint64 (r.data->len, pushed * fsize);
-  for (i = 0; i < pushed; i++) {
-    rtf_test_fill_frame (want, fsize, 0, i);
-    fail_unless (memcmp (want, r.data->data + i * fsize, fsize) == 0,
+/* Stops, and the FIFO got exactly the frames stamped seqs[0..n-1]. */
+static void
+blocked_finish (Blocked * b, const guint64 * seqs, guint n)
+{
+  gsize fsize = frame_size_of (b->caps);
+  guint8 *want = g_malloc (fsize);
+  guint i;
+
+  rtf_test_sink_free (b->p.h, b->bus);
+  g_thread_join (b->reader);
+  fail_unless_equals_uint64 (b->r.data->len, n * fsize);
+  for (i = 0; i < n; i++) {
+    rtf_test_fill_frame (want, fsize, 0, seqs[i]);
+    fail_unless (memcmp (want, b->r.data->data + i * fsize, fsize) == 0,
         "frame %u differs", i);
   }
-  g_byte_array_unref (r.data);
-  g_free (r.path);
+  g_byte_array_unref (b->r.data);
+  g_free (b->r.path);
   g_free (want);
+}
+
+/* The queue fills, the streaming thread waits in render, and a flush must
+ * get it out; frames accepted before the flush are still written, then
+ * new ones. */
+GST_START_TEST (test_flush_unblocks_waiting_render)
+{
+  const guint64 seqs[] = { 0, 1, 2 };
+  Blocked b;
+
+  blocked_start (&b, NULL);
+  g_usleep (200000);
+  fail_unless_equals_int (b.p.ret, GST_FLOW_CUSTOM_SUCCESS);    /* waiting */
+  blocked_flush (&b);
+  blocked_resume (&b, 2);
+  blocked_finish (&b, seqs, 3);
 }
 
 GST_END_TEST;
@@ -1261,32 +1304,17 @@ wait_missed (GstBus * bus, guint64 seq)
  * next number. */
 GST_START_TEST (test_deadline_seen_while_render_waits)
 {
-  const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
-  gsize fsize = frame_size_of (caps);
-  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
-  PushData p = { NULL, NULL, GST_FLOW_CUSTOM_SUCCESS };
-  GThread *reader, *pusher;
+  const guint64 seqs[] = { 0, 1, 3 };
   GstStructure *st;
   GstMessage *msg;
   GList *written, *l;
   GstFormat fmt;
   guint64 processed, dropped;
-  const guint64 want_seq[] = { 0, 1, 3 };
-  guint8 *want = g_malloc (fsize);
-  GstBus *bus;
+  Blocked b;
   guint i;
 
-  fail_unless (mkfifo (r.path, 0600) == 0);
-  reader = g_thread_new ("reader", fifo_reader, &r);
-  p.h = rtf_test_sink_new (r.path, "max-size-buffers=2 deadline=50000000 "
-      "frame-messages=true", caps, &bus);
-  for (i = 0; i < 2; i++)
-    fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
-  p.buf = make_frame (p.h, caps, 2, INPUT_POOL);
-  pusher = g_thread_new ("push", push_thread, &p);
-
-  msg = wait_missed (bus, 2);
+  blocked_start (&b, "deadline=50000000 frame-messages=true");
+  msg = wait_missed (b.bus, 2);
   fail_unless (msg != NULL, "frame 2's miss not posted while render waits");
   fail_unless_equals_string (gst_structure_get_string
       (gst_message_get_structure (msg), "where"), "waiting");
@@ -1297,52 +1325,32 @@ GST_START_TEST (test_deadline_seen_while_render_waits)
   fail_unless_equals_int64 (msg_i64 (msg, "deadline") - msg_i64 (msg,
           "arrival"), 50 * GST_MSECOND);
   gst_message_unref (msg);
-  fail_unless_equals_int (p.ret, GST_FLOW_CUSTOM_SUCCESS);      /* waits */
+  fail_unless_equals_int (b.p.ret, GST_FLOW_CUSTOM_SUCCESS);    /* waits */
 
-  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_start ()));
-  g_thread_join (pusher);
-  fail_unless_equals_int (p.ret, GST_FLOW_FLUSHING);
-  fail_unless (gst_harness_push_event (p.h, gst_event_new_flush_stop (TRUE)));
-  st = get_stats (p.h);
+  blocked_flush (&b);
+  st = get_stats (b.p.h);
   fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), 3);
   fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"), 1);
   fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), 3);
   assert_accounting (st);
   gst_structure_free (st);
-  msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
+  msg = gst_bus_timed_pop_filtered (b.bus, 2 * GST_SECOND *
       rtf_test_time_scale (), GST_MESSAGE_QOS);
   fail_unless (msg != NULL, "no QoS message for the refused frame");
   gst_message_parse_qos_stats (msg, &fmt, &processed, &dropped);
   fail_unless_equals_uint64 (dropped, 1);
   gst_message_unref (msg);
-  pop_messages (bus, "none", NULL);
+  pop_messages (b.bus, "none", NULL);
 
-  /* the disk moves again; the next frame is number 3 */
-  g_atomic_int_set (&r.go, 1);
-  gst_harness_push_event (p.h, gst_event_new_segment (&(GstSegment) {
-          .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,.stop =
-            GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}
-      ));
-  fail_unless_equals_int (gst_harness_push (p.h, make_frame (p.h, caps, 3,
-              INPUT_POOL)), GST_FLOW_OK);
-  fail_unless (gst_harness_push_event (p.h, gst_event_new_eos ()));
-  written = pop_element_messages (bus, "rtframesink-frame-written");
+  /* the next frame is number 3 */
+  blocked_resume (&b, 3);
+  fail_unless (gst_harness_push_event (b.p.h, gst_event_new_eos ()));
+  written = pop_element_messages (b.bus, "rtframesink-frame-written");
   fail_unless_equals_int (g_list_length (written), 3);
   for (l = written, i = 0; l; l = l->next, i++)
-    fail_unless_equals_uint64 (msg_u64 (l->data, "frame"), want_seq[i]);
+    fail_unless_equals_uint64 (msg_u64 (l->data, "frame"), seqs[i]);
   g_list_free_full (written, (GDestroyNotify) gst_message_unref);
-  rtf_test_sink_free (p.h, bus);
-  g_thread_join (reader);
-
-  fail_unless_equals_uint64 (r.data->len, 3 * fsize);
-  for (i = 0; i < 3; i++) {
-    rtf_test_fill_frame (want, fsize, 0, want_seq[i]);
-    fail_unless (memcmp (want, r.data->data + i * fsize, fsize) == 0,
-        "frame %u differs", i);
-  }
-  g_byte_array_unref (r.data);
-  g_free (r.path);
-  g_free (want);
+  blocked_finish (&b, seqs, 3);
 }
 
 GST_END_TEST;
