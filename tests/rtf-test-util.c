@@ -458,3 +458,25 @@ rtf_test_tmpdir_free (gchar * dir)
   g_free (cmd);
   g_free (dir);
 }
+
+static gchar *test_dir;
+
+void
+rtf_test_tmp_setup (void)
+{
+  test_dir = rtf_test_tmpdir_new ("rtframe-test");
+}
+
+void
+rtf_test_tmp_teardown (void)
+{
+  rtf_test_tmpdir_free (test_dir);
+  test_dir = NULL;
+}
+
+gchar *
+rtf_test_tmp_path (const gchar * name)
+{
+  g_assert (test_dir != NULL);
+  return g_build_filename (test_dir, name, NULL);
+}

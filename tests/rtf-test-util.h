@@ -54,6 +54,11 @@ gint rtf_test_run (const gchar * command);
 /* A fresh directory in $TMPDIR, and removing it with all it holds */
 gchar *rtf_test_tmpdir_new (const gchar * prefix);
 void rtf_test_tmpdir_free (gchar * dir);
+/* A directory of its own for each test: rtf_test_tmp_setup() and
+ * rtf_test_tmp_teardown() as a check fixture, and a path in it. */
+void rtf_test_tmp_setup (void);
+void rtf_test_tmp_teardown (void);
+gchar *rtf_test_tmp_path (const gchar * name);
 
 /* A filesystem of `fstype` ("xfs", "ext4", "ramfs") on a loop device backed
  * by a sparse file of `size_mb` MiB (ramfs: no device), mounted on a fresh

@@ -5,6 +5,7 @@
 #include "rtf-index.h"
 #include "rtf-pattern.h"
 #include "rtf-recording.h"
+#include "rtf-test-util.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -136,7 +137,7 @@ write_recording (const gchar * dir, guint n, guint32 size, gboolean sums)
 static void
 test_index_round_trip (void)
 {
-  gchar *dir = g_dir_make_tmp ("rtf-index-XXXXXX", NULL);
+  gchar *dir = rtf_test_tmpdir_new ("rtf-index");
   gchar *path = write_recording (dir, 5, 64, TRUE);
   gchar *ipath = rtf_index_path (path);
   GError *error = NULL;
@@ -202,18 +203,15 @@ test_index_round_trip (void)
   g_assert_null (rtf_index_load (ipath, &error));
   g_clear_error (&error);
 
-  g_unlink (ipath);
-  g_unlink (path);
-  g_rmdir (dir);
+  rtf_test_tmpdir_free (dir);
   g_free (ipath);
   g_free (path);
-  g_free (dir);
 }
 
 static void
 test_check_file (void)
 {
-  gchar *dir = g_dir_make_tmp ("rtf-check-XXXXXX", NULL);
+  gchar *dir = rtf_test_tmpdir_new ("rtf-check");
   gchar *path = write_recording (dir, 6, 100, TRUE);
   gchar *ipath = rtf_index_path (path);
   RtfRecording *rec;
@@ -271,12 +269,9 @@ test_check_file (void)
   rtf_check_clear (&c);
   rtf_recording_free (rec);
 
-  g_unlink (ipath);
-  g_unlink (path);
-  g_rmdir (dir);
+  rtf_test_tmpdir_free (dir);
   g_free (ipath);
   g_free (path);
-  g_free (dir);
 }
 
 /* A pattern names the set: files found by number, from the lowest at or
@@ -284,10 +279,9 @@ test_check_file (void)
 static void
 test_recording_set (void)
 {
-  gchar *dir = g_dir_make_tmp ("rtf-set-XXXXXX", NULL);
+  gchar *dir = rtf_test_tmpdir_new ("rtf-set");
   gchar *pattern = g_build_filename (dir, "c-%03d.raw", NULL);
   guint numbers[] = { 4, 5, 6, 8 }, i;
-  gchar *seven;
   GError *error = NULL;
   RtfRecording *rec;
   guint file;
@@ -330,24 +324,8 @@ test_recording_set (void)
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_clear_error (&error);
 
-  for (i = 0; i < G_N_ELEMENTS (numbers); i++) {
-    gchar *name = rtf_pattern_format (pattern, numbers[i]);
-    gchar *nameidx = rtf_index_path (name);
-
-    g_unlink (name);
-    g_unlink (nameidx);
-    g_free (name);
-    g_free (nameidx);
-  }
-  seven = rtf_pattern_format (pattern, 7);
-  g_unlink (seven);
-  g_free (seven);
-  seven = g_strdup_printf ("%s/c-007.raw.idx", dir);
-  g_unlink (seven);
-  g_free (seven);
-  g_rmdir (dir);
+  rtf_test_tmpdir_free (dir);
   g_free (pattern);
-  g_free (dir);
 }
 
 int

@@ -23,29 +23,8 @@
 #define FRAME_B 704
 #define PTS(i) ((i) * GST_SECOND / 20)
 
-static gchar *tmpdir;
-
 static gint run_tool (const gchar * tool, const gchar * arg1,
     const gchar * arg2, gchar ** out);
-
-static void
-setup_tmpdir (void)
-{
-  tmpdir = rtf_test_tmpdir_new ("rtframe-rec");
-}
-
-static void
-remove_tmpdir (void)
-{
-  rtf_test_tmpdir_free (tmpdir);
-  tmpdir = NULL;
-}
-
-static gchar *
-tmp_path (const gchar * name)
-{
-  return g_build_filename (tmpdir, name, NULL);
-}
 
 static gchar *
 file_of (const gchar * pattern, guint64 n)
@@ -183,7 +162,7 @@ assert_rotated (Rec * r, const gchar * pattern, guint64 first_index,
 /* loop: io_uring, then the pwrite engine */
 GST_START_TEST (test_rotation_by_size)
 {
-  gchar *pattern = tmp_path ("size-%02d.raw");
+  gchar *pattern = rtf_test_tmp_path ("size-%02d.raw");
   gchar *props = g_strdup_printf ("max-file-size=%d io-engine=%s checksums=%s",
       FRAME * 3 + FRAME / 2, __i__ ? "psync" : "io-uring",
       __i__ ? "true" : "false");
@@ -210,7 +189,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_rotation_by_duration)
 {
-  gchar *pattern = tmp_path ("dur-%d.raw");
+  gchar *pattern = rtf_test_tmp_path ("dur-%d.raw");
   Rec *r = rtf_test_rec_start (pattern, "max-file-duration=250000000", CAPS);
   guint i;
 
@@ -227,7 +206,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_max_files_start_index)
 {
-  gchar *pattern = tmp_path ("keep-%03d.raw");
+  gchar *pattern = rtf_test_tmp_path ("keep-%03d.raw");
   gchar *props = g_strdup_printf ("max-file-size=%d max-files=2 "
       "start-index=7", FRAME);
   Rec *r = rtf_test_rec_start (pattern, props, CAPS);
@@ -260,7 +239,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_split_now)
 {
-  gchar *pattern = tmp_path ("split-%d.raw");
+  gchar *pattern = rtf_test_tmp_path ("split-%d.raw");
   gchar *path;
   Rec *r = rtf_test_rec_start (pattern, NULL, CAPS);
   guint i;
@@ -299,7 +278,7 @@ load_index (const gchar * path)
 /* Frames of another size start a new file, whose index has the new caps */
 GST_START_TEST (test_caps_change_new_file)
 {
-  gchar *pattern = tmp_path ("caps-%d.raw");
+  gchar *pattern = rtf_test_tmp_path ("caps-%d.raw");
   gchar *a = file_of (pattern, 0), *b = file_of (pattern, 1);
   Rec *r = rtf_test_rec_start (pattern, NULL, CAPS);
   guint8 want[FRAME_B];
@@ -351,7 +330,7 @@ GST_END_TEST;
 /* Every record against what was pushed */
 GST_START_TEST (test_index_contents)
 {
-  gchar *path = tmp_path ("indexed.raw");
+  gchar *path = rtf_test_tmp_path ("indexed.raw");
   Rec *r = rtf_test_rec_start (path, "checksums=true deadline=1000", CAPS);
   guint8 want[FRAME];
   RtfIndex *idx;
@@ -396,7 +375,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_no_index)
 {
-  gchar *path = tmp_path ("plain.raw"), *ipath = rtf_index_path (path);
+  gchar *path = rtf_test_tmp_path ("plain.raw"), *ipath = rtf_index_path (path);
   Rec *r;
 
   /* an index of an earlier recording to the same name goes with it */
@@ -445,7 +424,7 @@ wait_stat (Rec * r, const gchar * field, guint64 want)
  * without it only EOS makes them so */
 GST_START_TEST (test_sync_interval)
 {
-  gchar *path = tmp_path ("synced.raw");
+  gchar *path = rtf_test_tmp_path ("synced.raw");
   Rec *r = rtf_test_rec_start (path, "sync-interval=1", CAPS);
   guint i;
 
@@ -457,7 +436,7 @@ GST_START_TEST (test_sync_interval)
   rtf_test_rec_stop (r);
   g_free (path);
 
-  path = tmp_path ("unsynced.raw");
+  path = rtf_test_tmp_path ("unsynced.raw");
   r = rtf_test_rec_start (path, "sync-interval=0", CAPS);
   for (i = 0; i < 5; i++)
     fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
@@ -485,7 +464,7 @@ GST_START_TEST (test_bad_pattern)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
-    gchar *loc = tmp_path (bad[i][0]);
+    gchar *loc = rtf_test_tmp_path (bad[i][0]);
 
     rtf_test_assert_start_fails ("rtframesink", loc, bad[i][1],
         GST_RESOURCE_ERROR_SETTINGS, loc);
@@ -500,7 +479,7 @@ GST_END_TEST;
 static gchar *
 record_set (const gchar * name, guint frames, guint per_file)
 {
-  gchar *pattern = tmp_path (name);
+  gchar *pattern = rtf_test_tmp_path (name);
   gchar *props = g_strdup_printf ("max-file-size=%u checksums=true",
       per_file * FRAME);
   Rec *r = rtf_test_rec_start (pattern, props, CAPS);
@@ -606,8 +585,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_src_errors)
 {
-  gchar *missing = tmp_path ("nothing-%d.raw");
-  gchar *noindex = tmp_path ("noindex.raw");
+  gchar *missing = rtf_test_tmp_path ("nothing-%d.raw");
+  gchar *noindex = rtf_test_tmp_path ("noindex.raw");
   const gchar *locations[] = { missing, noindex };
   guint i;
 
@@ -700,7 +679,7 @@ recording_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, setup_tmpdir, remove_tmpdir);
+  tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
   tcase_add_loop_test (tc, test_rotation_by_size, 0, 2);
   tcase_add_test (tc, test_rotation_by_duration);
   tcase_add_test (tc, test_max_files_start_index);

@@ -14,26 +14,6 @@
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
-static gchar *tmpdir;
-
-static void
-setup_tmpdir (void)
-{
-  tmpdir = rtf_test_tmpdir_new ("rtframesink");
-}
-
-static void
-remove_tmpdir (void)
-{
-  rtf_test_tmpdir_free (tmpdir);
-  tmpdir = NULL;
-}
-
-static gchar *
-tmp_path (const gchar * name)
-{
-  return g_build_filename (tmpdir, name, NULL);
-}
 
 
 static guint64
@@ -252,7 +232,7 @@ static void
 record_and_check (const gchar * caps, InputKind kind, const gchar * props,
     guint n)
 {
-  gchar *path = tmp_path ("out.raw");
+  gchar *path = rtf_test_tmp_path ("out.raw");
   gsize fsize = frame_size_of (caps);
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, props, caps, &bus);
@@ -370,7 +350,7 @@ GST_START_TEST (test_same_as_filesink)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (caps); i++) {
-    gchar *a = tmp_path ("a.raw"), *b = tmp_path ("b.raw");
+    gchar *a = rtf_test_tmp_path ("a.raw"), *b = rtf_test_tmp_path ("b.raw");
     gchar *desc = g_strdup_printf ("videotestsrc num-buffers=25 "
         "pattern=snow ! video/x-raw,%s,framerate=20/1 ! tee name=t "
         "t. ! queue ! rtframesink location=%s t. ! queue ! filesink "
@@ -391,7 +371,7 @@ GST_START_TEST (test_playback_rawvideoparse)
 {
   const gchar *caps = formats[1];
   gsize fsize = frame_size_of (caps);
-  gchar *path = tmp_path ("play.raw");
+  gchar *path = rtf_test_tmp_path ("play.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstElement *pipe, *appsink;
@@ -442,7 +422,7 @@ GST_END_TEST;
 GST_START_TEST (test_zero_copy_with_pool)
 {
   const gchar *caps = formats[0];       /* 5,701,632 bytes: 1392 x 4096 */
-  gchar *path = tmp_path ("zc.raw");
+  gchar *path = rtf_test_tmp_path ("zc.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
@@ -466,7 +446,7 @@ GST_END_TEST;
 GST_START_TEST (test_copy_without_pool)
 {
   const gchar *caps = formats[0];
-  gchar *path = tmp_path ("cp.raw");
+  gchar *path = rtf_test_tmp_path ("cp.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "direct=on", caps, &bus);
   guint i;
@@ -488,7 +468,7 @@ GST_END_TEST;
 GST_START_TEST (test_proposed_pool_alignment)
 {
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("pool.raw");
+  gchar *path = rtf_test_tmp_path ("pool.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *buf = gst_harness_create_buffer (h, frame_size_of (caps));
@@ -555,7 +535,8 @@ check_at_eos (GstBus * bus, GstMessage * msg, gpointer user_data)
 GST_START_TEST (test_eos_file_complete)
 {
   const gchar *caps = formats[3];       /* odd size: a padded tail block */
-  EosCheck c = { tmp_path ("eos.raw"), frame_size_of (caps), 9, FALSE };
+  EosCheck c =
+      { rtf_test_tmp_path ("eos.raw"), frame_size_of (caps), 9, FALSE };
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (c.path, NULL, caps, &bus);
   GList *stats;
@@ -582,7 +563,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_eos_without_frames)
 {
-  gchar *path = tmp_path ("empty.raw");
+  gchar *path = rtf_test_tmp_path ("empty.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, formats[0], &bus);
   struct stat st;
@@ -600,7 +581,7 @@ GST_END_TEST;
 GST_START_TEST (test_stop_writes_everything)
 {
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("stop.raw");
+  gchar *path = rtf_test_tmp_path ("stop.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "max-size-buffers=32", caps, &bus);
   guint i;
@@ -706,7 +687,7 @@ GST_START_TEST (test_error_wrong_size)
 {
   const gchar *caps = formats[3];
   gsize fsize = frame_size_of (caps);
-  gchar *path = tmp_path ("wrong.raw");
+  gchar *path = rtf_test_tmp_path ("wrong.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
@@ -732,7 +713,7 @@ GST_END_TEST;
 GST_START_TEST (test_gap_buffer)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("gap.raw");
+  gchar *path = rtf_test_tmp_path ("gap.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *gap = gst_buffer_new ();
@@ -755,7 +736,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_stream_status)
 {
-  gchar *path = tmp_path ("ss.raw");
+  gchar *path = rtf_test_tmp_path ("ss.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
   static const GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
@@ -850,7 +831,7 @@ log_stream_status (GstBus * bus, GstMessage * msg, gpointer data)
 GST_START_TEST (test_helper_threads_announced)
 {
   const gchar *caps = formats[3];
-  gchar *pattern = tmp_path ("helpers-%d.raw");
+  gchar *pattern = rtf_test_tmp_path ("helpers-%d.raw");
   gchar *props = g_strdup_printf ("io-engine=psync thread-cpus=0 "
       "max-file-size=%" G_GSIZE_FORMAT, 2 * frame_size_of (caps));
   ThreadLog log = { 0 };
@@ -879,7 +860,7 @@ GST_START_TEST (test_helper_threads_announced)
   /* and the recording: frames 0-1, 2-3, 4 */
   for (i = 0; i < 3; i++) {
     gchar *name = g_strdup_printf ("helpers-%u.raw", i);
-    gchar *file = tmp_path (name);
+    gchar *file = rtf_test_tmp_path (name);
     guint64 *seqs = NULL;
 
     fail_unless_equals_int (rtf_test_scan_frames (file, frame_size_of (caps),
@@ -898,7 +879,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_properties_locked_while_running)
 {
-  gchar *path = tmp_path ("p.raw"), *other = tmp_path ("other.raw");
+  gchar *path = rtf_test_tmp_path ("p.raw"), *other =
+      rtf_test_tmp_path ("other.raw");
   gchar *loc = NULL;
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
@@ -1018,7 +1000,7 @@ static void
 load_start (Load * l)
 {
   l->stop = 0;
-  l->path = tmp_path ("load.bin");
+  l->path = rtf_test_tmp_path ("load.bin");
   l->cpu = g_thread_new ("load-cpu", load_cpu, l);
   l->disk = g_thread_new ("load-disk", load_disk, l);
 }
@@ -1039,7 +1021,7 @@ GST_START_TEST (test_cycles_no_leaks)
 {
   const gchar *caps = formats[3];
   gsize fsize = frame_size_of (caps);
-  gchar *path = tmp_path ("cyc.raw");
+  gchar *path = rtf_test_tmp_path ("cyc.raw");
   guint fds = 0, threads = 0, n, i, k;
   /* valgrind runs everything ~50 times slower, on one CPU at a time: fewer
    * cycles there, and no load beside (it is there for memory errors) */
@@ -1089,7 +1071,7 @@ GST_START_TEST (test_eight_sinks_one_pipeline)
   GString *desc = g_string_new ("videotestsrc num-buffers=40 pattern=snow "
       "! video/x-raw,format=P010_10LE,width=320,height=240,framerate=20/1 "
       "! tee name=t ");
-  gchar *ref = tmp_path ("ref.raw");
+  gchar *ref = rtf_test_tmp_path ("ref.raw");
   gchar *paths[8];
   GstElement *pipe;
   struct stat sb;
@@ -1098,7 +1080,7 @@ GST_START_TEST (test_eight_sinks_one_pipeline)
   for (i = 0; i < 8; i++) {
     gchar *name = g_strdup_printf ("sink%u.raw", i);
 
-    paths[i] = tmp_path (name);
+    paths[i] = rtf_test_tmp_path (name);
     g_string_append_printf (desc, "t. ! queue ! rtframesink name=r%u "
         "location=%s ", i, paths[i]);
     g_free (name);
@@ -1193,7 +1175,7 @@ blocked_start (Blocked * b, const gchar * props)
 
   memset (b, 0, sizeof (*b));
   b->caps = formats[1];         /* 6 MB frames: more than a pipe holds */
-  b->r.path = tmp_path ("fifo");
+  b->r.path = rtf_test_tmp_path ("fifo");
   b->r.data = g_byte_array_new ();
   b->p.ret = GST_FLOW_CUSTOM_SUCCESS;
   fail_unless (mkfifo (b->r.path, 0600) == 0);
@@ -1413,7 +1395,7 @@ msg_u64 (GstMessage * msg, const gchar * field)
 GST_START_TEST (test_deadline_every_frame_misses)
 {
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("dl.raw");
+  gchar *path = rtf_test_tmp_path ("dl.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GList *missed, *l;
@@ -1466,7 +1448,7 @@ GST_END_TEST;
 GST_START_TEST (test_deadline_stats_agree)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("dls.raw");
+  gchar *path = rtf_test_tmp_path ("dls.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GstStructure *st;
@@ -1506,7 +1488,7 @@ GST_END_TEST;
 GST_START_TEST (test_deadline_late_completions)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("late.raw");
+  gchar *path = rtf_test_tmp_path ("late.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GList *late, *l;
@@ -1545,7 +1527,7 @@ GST_END_TEST;
 GST_START_TEST (test_deadline_seen_before_completion)
 {
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("order.raw");
+  gchar *path = rtf_test_tmp_path ("order.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
   GHashTable *detected = g_hash_table_new_full (g_int64_hash, g_int64_equal,
@@ -1593,7 +1575,7 @@ GST_END_TEST;
 GST_START_TEST (test_generous_deadline_no_message)
 {
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("gen.raw");
+  gchar *path = rtf_test_tmp_path ("gen.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
   GstStructure *st;
@@ -1624,7 +1606,7 @@ GST_START_TEST (test_frame_written_messages)
 {
   const gchar *caps = formats[2];
   gsize fsize = frame_size_of (caps);
-  gchar *path = tmp_path ("written.raw");
+  gchar *path = rtf_test_tmp_path ("written.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "frame-messages=true", caps, &bus);
   GList *msgs, *l;
@@ -1674,7 +1656,7 @@ GST_START_TEST (test_registered_writes)
 {
   const gchar *caps = formats[0];
   gsize fsize = frame_size_of (caps);
-  gchar *path = tmp_path ("fixed.raw");
+  gchar *path = rtf_test_tmp_path ("fixed.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "io-engine=io-uring", caps, &bus);
   GstStructure *st;
@@ -1715,7 +1697,7 @@ GST_START_TEST (test_stats_fields)
     "device-latency-p99", "device-latency-p99.9", "device-latency-p99.99"
   };
   const gchar *caps = formats[1];
-  gchar *path = tmp_path ("stats.raw");
+  gchar *path = rtf_test_tmp_path ("stats.raw");
   GstBus *bus;
   GstHarness *h =
       rtf_test_sink_new (path, "stats-interval=20000000", caps, &bus);
@@ -1771,7 +1753,7 @@ GST_END_TEST;
 GST_START_TEST (test_deadline_changed_while_playing)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("chg.raw");
+  gchar *path = rtf_test_tmp_path ("chg.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
   GList *missed, *l;
@@ -1804,7 +1786,7 @@ static void
 miss_reported_during_stall (const gchar * engine)
 {
   const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
-  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   gchar *props = g_strdup_printf ("io-engine=%s deadline=50000000", engine);
   GstBus *bus;
   GstHarness *h;
@@ -1867,7 +1849,7 @@ stop_bounded_on_stalled_output (const gchar * engine)
 {
   const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
   gsize fsize = frame_size_of (caps);
-  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   guint8 *want = g_malloc (fsize);
   GstStateChangeReturn ret = GST_STATE_CHANGE_FAILURE;
   GstBus *bus;
@@ -1981,7 +1963,7 @@ leaky_on_stuck_output (const gchar * leaky)
 {
   const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
   gsize fsize = frame_size_of (caps);
-  FifoReader r = { tmp_path ("fifo"), g_byte_array_new (), 0 };
+  FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   /* a deadline long enough that a frame is only ever missed by a drop */
   gchar *props = g_strdup_printf ("max-size-buffers=3 leaky=%s "
       "deadline=100000000000", leaky);
@@ -2095,7 +2077,7 @@ GST_END_TEST;
 GST_START_TEST (test_thread_scheduling_refused_warns_once)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("sched.raw");
+  gchar *path = rtf_test_tmp_path ("sched.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "thread-cpus=63", caps, &bus);
   GstMessage *msg;
@@ -2126,7 +2108,7 @@ GST_END_TEST;
 GST_START_TEST (test_thread_cpus_applied)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("cpus.raw");
+  gchar *path = rtf_test_tmp_path ("cpus.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "thread-cpus=0", caps, &bus);
 
@@ -2148,7 +2130,7 @@ GST_END_TEST;
 GST_START_TEST (test_empty_buffers)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("empty.raw");
+  gchar *path = rtf_test_tmp_path ("empty.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *gap_frame = make_frame (h, caps, 1, INPUT_POOL);
@@ -2178,7 +2160,7 @@ GST_START_TEST (test_caps_without_framerate)
   guint c, i;
 
   for (c = 0; c < G_N_ELEMENTS (caps); c++) {
-    gchar *path = tmp_path ("nofps.raw");
+    gchar *path = rtf_test_tmp_path ("nofps.raw");
     GstBus *bus;
     GstHarness *h = rtf_test_sink_new (path, NULL, caps[c], &bus);
 
@@ -2201,7 +2183,7 @@ GST_START_TEST (test_caps_change_mid_stream)
 {
   const gchar *caps = "video/x-raw,format=P010_10LE,width=64,height=48,"
       "framerate=20/1";
-  gchar *path = tmp_path ("capschange.raw");
+  gchar *path = rtf_test_tmp_path ("capschange.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstCaps *other;
@@ -2235,7 +2217,7 @@ GST_END_TEST;
 GST_START_TEST (test_flush_mid_stream)
 {
   const gchar *caps = formats[3];
-  gchar *path = tmp_path ("flush.raw");
+  gchar *path = rtf_test_tmp_path ("flush.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstSegment segment;
@@ -2300,7 +2282,7 @@ rtframesink_suite (void)
   Suite *s = suite_create ("rtframesink");
   TCase *tc = tcase_create ("general");
 
-  tcase_add_checked_fixture (tc, setup_tmpdir, remove_tmpdir);
+  tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_byte_exact_pool, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_unaligned, 0,
