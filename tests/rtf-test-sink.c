@@ -120,12 +120,14 @@ rtf_test_rec_stop (Rec * r)
 }
 
 /* The next message of `type` (ERROR or WARNING): its domain, code, and the
- * text contains `substr`. */
+ * text contains `substr`.  (Waits a little for one posted by another
+ * thread, the writer's.) */
 void
 rtf_test_assert_message (GstBus * bus, GstMessageType type, GQuark domain,
     gint code, const gchar * substr)
 {
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus,
+      5 * GST_SECOND * rtf_test_time_scale (), type);
   GError *err = NULL;
   gchar *dbg = NULL;
 
@@ -169,6 +171,39 @@ rtf_test_assert_file (const gchar * path, gsize frame_size, guint stream,
   gchar *err = rtf_test_check_file (path, frame_size, stream, n);
 
   fail_unless (err == NULL, "%s: %s", path, err);
+}
+
+void
+rtf_test_assert_frames (const gchar * path, gsize size, guint64 from, guint64 n)
+{
+  gchar *data = NULL;
+  gsize len = 0;
+  guint8 *want = g_malloc (size);
+  guint64 i;
+
+  fail_unless (g_file_get_contents (path, &data, &len, NULL), "no %s", path);
+  fail_unless_equals_uint64 (len, n * size);
+  for (i = 0; i < n; i++) {
+    rtf_test_fill_frame (want, size, 0, from + i);
+    fail_unless (memcmp (want, data + i * size, size) == 0, "%s: frame %"
+        G_GUINT64_FORMAT " differs", path, from + i);
+  }
+  g_free (want);
+  g_free (data);
+}
+
+void
+rtf_test_record (const gchar * location, const gchar * props,
+    const gchar * caps, guint64 frames)
+{
+  Rec *r = rtf_test_rec_start (location, props, caps);
+  guint64 i;
+
+  for (i = 0; i < frames; i++)
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
 }
 
 /* An element of `factory` with `location` and `props` ("name=value ...")

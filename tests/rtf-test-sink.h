@@ -45,6 +45,14 @@ void rtf_test_assert_start_fails (const gchar * factory,
 /* `path` holds exactly frames 0..n-1 of `stream` */
 void rtf_test_assert_file (const gchar * path, gsize frame_size,
     guint stream, guint64 n);
+/* `path` holds exactly frames first .. first + n - 1 of stream 0 */
+void rtf_test_assert_frames (const gchar * path, gsize frame_size,
+    guint64 first, guint64 n);
+
+/* Records frames 0 .. frames-1 (stream 0) to location with props, then
+ * EOS; no error may come */
+void rtf_test_record (const gchar * location, const gchar * props,
+    const gchar * caps, guint64 frames);
 
 G_END_DECLS
 

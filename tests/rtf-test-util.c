@@ -391,16 +391,37 @@ rtf_test_fs_new_in (const gchar * fstype, guint size_mb, const gchar * parent)
   return fs;
 }
 
+gboolean
+rtf_test_umount (const gchar * dir)
+{
+  gchar *cmd = g_strdup_printf ("umount %s 2>/dev/null", dir);
+  guint tries;
+  gboolean ok = FALSE;
+
+  /* a process's io_uring ring is torn down after it has let go of it: the
+   * files its writes were on stay referenced (the filesystem busy) until
+   * those writes have ended, a few ms */
+  for (tries = 0; tries < 250 && !ok; tries++) {
+    ok = rtf_test_run (cmd) == 0;
+    if (!ok)
+      g_usleep (20 * 1000);
+  }
+  g_free (cmd);
+  return ok;
+}
+
 /* Unmounts (lazily if it must) and mounts the filesystem again with
  * `options` (NULL: none): after a shutdown, this replays its log. */
 void
 rtf_test_fs_remount (RtfTestFs * fs, const gchar * options)
 {
-  gchar *cmd = g_strdup_printf ("umount %s || umount -l %s", fs->dir,
-      fs->dir);
+  gchar *cmd;
 
-  g_assert_cmpint (rtf_test_run (cmd), ==, 0);
-  g_free (cmd);
+  if (!rtf_test_umount (fs->dir)) {
+    cmd = g_strdup_printf ("umount -l %s", fs->dir);
+    g_assert_cmpint (rtf_test_run (cmd), ==, 0);
+    g_free (cmd);
+  }
   cmd = g_strdup_printf ("mount %s%s %s %s", options ? "-o " : "",
       options ? options : "", fs->loopdev, fs->dir);
   g_assert_cmpint (rtf_test_run (cmd), ==, 0);
@@ -414,13 +435,11 @@ rtf_test_fs_free (RtfTestFs * fs)
 
   if (fs == NULL)
     return;
-  cmd = g_strdup_printf ("umount %s", fs->dir);
-  if (rtf_test_run (cmd) != 0) {
-    g_free (cmd);
+  if (!rtf_test_umount (fs->dir)) {
     cmd = g_strdup_printf ("umount -l %s", fs->dir);
     rtf_test_run (cmd);
+    g_free (cmd);
   }
-  g_free (cmd);
   if (fs->loopdev) {
     cmd = g_strdup_printf ("losetup -d %s", fs->loopdev);
     rtf_test_run (cmd);
@@ -479,4 +498,38 @@ rtf_test_tmp_path (const gchar * name)
 {
   g_assert (test_dir != NULL);
   return g_build_filename (test_dir, name, NULL);
+}
+
+gint
+rtf_test_run_tool (gchar ** out, const gchar * tool, ...)
+{
+  const gchar *dir = g_getenv ("RTFRAME_TOOLS_DIR");
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  gchar *output = NULL, *line;
+  const gchar *arg;
+  gint status = -1;
+  GError *error = NULL;
+  va_list args;
+
+  g_assert_nonnull (dir);
+  g_ptr_array_add (argv, g_build_filename (dir, tool, NULL));
+  va_start (args, tool);
+  while ((arg = va_arg (args, const gchar *)) != NULL)
+      g_ptr_array_add (argv, g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (gchar **) argv->pdata, NULL,
+          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &output, NULL, &status,
+          &error))
+    g_error ("%s: %s", tool, error->message);
+  line = g_strjoinv (" ", (gchar **) argv->pdata + 1);
+  if (out || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_print ("$ %s %s\n%s", tool, line, output);
+  g_free (line);
+  g_ptr_array_unref (argv);
+  if (out)
+    *out = output;
+  else
+    g_free (output);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }

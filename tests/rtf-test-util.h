@@ -50,7 +50,14 @@ guint rtf_test_count_threads (void);
 guint rtf_test_settled_threads (guint limit);
 
 gboolean rtf_test_is_root (void);
+
 gint rtf_test_run (const gchar * command);
+/* Runs an installed tool of the build (RTFRAME_TOOLS_DIR/<tool>) with the
+ * arguments that follow (NULL-terminated): its exit status (-1 killed),
+ * what it printed in *out (NULL: printed on failure only).  Prints the
+ * command and its output as a log. */
+gint rtf_test_run_tool (gchar ** out, const gchar * tool, ...)
+    G_GNUC_NULL_TERMINATED;
 /* A fresh directory in $TMPDIR, and removing it with all it holds */
 gchar *rtf_test_tmpdir_new (const gchar * prefix);
 void rtf_test_tmpdir_free (gchar * dir);
@@ -80,6 +87,9 @@ void rtf_test_throttle_set (const gchar * dir, const gchar * loopdev,
 void rtf_test_throttle_free (gchar * dir);
 
 RtfTestFs *rtf_test_fs_new (const gchar * fstype, guint size_mb);
+/* Unmounts dir, trying again for up to 5 s while it is busy: FALSE if it
+ * stays busy */
+gboolean rtf_test_umount (const gchar * dir);
 /* The same with the image in `parent` (a disk on another filesystem) */
 RtfTestFs *rtf_test_fs_new_in (const gchar * fstype, guint size_mb,
     const gchar * parent);

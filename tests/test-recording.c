@@ -36,20 +36,7 @@ file_of (const gchar * pattern, guint64 n)
 static void
 assert_frames (const gchar * path, gsize size, guint64 from, guint64 n)
 {
-  gchar *data = NULL;
-  gsize len = 0;
-  guint8 *want = g_malloc (size);
-  guint64 i;
-
-  fail_unless (g_file_get_contents (path, &data, &len, NULL), "no %s", path);
-  fail_unless_equals_uint64 (len, n * size);
-  for (i = 0; i < n; i++) {
-    rtf_test_fill_frame (want, size, 0, from + i);
-    fail_unless (memcmp (want, data + i * size, size) == 0, "%s: frame %"
-        G_GUINT64_FORMAT " differs", path, from + i);
-  }
-  g_free (want);
-  g_free (data);
+  rtf_test_assert_frames (path, size, from, n);
 }
 
 static void
@@ -482,14 +469,8 @@ record_set (const gchar * name, guint frames, guint per_file)
   gchar *pattern = rtf_test_tmp_path (name);
   gchar *props = g_strdup_printf ("max-file-size=%u checksums=true",
       per_file * FRAME);
-  Rec *r = rtf_test_rec_start (pattern, props, CAPS);
-  guint i;
 
-  for (i = 0; i < frames; i++)
-    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
-  push_eos (r);
-  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
-  rtf_test_rec_stop (r);
+  rtf_test_record (pattern, props, CAPS, frames);
   g_free (props);
   return pattern;
 }
@@ -602,22 +583,11 @@ GST_END_TEST;
 
 /* ---- tools ----------------------------------------------------------- */
 
-/* Runs tools/<tool> with args: its exit status, its output in *out */
 static gint
 run_tool (const gchar * tool, const gchar * arg1, const gchar * arg2,
     gchar ** out)
 {
-  gchar *exe = g_build_filename (g_getenv ("RTFRAME_TOOLS_DIR"), tool, NULL);
-  gchar *argv[] = { exe, (gchar *) arg1, (gchar *) arg2, NULL };
-  gint status = -1;
-  GError *error = NULL;
-
-  fail_unless (g_getenv ("RTFRAME_TOOLS_DIR") != NULL);
-  fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-          out, NULL, &status, &error), "%s", error ? error->message : "");
-  g_print ("$ %s %s %s\n%s", tool, arg1, arg2 ? arg2 : "", *out);
-  g_free (exe);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+  return rtf_test_run_tool (out, tool, arg1, arg2, NULL);
 }
 
 static void
