@@ -1,9 +1,9 @@
 /* rtframe: checking one recorded file against its index. */
 #include "rtf-check.h"
 #include "rtf-crc32c.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +24,8 @@ G_GNUC_PRINTF (3, 4);
   g_free (msg);
 }
 
-static gboolean
+/* 0, or the errno reading it failed with (EIO: the file ended) */
+static gint
 frame_crc (gint fd, guint64 offset, guint32 size, guint8 * buf, gsize buf_len,
     guint32 * crc)
 {
@@ -33,16 +34,62 @@ frame_crc (gint fd, guint64 offset, guint32 size, guint8 * buf, gsize buf_len,
   *crc = 0;
   while (done < size) {
     gsize want = MIN (buf_len, size - done);
-    ssize_t n = pread (fd, buf, want, (off_t) (offset + done));
+    gboolean short_read;
+    gint err = rtf_read_full (fd, offset + done, buf, want, &short_read);
 
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return FALSE;
-    *crc = rtf_crc32c (*crc, buf, n);
-    done += n;
+    if (err)
+      return err;
+    *crc = rtf_crc32c (*crc, buf, want);
+    done += want;
   }
-  return TRUE;
+  return 0;
+}
+
+/* Compares the checksums of the whole frames from from_frame on: a
+ * mismatch is a fault and the check goes on; a read error ends it. */
+static void
+check_sums (const RtfRecordingFile * f, guint64 from_frame, RtfCheck * c)
+{
+  const RtfIndex *idx = f->index;
+  const gsize buf_len = 4 << 20;
+  gchar *why = NULL;
+  guint8 *buf;
+  guint64 i;
+  gint fd = rtf_recording_file_reopen (f, FALSE, FALSE, &why);
+
+  if (fd < 0) {
+    fault (c, f->path, "cannot read it: %s", why);
+    c->read_error = TRUE;
+    g_free (why);
+    return;
+  }
+  buf = g_malloc (buf_len);
+  for (i = 0; i < f->walk.frames; i++) {
+    const RtfIndexRecord *r = &idx->records[i];
+    guint32 crc;
+    gint err;
+
+    if (!(r->flags & RTF_INDEX_REC_CHECKSUM) || f->first_frame + i < from_frame)
+      continue;
+    c->checked_sums++;
+    if ((err = frame_crc (fd, r->offset, r->size, buf, buf_len, &crc)) != 0) {
+      fault (c, f->path, "frame %" G_GUINT64_FORMAT " (bytes %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") cannot be read: %s; "
+          "the check stops here", r->seq, r->offset, r->offset + r->size,
+          g_strerror (err));
+      c->read_error = TRUE;
+      break;
+    }
+    if (crc != r->checksum) {
+      fault (c, f->path, "frame %" G_GUINT64_FORMAT " (bytes %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") is corrupt: CRC32C "
+          "%08x, the index says %08x", r->seq, r->offset,
+          r->offset + r->size, crc, r->checksum);
+      c->bad_sums++;
+    }
+  }
+  close (fd);
+  g_free (buf);
 }
 
 void
@@ -50,84 +97,36 @@ rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
     guint64 from_frame, RtfCheck * c)
 {
   const RtfIndex *idx = f->index;
-  guint64 i, end = 0, prev_seq = 0;
-  gboolean broken = FALSE;
-  gint fd = -1;
-  guint8 *buf = NULL;
-  const gsize buf_len = 4 << 20;
+  guint64 i;
 
   memset (c, 0, sizeof (*c));
   c->faults = g_ptr_array_new_with_free_func (g_free);
-  if (idx == NULL) {
-    fault (c, f->path, "no usable index: %s", f->index_error);
+  if (f->state == RTF_FILE_NEVER_WRITTEN)
+    return;
+  if (f->state != RTF_FILE_OK) {
+    fault (c, f->path, "%s (%s)", f->why, rtf_file_state_name (f->state));
     return;
   }
   if (idx->damage)
     fault (c, f->index_path, "%s", idx->damage);
-  if (checksums && (idx->header.flags & RTF_INDEX_HAS_CHECKSUMS)) {
-    fd = open (f->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      fault (c, f->path, "cannot read it: %s", g_strerror (errno));
-    buf = g_malloc (buf_len);
-  }
-
-  for (i = 0; i < idx->n_records; i++) {
+  if (f->walk.why)
+    fault (c, f->path, "%s", f->walk.why);
+  c->good_frames = f->walk.frames;
+  c->good_end = f->walk.end;
+  for (i = 0; i < f->walk.frames; i++) {
     const RtfIndexRecord *r = &idx->records[i];
 
-    if (r->offset != end) {
-      fault (c, f->path, "frame %" G_GUINT64_FORMAT " (record %"
-          G_GUINT64_FORMAT ") is at byte %" G_GUINT64_FORMAT ", not %"
-          G_GUINT64_FORMAT, r->seq, i, r->offset, end);
-      broken = TRUE;
-    } else if (r->size != idx->header.frame_size) {
-      fault (c, f->path, "frame %" G_GUINT64_FORMAT " has %u bytes, the "
-          "header says %" G_GUINT64_FORMAT, r->seq, r->size,
-          idx->header.frame_size);
-      broken = TRUE;
-    } else if (i > 0 && r->seq <= prev_seq) {
-      fault (c, f->path, "frame %" G_GUINT64_FORMAT " follows frame %"
-          G_GUINT64_FORMAT ": out of order", r->seq, prev_seq);
-      broken = TRUE;
-    } else if (r->offset + r->size > f->data_size) {
-      fault (c, f->path, "frame %" G_GUINT64_FORMAT " ends at byte %"
-          G_GUINT64_FORMAT " but the file has %" G_GUINT64_FORMAT
-          " bytes: cut short", r->seq, r->offset + r->size, f->data_size);
-      broken = TRUE;
-    } else if (fd >= 0 && (r->flags & RTF_INDEX_REC_CHECKSUM)
-        && f->first_frame + i >= from_frame) {
-      guint32 crc;
-
-      c->checked_sums++;
-      if (!frame_crc (fd, r->offset, r->size, buf, buf_len, &crc)) {
-        fault (c, f->path, "frame %" G_GUINT64_FORMAT " cannot be read",
-            r->seq);
-        broken = TRUE;
-      } else if (crc != r->checksum) {
-        fault (c, f->path, "frame %" G_GUINT64_FORMAT " (bytes %"
-            G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") is corrupt: CRC32C "
-            "%08x, the index says %08x", r->seq, r->offset,
-            r->offset + r->size, crc, r->checksum);
-        broken = TRUE;
-      }
-    }
-    if (i > 0 && r->seq > prev_seq + 1)
-      c->gaps += r->seq - prev_seq - 1;
-    prev_seq = r->seq;
-    end = r->offset + r->size;
-    if (!broken) {
-      c->good_frames = i + 1;
-      c->good_end = end;
-      if (r->flags & RTF_INDEX_REC_MISSED)
-        c->missed++;
-    }
+    if (i > 0 && r->seq > idx->records[i - 1].seq + 1)
+      c->gaps += r->seq - idx->records[i - 1].seq - 1;
+    if (r->flags & RTF_INDEX_REC_MISSED)
+      c->missed++;
   }
-  if (!broken && f->data_size > end)
+  if (f->walk.stop == RTF_INDEX_WHOLE && f->data_size > f->walk.end)
     fault (c, f->path, "%" G_GUINT64_FORMAT " bytes after the last indexed "
         "frame (a recording that did not end cleanly: rtframe-recover cuts "
-        "them)", f->data_size - end);
-  if (fd >= 0)
-    close (fd);
-  g_free (buf);
+        "them)", f->data_size - f->walk.end);
+  if (checksums && (idx->header.flags & RTF_INDEX_HAS_CHECKSUMS))
+    check_sums (f, from_frame, c);
 }
 
 void

@@ -1,5 +1,7 @@
 /* rtframe: checking one recorded file against its index - what
- * rtframe-verify reports and rtframe-recover cuts back to */
+ * rtframe-verify reports, and what rtframe-recover looks at before it
+ * cuts a tail (never because of what it finds here: a damaged frame is
+ * reported and kept). */
 #ifndef __RTF_CHECK_H__
 #define __RTF_CHECK_H__
 
@@ -9,18 +11,22 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint64 good_frames;          /* leading records that are whole and right */
+  guint64 good_frames;          /* records whose frames are whole in the
+                                 * file, in order (rtf_index_walk()) */
   guint64 good_end;             /* data bytes they cover */
   guint64 checked_sums;         /* checksums compared */
+  guint64 bad_sums;             /* of those, mismatches (frames kept) */
   guint64 missed;               /* of the good frames: written after deadline */
   guint64 gaps;                 /* frame numbers missing between records */
+  gboolean read_error;          /* a frame could not be read: the check is
+                                 * incomplete, and nothing may be cut */
   GPtrArray *faults;            /* text of each fault found, in order */
 } RtfCheck;
 
-/* Checks f: its index header and records (contiguous offsets from 0,
- * sizes equal to the header's frame size, increasing frame numbers), the
- * data size against the last record, and with checksums the CRC32C of
- * every frame that has one (from_frame: only records from this one on). */
+/* Checks f (identified by rtf_recording_open()): its state, its index
+ * (damaged records), its records against the data (rtf_index_walk()),
+ * the bytes after the last frame, and with checksums the CRC32C of every
+ * frame that has one (from_frame: only records from this one on). */
 void rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
     guint64 from_frame, RtfCheck * check);
 void rtf_check_clear (RtfCheck * check);

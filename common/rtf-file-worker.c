@@ -6,17 +6,31 @@
  * thread that keeps the disk busy. */
 #include "rtf-file-worker.h"
 #include "rtf-pattern.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum
 {
   JOB_PREPARE,
+  JOB_NAME,
   JOB_RETIRE,
   JOB_DROP,
   JOB_TRIM
 } JobKind;
+
+/* A file of this recording, closed: what max-files may delete, as long
+ * as its names are still these inodes */
+typedef struct
+{
+  guint64 number;
+  gchar *path;
+  struct stat data;
+  struct stat index;
+  gboolean has_index;
+} Kept;
 
 typedef struct
 {
@@ -44,39 +58,90 @@ struct _RtfFileWorker
   RtfOutput *prepared;
   gint prepare_err;
   RtfOutputStep prepare_step;
-  /* max-files: delete numbers in [next_delete, min (current - max + 1,
-   * retired_up_to + 1)) */
-  guint64 next_delete, current, retired_up_to;
-  gboolean any_retired, have_current;
+  /* max-files: the closed files, oldest first; those numbered at most
+   * current - max_files go */
+  GQueue kept;
+  guint64 current;
+  gboolean have_current;
   gint error;
   gchar *error_path;
+  const gchar *error_op;        /* "open" (naming a file) or "sync"
+                                 * (finishing one) */
 };
+
+static void
+kept_free (Kept * k)
+{
+  g_free (k->path);
+  g_free (k);
+}
+
+static void
+delete_kept (RtfFileWorker * fw, Kept * k)
+{
+  gchar *index = rtf_index_path (k->path);
+
+  /* only the inodes this recording wrote: a file put at the name since
+   * (by the user, another recording) stays */
+  if (rtf_same_file (k->path, &k->data) && unlink (k->path) == 0) {
+    if (fw->cb.deleted)
+      fw->cb.deleted (k->path, k->number, fw->data);
+  }
+  if (k->has_index && rtf_same_file (index, &k->index))
+    (void) unlink (index);
+  g_free (index);
+  kept_free (k);
+}
 
 static void
 do_trim (RtfFileWorker * fw)
 {
   for (;;) {
-    guint64 n;
-    gchar *path, *index;
+    Kept *k;
 
     g_mutex_lock (&fw->lock);
-    n = fw->next_delete;
-    if (fw->max_files == 0 || !fw->any_retired || n > fw->retired_up_to
-        || fw->current < fw->max_files || n > fw->current - fw->max_files) {
+    k = g_queue_peek_head (&fw->kept);
+    if (fw->max_files == 0 || k == NULL || fw->current < fw->max_files
+        || k->number > fw->current - fw->max_files) {
       g_mutex_unlock (&fw->lock);
       return;
     }
-    fw->next_delete++;
+    g_queue_pop_head (&fw->kept);
     g_mutex_unlock (&fw->lock);
-
-    path = rtf_pattern_format (fw->pattern, n);
-    index = rtf_index_path (path);
-    if (unlink (path) == 0 && fw->cb.deleted)
-      fw->cb.deleted (path, n, fw->data);
-    (void) unlink (index);
-    g_free (index);
-    g_free (path);
+    delete_kept (fw, k);
   }
+}
+
+static void
+set_error (RtfFileWorker * fw, gint err, const gchar * path, const gchar * op)
+{
+  g_mutex_lock (&fw->lock);
+  if (err && fw->error == 0) {
+    fw->error = err;
+    fw->error_path = g_strdup (path);
+    fw->error_op = op;
+  }
+  g_mutex_unlock (&fw->lock);
+}
+
+/* Remembers o, closed with its frames, for max-files */
+static void
+keep (RtfFileWorker * fw, RtfOutput * o)
+{
+  Kept *k = g_new0 (Kept, 1);
+
+  k->number = o->number;
+  k->path = g_strdup (o->path);
+  /* as finished: a later change to it (or a new file at the name, even
+   * one the filesystem gave the same inode number) is not this file */
+  if (fstat (o->file.fd, &k->data) < 0) {
+    kept_free (k);
+    return;
+  }
+  k->has_index = o->index_fd >= 0 && fstat (o->index_fd, &k->index) == 0;
+  g_mutex_lock (&fw->lock);
+  g_queue_push_tail (&fw->kept, k);
+  g_mutex_unlock (&fw->lock);
 }
 
 static void
@@ -84,21 +149,16 @@ do_retire (RtfFileWorker * fw, RtfOutput * o)
 {
   RtfFileInfo info;
   gint err = rtf_output_finish (o);
+  gboolean empty = o->frames == 0 && err == 0;
 
   rtf_output_info (o, &info);
   info.error = err;
-  g_mutex_lock (&fw->lock);
-  if (err && fw->error == 0) {
-    fw->error = err;
-    fw->error_path = g_strdup (o->path);
-  }
-  if (!fw->any_retired || o->number > fw->retired_up_to)
-    fw->retired_up_to = o->number;
-  fw->any_retired = TRUE;
-  g_mutex_unlock (&fw->lock);
+  set_error (fw, err, o->path, "sync");
   if (fw->cb.closed && !o->closed)
     fw->cb.closed (&info, fw->data);
-  rtf_output_free (o, o->frames == 0 && err == 0);
+  if (!empty && fw->max_files)
+    keep (fw, o);
+  rtf_output_free (o, empty);
   do_trim (fw);
 }
 
@@ -124,17 +184,17 @@ worker_thread (gpointer data)
         gchar *path = rtf_pattern_format (fw->pattern, job->number);
         gint err = 0;
         RtfOutputStep step = RTF_OUTPUT_STEP_OPEN;
-        RtfOutput *o = rtf_output_open (path, job->number, &fw->config, &err,
-            &step);
+        RtfOutput *o = rtf_output_open (path, job->number, &fw->config,
+            RTF_FILE_CREATE_NEW, &err, &step);
 
         g_free (path);
         g_mutex_lock (&fw->lock);
         if (fw->prepare_asked && fw->prepared_number == job->number) {
           if (fw->prepared != NULL) {
-            /* asked twice: the first one is the file; this descriptor is
-             * a second one on it, so it goes without touching the file */
+            /* asked twice: the first one is the file (this open could
+             * only have made one of its own beside it, which goes) */
             g_mutex_unlock (&fw->lock);
-            rtf_output_free (o, FALSE);
+            rtf_output_free (o, TRUE);
             break;
           }
           fw->prepared = o;
@@ -144,6 +204,12 @@ worker_thread (gpointer data)
         }
         g_mutex_unlock (&fw->lock);
         rtf_output_free (o, TRUE);      /* no longer wanted */
+        break;
+      }
+      case JOB_NAME:{
+        gint err = rtf_output_name (job->output);
+
+        set_error (fw, err, job->output->path, "open");
         break;
       }
       case JOB_RETIRE:
@@ -213,6 +279,7 @@ rtf_file_worker_free (RtfFileWorker * fw)
   rtf_thread_join (fw->thread);
   /* a prepare that finished after the drop was asked for */
   rtf_output_free (fw->prepared, TRUE);
+  g_queue_clear_full (&fw->kept, (GDestroyNotify) kept_free);
   g_free (fw->error_path);
   g_free (fw->pattern);
   g_mutex_clear (&fw->lock);
@@ -260,6 +327,14 @@ rtf_file_worker_take (RtfFileWorker * fw, guint64 number, gint * err,
 }
 
 void
+rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o)
+{
+  g_mutex_lock (&fw->lock);
+  push (fw, JOB_NAME, o->number, o);
+  g_mutex_unlock (&fw->lock);
+}
+
+void
 rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o)
 {
   g_mutex_lock (&fw->lock);
@@ -271,8 +346,6 @@ void
 rtf_file_worker_current (RtfFileWorker * fw, guint64 number)
 {
   g_mutex_lock (&fw->lock);
-  if (!fw->have_current)
-    fw->next_delete = number;   /* the first file of this recording */
   fw->have_current = TRUE;
   fw->current = number;
   if (fw->max_files)
@@ -312,7 +385,7 @@ rtf_file_worker_wait_idle (RtfFileWorker * fw)
 }
 
 gint
-rtf_file_worker_error (RtfFileWorker * fw, gchar ** path)
+rtf_file_worker_error (RtfFileWorker * fw, gchar ** path, const gchar ** op)
 {
   gint err;
 
@@ -320,6 +393,8 @@ rtf_file_worker_error (RtfFileWorker * fw, gchar ** path)
   err = fw->error;
   if (path)
     *path = g_strdup (fw->error_path);
+  if (op)
+    *op = fw->error_op;
   g_mutex_unlock (&fw->lock);
   return err;
 }

@@ -39,21 +39,28 @@ void rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number);
  * or when opening it failed (*err, *step). */
 RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
     gint * err, RtfOutputStep * step);
+/* The recording reached o (its first frame): gives it its names
+ * (rtf_output_name()), then wakes the writer. */
+void rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o);
 /* Finishes, closes and frees o; a file without frames is deleted.  Then
- * the closed files that max-files no longer keeps are deleted. */
+ * the closed files that max-files no longer keeps are deleted: files this
+ * recording wrote, each only while its name is still the inode it
+ * wrote. */
 void rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o);
 /* File `number` is now the one being written: with max-files, the files
  * that fall out of the window go once they are closed. */
 void rtf_file_worker_current (RtfFileWorker * fw, guint64 number);
-/* Closes and deletes a prepared file never written (and forgets it). */
+/* Closes a prepared file never reached and deletes what preparing it
+ * created (and forgets it). */
 void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
 
 /* TRUE when no job is waiting or running. */
 gboolean rtf_file_worker_idle (RtfFileWorker * fw);
 void rtf_file_worker_wait_idle (RtfFileWorker * fw);
-/* The first error finishing a file: errno (0 none), with the file's path
- * in *path (caller frees). */
-gint rtf_file_worker_error (RtfFileWorker * fw, gchar ** path);
+/* The first error naming or finishing a file: errno (0 none), with the
+ * file's path in *path (caller frees) and *op "open" or "sync". */
+gint rtf_file_worker_error (RtfFileWorker * fw, gchar ** path,
+    const gchar ** op);
 
 G_END_DECLS
 

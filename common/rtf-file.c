@@ -1,9 +1,11 @@
 /* rtframe: opening the output file for direct I/O and closing it whole. */
 #include "rtf-file.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -86,53 +88,98 @@ rtf_file_probe_alignment (gint fd, gsize * block, gsize * mem_align,
     *source = src;
 }
 
-gboolean
-rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
-    const RtfXflags * xflags, gint * err)
+/* One open(2): with O_DIRECT unless mode says not, and without it where
+ * the filesystem refuses it (*direct_errno).  *created: O_CREAT made it. */
+static gint
+open_once (const gchar * path, gint flags, RtfDirectMode mode,
+    gboolean * direct, gint * direct_errno, gboolean * created)
 {
-  const gint flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-  gint fd = -1;
+  gint fd;
 
-  file->fd = -1;
-  file->stream = FALSE;
-  file->direct = FALSE;
-  file->direct_errno = 0;
-  file->xflags_errno = 0;
-
+  *direct = FALSE;
+  *created = FALSE;
   if (mode != RTF_DIRECT_OFF) {
     fd = open (path, flags | O_DIRECT, 0666);
     if (fd >= 0) {
-      file->direct = TRUE;
-    } else if (errno == EINVAL || errno == EOPNOTSUPP) {
-      /* the filesystem refuses O_DIRECT (ramfs, some FUSE) */
-      file->direct_errno = errno;
-      if (mode == RTF_DIRECT_ON) {
-        *err = errno;
-        return FALSE;
+      *direct = TRUE;
+      *created = (flags & O_EXCL) != 0;
+      return fd;
+    }
+    if (errno != EINVAL && errno != EOPNOTSUPP)
+      return -1;
+    /* the filesystem refuses O_DIRECT (ramfs, some FUSE): open(2) may
+     * have created the file before it said so */
+    *direct_errno = errno;
+    if (mode == RTF_DIRECT_ON)
+      return -1;
+    if (flags & O_EXCL) {
+      struct stat st;
+
+      if (lstat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size == 0) {
+        flags &= ~(O_CREAT | O_EXCL);
+        *created = TRUE;
       }
-    } else {
-      *err = errno;
-      return FALSE;
     }
   }
+  fd = open (path, flags, 0666);
+  if (fd >= 0 && (flags & O_EXCL))
+    *created = TRUE;
+  return fd;
+}
+
+/* The file's kind; a regular one locked, and for REPLACE emptied */
+static gint
+claim (RtfFile * file, RtfFileOpenMode how)
+{
+  struct stat st;
+
+  if (fstat (file->fd, &st) < 0)
+    return errno;
+  file->device = S_ISBLK (st.st_mode);
+  file->stream = !S_ISREG (st.st_mode) && !S_ISBLK (st.st_mode);
+  /* a character device (/dev/null) is anyone's to write */
+  if (S_ISCHR (st.st_mode) || S_ISSOCK (st.st_mode))
+    return 0;
+  /* another recording writing it (frames of two would interleave, or be
+   * cut by the other), or a tool repairing it */
+  if (rtf_lock (file->fd, TRUE) != 0)
+    return EWOULDBLOCK;
+  if (S_ISREG (st.st_mode) && how == RTF_FILE_REPLACE && st.st_size > 0
+      && ftruncate (file->fd, 0) < 0)
+    return errno;
+  return 0;
+}
+
+gboolean
+rtf_file_open (RtfFile * file, const gchar * path, RtfFileOpenMode how,
+    RtfDirectMode mode, const RtfXflags * xflags, gint * err)
+{
+  const gint base = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+  gint fd, ret;
+
+  memset (file, 0, sizeof (*file));
+  file->fd = -1;
+  fd = open_once (path, base | O_CREAT | O_EXCL, mode, &file->direct,
+      &file->direct_errno, &file->created);
+  /* REPLACE: what is there is used (a regular file is emptied below) */
+  if (fd < 0 && errno == EEXIST && how == RTF_FILE_REPLACE)
+    fd = open_once (path, base, mode, &file->direct, &file->direct_errno,
+        &file->created);
   if (fd < 0) {
-    fd = open (path, flags, 0666);
-    if (fd < 0) {
-      *err = errno;
-      return FALSE;
-    }
+    *err = errno;
+    return FALSE;
   }
   file->fd = fd;
-  {
-    struct stat st;
-
-    file->stream = fstat (fd, &st) == 0 && !S_ISREG (st.st_mode)
-        && !S_ISBLK (st.st_mode);
+  if ((ret = claim (file, how)) != 0) {
+    rtf_file_unlink_created (file, path);
+    rtf_file_close (file);
+    *err = ret;
+    return FALSE;
   }
 
   /* before the alignment probe: a realtime file's direct I/O alignment is
    * the realtime extent's */
-  if (xflags && !file->stream)
+  if (xflags && !file->stream && !file->device)
     file->xflags_errno = rtf_xflags_apply (fd, xflags);
 
   if (file->direct) {
@@ -144,6 +191,18 @@ rtf_file_open (RtfFile * file, const gchar * path, RtfDirectMode mode,
     file->align_source = "buffered";
   }
   return TRUE;
+}
+
+void
+rtf_file_unlink_created (RtfFile * file, const gchar * path)
+{
+  struct stat st;
+
+  if (!file->created || file->fd < 0 || fstat (file->fd, &st) < 0)
+    return;
+  if (rtf_same_file (path, &st))
+    (void) unlink (path);
+  file->created = FALSE;
 }
 
 void
@@ -159,6 +218,8 @@ rtf_file_close (RtfFile * file)
 gint
 rtf_file_cut (RtfFile * file, guint64 size)
 {
+  if (file->stream || file->device)
+    return 0;                   /* a device's size is its own */
   if (ftruncate (file->fd, (off_t) size) < 0)
     return errno;
   return 0;
@@ -176,6 +237,8 @@ rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end)
 
   if (file->stream)
     return 0;                   /* nothing to cut, nothing to sync */
+  if (file->device)             /* a disk: its size is its own */
+    return fdatasync (file->fd) < 0 ? errno : 0;
   if ((ret = rtf_file_cut (file, size)) != 0)
     return ret;
   /* fallocate(KEEP_SIZE) blocks past EOF stay allocated after a truncate

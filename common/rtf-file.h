@@ -18,12 +18,27 @@ typedef enum
   RTF_DIRECT_OFF
 } RtfDirectMode;
 
+/* How a file is opened */
+typedef enum
+{
+  /* The file location names: created, or (a regular file) emptied once
+   * its lock is had - what filesink does; a device or a FIFO is written
+   * as it is.  Never through a symbolic link. */
+  RTF_FILE_REPLACE,
+  /* A file that must not exist yet (O_EXCL): EEXIST when it does */
+  RTF_FILE_CREATE_NEW
+} RtfFileOpenMode;
+
 typedef struct
 {
   gint fd;
   gboolean direct;              /* opened with O_DIRECT */
   gboolean stream;              /* a pipe, socket or character device:
                                  * written in order at the current position */
+  gboolean device;              /* a block device: written at offsets,
+                                 * never cut, no index beside it */
+  gboolean created;             /* this open created it (a name is only
+                                 * removed while it is still this inode) */
   gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
   gsize block;                  /* every write's offset and length: multiple */
   gsize mem_align;              /* every write's memory address: multiple */
@@ -31,11 +46,18 @@ typedef struct
   gint xflags_errno;            /* the XFS flags asked for were refused */
 } RtfFile;
 
-/* Opens (creates, truncates) path for writing.  xflags (may be NULL) are
- * set on the new, empty file before anything is written; when that fails
- * the file stays open and xflags_errno says why. */
+/* Opens path for writing as `how` says; a regular file is locked
+ * (flock, exclusive) for as long as it is open: EWOULDBLOCK when another
+ * recording (or a tool repairing it) holds it.  ELOOP for a symbolic
+ * link.  xflags (may be NULL) are set on the regular file, empty by then,
+ * before anything is written; when that fails the file stays open and
+ * xflags_errno says why. */
 gboolean rtf_file_open (RtfFile * file, const gchar * path,
-    RtfDirectMode mode, const RtfXflags * xflags, gint * err);
+    RtfFileOpenMode how, RtfDirectMode mode, const RtfXflags * xflags,
+    gint * err);
+/* Deletes path if this open created it and it is still that inode
+ * (an error path, a file the recording never reached). */
+void rtf_file_unlink_created (RtfFile * file, const gchar * path);
 void rtf_file_close (RtfFile * file);
 gint rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end);
 gint rtf_file_cut (RtfFile * file, guint64 size);

@@ -5,8 +5,12 @@
  * of its own bytes, so a reader tells a torn or damaged tail from data. */
 #include "rtf-index.h"
 #include "rtf-crc32c.h"
+#include "rtf-safe-open.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define HDR_CRC_AT 60
 #define REC_CRC_AT 68
@@ -49,23 +53,63 @@ rtf_index_path (const gchar * data_path)
   return g_strconcat (data_path, RTF_INDEX_SUFFIX, NULL);
 }
 
-gsize
-rtf_index_header_size (const gchar * format)
+gint
+rtf_index_probe (const gchar * path)
 {
-  gsize len = format ? strlen (format) : 0;
+  struct stat st;
+  gchar *why = NULL, magic[8];
+  gboolean short_read;
+  gint fd, ret;
 
-  return (RTF_INDEX_FIXED_HEADER + len + 1 + 7) & ~(gsize) 7;
+  if (lstat (path, &st) < 0)
+    return errno == ENOENT ? ENOENT : errno;
+  if (S_ISLNK (st.st_mode))
+    return ELOOP;
+  fd = rtf_safe_open (path, FALSE, &st, &why);
+  g_free (why);
+  if (fd < 0)
+    return EEXIST;
+  ret = st.st_size == 0 ? 0 : rtf_read_full (fd, 0, magic, sizeof (magic),
+      &short_read) == 0 && memcmp (magic, RTF_INDEX_MAGIC, 8) == 0 ? 0 : EEXIST;
+  close (fd);
+  return ret;
+}
+
+static guint32
+version_of (const RtfIndexHeader * h)
+{
+  return h->version ? h->version : RTF_INDEX_VERSION;
+}
+
+static gsize
+text_len (const gchar * s)
+{
+  return s ? strlen (s) : 0;
+}
+
+gsize
+rtf_index_header_size (const RtfIndexHeader * h)
+{
+  gsize len = text_len (h->format) + 1;
+
+  if (version_of (h) == RTF_INDEX_VERSION_1)
+    len += RTF_INDEX_FIXED_HEADER_V1;
+  else
+    len += RTF_INDEX_FIXED_HEADER + text_len (h->data_name) + 1;
+  return (len + 7) & ~(gsize) 7;
 }
 
 gsize
 rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
 {
-  gsize size = rtf_index_header_size (h->format);
-  gsize len = h->format ? strlen (h->format) : 0;
+  gsize size = rtf_index_header_size (h);
+  gsize len = text_len (h->format), name = text_len (h->data_name);
+  guint32 version = version_of (h);
+  guint8 *text = buf + RTF_INDEX_FIXED_HEADER_V1;
 
   memset (buf, 0, size);
   memcpy (buf, RTF_INDEX_MAGIC, 8);
-  put32 (buf + 8, RTF_INDEX_VERSION);
+  put32 (buf + 8, version);
   put32 (buf + 12, (guint32) size);
   put32 (buf + 16, RTF_INDEX_RECORD_SIZE);
   put32 (buf + 20, h->flags);
@@ -74,8 +118,17 @@ rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
   put64 (buf + 40, h->deadline_ns);
   put64 (buf + 48, (guint64) h->created_ns);
   put32 (buf + 56, (guint32) len);
+  if (version != RTF_INDEX_VERSION_1) {
+    memcpy (buf + 64, h->recording_id.bytes, RTF_RECORDING_ID_SIZE);
+    put32 (buf + 80, h->max_in_flight);
+    put32 (buf + 84, h->block);
+    put32 (buf + 88, (guint32) name);
+    if (name)
+      memcpy (buf + RTF_INDEX_FIXED_HEADER, h->data_name, name);
+    text = buf + RTF_INDEX_FIXED_HEADER + name + 1;
+  }
   if (len)
-    memcpy (buf + RTF_INDEX_FIXED_HEADER, h->format, len);
+    memcpy (text, h->format, len);
   put32 (buf + HDR_CRC_AT, rtf_crc32c (0, buf, size));
   return size;
 }
@@ -96,60 +149,104 @@ rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf)
   put32 (buf + REC_CRC_AT, rtf_crc32c (0, buf, REC_CRC_AT));
 }
 
+static gboolean
+bad_header (gchar ** why, const gchar * text)
+{
+  *why = g_strdup (text);
+  return FALSE;
+}
+
+/* The sizes a header of `version` states are possible and fit in len */
+static gboolean
+check_sizes (const guint8 * buf, gsize len, guint32 version,
+    RtfIndexHeader * h, gchar ** why)
+{
+  guint32 size = get32 (buf + 12), flen = get32 (buf + 56);
+  guint64 need = (guint64) flen + 1;
+
+  h->record_size = get32 (buf + 16);
+  if (version == RTF_INDEX_VERSION_1) {
+    need += RTF_INDEX_FIXED_HEADER_V1;
+    if (h->record_size != RTF_INDEX_RECORD_SIZE)
+      return bad_header (why, "the index header is damaged (sizes out of "
+          "range)");
+  } else {
+    if (len < RTF_INDEX_FIXED_HEADER)
+      return bad_header (why, "the index header is cut short");
+    need += RTF_INDEX_FIXED_HEADER + (guint64) get32 (buf + 88) + 1;
+    /* a later version may add fields at the end of each record */
+    if (h->record_size < RTF_INDEX_RECORD_SIZE
+        || h->record_size > RTF_INDEX_MAX_RECORD || h->record_size % 4)
+      return bad_header (why, "the index header is damaged (sizes out of "
+          "range)");
+  }
+  if (size > RTF_INDEX_MAX_HEADER || need > size || size % 8)
+    return bad_header (why, "the index header is damaged (sizes out of "
+        "range)");
+  if (len < size)
+    return bad_header (why, "the index header is cut short");
+  h->header_size = size;
+  return TRUE;
+}
+
 gboolean
 rtf_index_decode_header (const guint8 * buf, gsize len, RtfIndexHeader * h,
     gchar ** why)
 {
   guint8 *copy;
-  guint32 size, flen, crc;
+  guint32 crc, flen, nlen = 0;
+  const guint8 *text;
 
   memset (h, 0, sizeof (*h));
-  if (len < RTF_INDEX_FIXED_HEADER || memcmp (buf, RTF_INDEX_MAGIC, 8) != 0) {
-    *why = g_strdup (len == 0 ? "the index is empty (no frame was written)" :
-        "not an rtframe index (bad magic)");
-    return FALSE;
-  }
+  if (len < RTF_INDEX_FIXED_HEADER_V1 || memcmp (buf, RTF_INDEX_MAGIC, 8) != 0)
+    return bad_header (why, len == 0 ? "the index is empty (no frame was "
+        "written)" : "not an rtframe index (bad magic)");
   h->version = get32 (buf + 8);
-  size = get32 (buf + 12);
-  h->record_size = get32 (buf + 16);
-  flen = get32 (buf + 56);
-  if (h->version != RTF_INDEX_VERSION) {
+  if (h->version != RTF_INDEX_VERSION_1 && h->version != RTF_INDEX_VERSION) {
     *why = g_strdup_printf ("index version %u is not supported (this build "
-        "reads version %u)", h->version, RTF_INDEX_VERSION);
+        "reads versions 1 to %u)", h->version, RTF_INDEX_VERSION);
     return FALSE;
   }
-  if (size > RTF_INDEX_MAX_HEADER || size < RTF_INDEX_FIXED_HEADER + 1
-      || (gsize) flen + RTF_INDEX_FIXED_HEADER + 1 > size
-      || h->record_size != RTF_INDEX_RECORD_SIZE) {
-    *why = g_strdup ("the index header is damaged (sizes out of range)");
+  if (!check_sizes (buf, len, h->version, h, why))
     return FALSE;
-  }
-  if (len < size) {
-    *why = g_strdup ("the index header is cut short");
-    return FALSE;
-  }
-  copy = g_memdup2 (buf, size);
+  copy = g_memdup2 (buf, h->header_size);
   put32 (copy + HDR_CRC_AT, 0);
-  crc = rtf_crc32c (0, copy, size);
+  crc = rtf_crc32c (0, copy, h->header_size);
   g_free (copy);
-  if (crc != get32 (buf + HDR_CRC_AT)) {
-    *why = g_strdup ("the index header is damaged (checksum mismatch)");
-    return FALSE;
-  }
-  h->header_size = size;
+  if (crc != get32 (buf + HDR_CRC_AT))
+    return bad_header (why, "the index header is damaged (checksum "
+        "mismatch)");
   h->flags = get32 (buf + 20);
   h->frame_size = get64 (buf + 24);
   h->file_number = get64 (buf + 32);
   h->deadline_ns = get64 (buf + 40);
   h->created_ns = (gint64) get64 (buf + 48);
-  h->format = g_strndup ((const gchar *) buf + RTF_INDEX_FIXED_HEADER, flen);
+  flen = get32 (buf + 56);
+  text = buf + RTF_INDEX_FIXED_HEADER_V1;
+  if (h->version != RTF_INDEX_VERSION_1) {
+    memcpy (h->recording_id.bytes, buf + 64, RTF_RECORDING_ID_SIZE);
+    h->max_in_flight = get32 (buf + 80);
+    h->block = get32 (buf + 84);
+    nlen = get32 (buf + 88);
+    h->data_name = g_strndup ((const gchar *) buf + RTF_INDEX_FIXED_HEADER,
+        nlen);
+    text = buf + RTF_INDEX_FIXED_HEADER + nlen + 1;
+  }
+  h->format = g_strndup ((const gchar *) text, flen);
+  if (h->frame_size == 0) {
+    rtf_index_header_clear (h);
+    return bad_header (why, "the index header is damaged (frame size 0)");
+  }
   return TRUE;
 }
 
 gboolean
-rtf_index_decode_record (const guint8 * buf, RtfIndexRecord * r)
+rtf_index_decode_record (const guint8 * buf, gsize record_size,
+    RtfIndexRecord * r)
 {
-  if (rtf_crc32c (0, buf, REC_CRC_AT) != get32 (buf + REC_CRC_AT))
+  gsize crc_at = record_size - 4;
+
+  if (rtf_crc32c (0, buf, crc_at) != get32 (buf + crc_at))
     return FALSE;
   r->seq = get64 (buf);
   r->pts = get64 (buf + 8);
@@ -161,6 +258,7 @@ rtf_index_decode_record (const guint8 * buf, RtfIndexRecord * r)
   r->size = get32 (buf + 56);
   r->checksum = get32 (buf + 60);
   r->flags = get32 (buf + 64);
+  r->slot = 0;
   return TRUE;
 }
 
@@ -168,6 +266,7 @@ void
 rtf_index_header_clear (RtfIndexHeader * h)
 {
   g_clear_pointer (&h->format, g_free);
+  g_clear_pointer (&h->data_name, g_free);
 }
 
 void
@@ -181,43 +280,205 @@ rtf_index_free (RtfIndex * index)
   g_free (index);
 }
 
-RtfIndex *
-rtf_index_load (const gchar * path, GError ** error)
+static gboolean
+read_error (GError ** error, gint err, gboolean short_read)
 {
-  gchar *contents = NULL, *why = NULL;
-  gsize len = 0, at;
-  RtfIndex *index;
-  guint64 n, i;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+      "cannot read the index: %s", short_read ? "it ended while being read"
+      : g_strerror (err));
+  return FALSE;
+}
 
-  if (!g_file_get_contents (path, &contents, &len, error))
+/* Decodes the records of [at, end) of fd, in chunks. */
+static gboolean
+read_records (RtfIndex * index, gint fd, guint64 at, guint64 end,
+    GError ** error)
+{
+  const gsize rs = index->header.record_size;
+  const gsize chunk_records = MAX (1, (1 << 20) / rs);
+  guint64 slots = (end - at) / rs, slot = 0;
+  guint8 *buf = g_malloc (chunk_records * rs);
+  gboolean ok = TRUE;
+
+  index->records = g_new (RtfIndexRecord, MAX (slots, 1));
+  while (slot < slots && ok) {
+    gsize n = MIN (chunk_records, slots - slot), i;
+    gboolean short_read;
+    gint err = rtf_read_full (fd, at + slot * rs, buf, n * rs, &short_read);
+
+    if (err != 0) {
+      ok = read_error (error, err, short_read);
+      break;
+    }
+    for (i = 0; i < n; i++, slot++) {
+      RtfIndexRecord *r = &index->records[index->n_records];
+
+      if (!rtf_index_decode_record (buf + i * rs, rs, r)) {
+        if (index->n_damaged++ == 0)
+          index->first_damaged = slot;
+        continue;
+      }
+      r->slot = slot;
+      index->n_records++;
+      index->keep_slots = slot + 1;
+    }
+  }
+  g_free (buf);
+  return ok;
+}
+
+/* What the records say is wrong with the index, for a reader */
+static void
+describe_damage (RtfIndex * index, guint64 slots, guint64 len)
+{
+  const RtfIndexHeader *h = &index->header;
+  guint64 tail = slots - index->keep_slots;
+  guint64 middle = index->n_damaged - MIN (index->n_damaged, tail);
+  guint64 end = h->header_size + slots * (guint64) h->record_size;
+
+  index->n_damaged = middle;
+  if (middle)
+    index->damage = g_strdup_printf ("%" G_GUINT64_FORMAT " damaged "
+        "record%s between intact ones, the first at place %" G_GUINT64_FORMAT
+        " (byte %" G_GUINT64_FORMAT ")", middle, middle == 1 ? "" : "s",
+        index->first_damaged, h->header_size + index->first_damaged *
+        (guint64) h->record_size);
+  else if (tail)
+    index->damage = g_strdup_printf ("the last %" G_GUINT64_FORMAT
+        " record%s (from byte %" G_GUINT64_FORMAT ") damaged or torn",
+        tail, tail == 1 ? " is" : "s are", index->valid_bytes);
+  else if (end < len && !index->capped)
+    index->damage = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes after the "
+        "last record: a record cut short", len - end);
+  else if (index->capped)
+    index->damage = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes, more "
+        "than its data file explains: read up to byte %" G_GUINT64_FORMAT,
+        len, end);
+}
+
+RtfIndex *
+rtf_index_read (gint fd, guint64 data_size, GError ** error)
+{
+  struct stat st;
+  guint8 *head;
+  gsize head_len;
+  gchar *why = NULL;
+  RtfIndex *index;
+  guint64 slots, max_slots, end;
+  gboolean short_read;
+  gint err;
+
+  if (fstat (fd, &st) < 0) {
+    read_error (error, errno, FALSE);
     return NULL;
+  }
+  head_len = MIN ((guint64) st.st_size, RTF_INDEX_MAX_HEADER);
+  head = g_malloc (MAX (head_len, 1));
+  if ((err = rtf_read_full (fd, 0, head, head_len, &short_read)) != 0) {
+    read_error (error, err, short_read);
+    g_free (head);
+    return NULL;
+  }
   index = g_new0 (RtfIndex, 1);
-  index->file_bytes = len;
-  if (!rtf_index_decode_header ((const guint8 *) contents, len,
-          &index->header, &why)) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, why);
+  index->file_bytes = st.st_size;
+  if (!rtf_index_decode_header (head, head_len, &index->header, &why)) {
+    g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, why);
     g_free (why);
-    g_free (contents);
+    g_free (head);
     rtf_index_free (index);
     return NULL;
   }
-  at = index->header.header_size;
-  n = (len - at) / RTF_INDEX_RECORD_SIZE;
-  index->records = g_new (RtfIndexRecord, MAX (n, 1));
-  for (i = 0; i < n; i++, at += RTF_INDEX_RECORD_SIZE) {
-    if (!rtf_index_decode_record ((const guint8 *) contents + at,
-            &index->records[i])) {
-      index->damage = g_strdup_printf ("record %" G_GUINT64_FORMAT " (at "
-          "byte %" G_GSIZE_FORMAT ") is damaged: checksum mismatch", i, at);
-      break;
-    }
+  g_free (head);
+  slots = (st.st_size - index->header.header_size) / index->header.record_size;
+  max_slots = data_size / index->header.frame_size + RTF_INDEX_SLACK_RECORDS;
+  if (slots > max_slots) {
+    slots = max_slots;
+    index->capped = TRUE;
   }
-  index->n_records = i;
+  end = index->header.header_size + slots * index->header.record_size;
+  if (!read_records (index, fd, index->header.header_size, end, error)) {
+    rtf_index_free (index);
+    return NULL;
+  }
   index->valid_bytes = index->header.header_size +
-      i * (guint64) RTF_INDEX_RECORD_SIZE;
-  if (index->damage == NULL && at < len)
-    index->damage = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes after the "
-        "last record: a record cut short", len - at);
-  g_free (contents);
+      index->keep_slots * (guint64) index->header.record_size;
+  describe_damage (index, slots, st.st_size);
   return index;
+}
+
+RtfIndex *
+rtf_index_load (const gchar * path, GError ** error)
+{
+  struct stat st;
+  gchar *why = NULL;
+  gint fd = rtf_safe_open (path, FALSE, &st, &why);
+  RtfIndex *index;
+
+  if (fd < 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "%s: %s", path, why);
+    g_free (why);
+    return NULL;
+  }
+  index = rtf_index_read (fd, G_MAXUINT64 - RTF_INDEX_SLACK_RECORDS *
+      (guint64) RTF_INDEX_MAX_RECORD, error);
+  close (fd);
+  return index;
+}
+
+void
+rtf_index_walk (const RtfIndex * index, guint64 data_size, RtfIndexWalk * walk)
+{
+  const RtfIndexHeader *h = &index->header;
+  guint64 i, end = 0, prev_slot = 0, prev_seq = 0;
+
+  memset (walk, 0, sizeof (*walk));
+  for (i = 0; i < index->n_records; i++) {
+    const RtfIndexRecord *r = &index->records[i];
+    /* damaged records before it each stand for a frame */
+    guint64 skipped = i == 0 ? r->slot : r->slot - prev_slot - 1;
+    guint64 want = end + skipped * h->frame_size;
+
+    walk->record = i;
+    if (r->size != h->frame_size) {
+      walk->stop = RTF_INDEX_INCONSISTENT;
+      walk->why = g_strdup_printf ("frame %" G_GUINT64_FORMAT " (record %"
+          G_GUINT64_FORMAT ") has %u bytes, the header says %"
+          G_GUINT64_FORMAT, r->seq, r->slot, r->size, h->frame_size);
+      return;
+    }
+    if (r->offset != want) {
+      walk->stop = RTF_INDEX_INCONSISTENT;
+      walk->why = g_strdup_printf ("frame %" G_GUINT64_FORMAT " (record %"
+          G_GUINT64_FORMAT ") is at byte %" G_GUINT64_FORMAT ", not %"
+          G_GUINT64_FORMAT, r->seq, r->slot, r->offset, want);
+      return;
+    }
+    if (i > 0 && r->seq <= prev_seq) {
+      walk->stop = RTF_INDEX_INCONSISTENT;
+      walk->why = g_strdup_printf ("frame %" G_GUINT64_FORMAT " follows "
+          "frame %" G_GUINT64_FORMAT ": out of order", r->seq, prev_seq);
+      return;
+    }
+    if (r->offset + r->size > data_size) {
+      walk->stop = RTF_INDEX_BEYOND_DATA;
+      walk->why = g_strdup_printf ("frame %" G_GUINT64_FORMAT " ends at "
+          "byte %" G_GUINT64_FORMAT " but the file has %" G_GUINT64_FORMAT
+          " bytes: cut short", r->seq, r->offset + r->size, data_size);
+      return;
+    }
+    end = r->offset + r->size;
+    prev_slot = r->slot;
+    prev_seq = r->seq;
+    walk->frames = i + 1;
+    walk->end = end;
+  }
+  walk->record = index->n_records;
+  walk->stop = RTF_INDEX_WHOLE;
+}
+
+void
+rtf_index_walk_clear (RtfIndexWalk * walk)
+{
+  g_clear_pointer (&walk->why, g_free);
 }

@@ -5,14 +5,23 @@
 
 #include <glib.h>
 
+#include "rtf-file-mark.h"
+
 G_BEGIN_DECLS
 
 #define RTF_INDEX_MAGIC "RTFINDEX"
-#define RTF_INDEX_VERSION 1
+#define RTF_INDEX_VERSION 2     /* what is written */
+#define RTF_INDEX_VERSION_1 1   /* still read: no recording id, no name */
 #define RTF_INDEX_SUFFIX ".idx"
-#define RTF_INDEX_FIXED_HEADER 64       /* bytes before the format text */
-#define RTF_INDEX_RECORD_SIZE 72
+#define RTF_INDEX_FIXED_HEADER_V1 64    /* version 1: bytes before the caps */
+#define RTF_INDEX_FIXED_HEADER 96       /* version 2: before the file name */
+#define RTF_INDEX_RECORD_SIZE 72        /* what is written */
+#define RTF_INDEX_MAX_RECORD 4096       /* a later version's, still skipped */
 #define RTF_INDEX_MAX_HEADER 65536
+/* Records past what the data file holds that a reader still takes (a
+ * power cut can leave records whose frames did not reach the disk); an
+ * index longer than that is read no further, whatever it holds. */
+#define RTF_INDEX_SLACK_RECORDS 4096
 
 /* header flags */
 #define RTF_INDEX_HAS_CHECKSUMS (1u << 0)
@@ -27,7 +36,7 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint32 version;
+  guint32 version;              /* 1 or 2; 0 when encoding: the current */
   guint32 header_size;          /* bytes; the first record starts here */
   guint32 record_size;
   guint32 flags;
@@ -36,6 +45,13 @@ typedef struct
   guint64 deadline_ns;          /* the write deadline when it was opened */
   gint64 created_ns;            /* wall clock (CLOCK_REALTIME) */
   gchar *format;                /* the caps, as text */
+  /* version 2 (zero / NULL in a version 1 index) */
+  RtfRecordingId recording_id;  /* shared by every file of the recording */
+  gchar *data_name;             /* the data file's name (no directory) */
+  guint32 max_in_flight;        /* frames the writer could have in flight:
+                                 * at most these, and a partial block, lie
+                                 * past the last record after a crash */
+  guint32 block;                /* the writes' alignment, bytes */
 } RtfIndexHeader;
 
 typedef struct
@@ -48,36 +64,87 @@ typedef struct
   guint32 size;
   guint32 checksum;             /* CRC32C of the frame's bytes */
   guint32 flags;
+  guint64 slot;                 /* not stored: its place in the index */
 } RtfIndexRecord;
 
 typedef struct
 {
   RtfIndexHeader header;
-  RtfIndexRecord *records;
+  RtfIndexRecord *records;      /* the intact records, in index order */
   guint64 n_records;
-  guint64 valid_bytes;          /* header + the whole, intact records */
+  guint64 n_damaged;            /* damaged records among them (middle) */
+  guint64 first_damaged;        /* the place of the first of those */
+  guint64 keep_slots;           /* records up to the last intact one */
+  guint64 valid_bytes;          /* header + keep_slots records */
   guint64 file_bytes;           /* size of the index file */
-  gchar *damage;                /* why reading stopped before the end, or NULL */
+  gboolean capped;              /* longer than the data file explains:
+                                 * read up to RTF_INDEX_SLACK_RECORDS past
+                                 * it, no further */
+  gchar *damage;                /* what is wrong with it, or NULL */
 } RtfIndex;
 
 gchar *rtf_index_path (const gchar * data_path);
 
-/* Encodes the header into buf (at least rtf_index_header_size()). */
-gsize rtf_index_header_size (const gchar * format);
+/* What is at an index's path, for a writer about to replace it: 0 an
+ * rtframe index (or an empty file), ENOENT nothing, ELOOP a symbolic link,
+ * EEXIST anything else (a file that is not an index, a FIFO, ...). */
+gint rtf_index_probe (const gchar * path);
+
+/* What stops a reader from taking the records of an index further */
+typedef enum
+{
+  RTF_INDEX_WHOLE,              /* every record: a whole frame in the file */
+  RTF_INDEX_BEYOND_DATA,        /* a record's frame ends past the data
+                                 * file's end (cut short, or not on disk) */
+  RTF_INDEX_INCONSISTENT        /* a record contradicts the ones before
+                                 * (offset, size, order): the index does
+                                 * not describe this file */
+} RtfIndexStop;
+
+typedef struct
+{
+  RtfIndexStop stop;
+  guint64 frames;               /* leading records that are whole frames */
+  guint64 end;                  /* data bytes they cover */
+  guint64 record;               /* the record that stopped it (its number
+                                 * among the intact records) */
+  gchar *why;                   /* what is wrong with it, or NULL */
+} RtfIndexWalk;
+
+/* Encodes the header into buf (at least rtf_index_header_size()) in
+ * h->version (0: the current one). */
+gsize rtf_index_header_size (const RtfIndexHeader * h);
 gsize rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf);
 void rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf);
 
 /* Decoding: FALSE when the bytes are not a valid header / record (wrong
- * magic or version, checksum mismatch: a torn or damaged write). */
+ * magic or version, checksum mismatch: a torn or damaged write).
+ * record_size: the header's. */
 gboolean rtf_index_decode_header (const guint8 * buf, gsize len,
     RtfIndexHeader * h, gchar ** why);
-gboolean rtf_index_decode_record (const guint8 * buf, RtfIndexRecord * r);
+gboolean rtf_index_decode_record (const guint8 * buf, gsize record_size,
+    RtfIndexRecord * r);
 
-/* Reads a whole index: the header and every intact record up to the first
- * damaged one (index->damage says what stopped it).  NULL with *error when
- * the file cannot be read or holds no valid header. */
+/* Reads the index open at fd (a regular file: rtf_safe_open()): the
+ * header and every intact record, while no more records than the data
+ * file of data_size bytes can explain (plus RTF_INDEX_SLACK_RECORDS).  A
+ * damaged record is skipped and counted; index->damage says what was
+ * found.  NULL with *error when it holds no valid header or cannot be
+ * read (the errno's text). */
+RtfIndex *rtf_index_read (gint fd, guint64 data_size, GError ** error);
+/* The same from a path (rtf_safe_open()): for tests and tools that have
+ * no data file at hand (data_size G_MAXUINT64: no limit but memory). */
 RtfIndex *rtf_index_load (const gchar * path, GError ** error);
 void rtf_index_free (RtfIndex * index);
+
+/* Walks the records against the header and a data file of data_size
+ * bytes: frame numbers increasing, each frame the header's size, each
+ * right after the one before (a damaged record in between leaves room for
+ * its frame), each whole in the file.  The one rule every reader plays,
+ * checks and cuts by. */
+void rtf_index_walk (const RtfIndex * index, guint64 data_size,
+    RtfIndexWalk * walk);
+void rtf_index_walk_clear (RtfIndexWalk * walk);
 void rtf_index_header_clear (RtfIndexHeader * h);
 
 G_END_DECLS

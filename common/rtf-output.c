@@ -2,10 +2,13 @@
  * them.  The data file is written by the writer's frame writes; this keeps
  * the index records that follow them, in frame order, and finishes both. */
 #include "rtf-output.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void
@@ -26,62 +29,201 @@ rtf_output_step_name (RtfOutputStep step)
       step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
 }
 
+/* A hidden name beside path, for a file prepared while path holds
+ * another: ".cam-00003.raw.3f9a01c2.rtfprep" */
+static gchar *
+hidden_name (const gchar * path)
+{
+  gchar *dir = g_path_get_dirname (path), *base = g_path_get_basename (path);
+  gchar *name = g_strdup_printf (".%s.%08x.rtfprep", base, g_random_int ());
+  gchar *out = g_build_filename (dir, name, NULL);
+
+  g_free (name);
+  g_free (base);
+  g_free (dir);
+  return out;
+}
+
+/* Opens a new index file at ipath (O_EXCL, no link followed); with
+ * replace, an rtframe index (or an empty file) already there is emptied
+ * and used: the index of the file location names. */
+static gint
+open_index (RtfOutput * o, const gchar * ipath, gboolean replace)
+{
+  const gint flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+  gint probe;
+
+  o->index_fd = open (ipath, flags | O_CREAT | O_EXCL, 0666);
+  o->index_created = o->index_fd >= 0;
+  if (o->index_fd < 0 && errno == EEXIST && replace) {
+    if ((probe = rtf_index_probe (ipath)) != 0)
+      return probe;
+    o->index_fd = open (ipath, flags | O_NONBLOCK);
+    if (o->index_fd >= 0 && ftruncate (o->index_fd, 0) < 0)
+      return errno;
+  }
+  if (o->index_fd < 0)
+    return errno;
+  /* the header (caps text, at most a few KiB) and the records */
+  o->index_cap = RTF_INDEX_MAX_HEADER +
+      RTF_OUTPUT_INDEX_RECORDS * RTF_INDEX_RECORD_SIZE;
+  o->index_buf = g_malloc (o->index_cap);
+  return 0;
+}
+
+/* path holds a file: o is prepared under a hidden name, and path's file
+ * stays as it is until the recording reaches o.  0 or an errno. */
+static gint
+prepare_hidden (RtfOutput * o, const RtfOutputConfig * config)
+{
+  struct stat st;
+
+  if (lstat (o->path, &st) < 0) {
+    if (errno != ENOENT)
+      return errno;
+    /* only a stale index is there */
+  } else if (S_ISREG (st.st_mode)) {
+    /* being recorded by someone else: not ours to replace */
+    gchar *why = NULL;
+
+    o->replace_guard = rtf_safe_open (o->path, FALSE, &st, &why);
+    g_free (why);
+    if (o->replace_guard < 0)
+      return errno;
+    if (rtf_lock (o->replace_guard, TRUE) != 0)
+      return EWOULDBLOCK;
+  } else if (!S_ISLNK (st.st_mode)) {
+    return EEXIST;              /* a directory, a FIFO, a device */
+  }
+  /* replacing the data replaces its index too: only if it is one */
+  if (config->index && rtf_index_probe (o->index_path) == EEXIST)
+    return EEXIST;
+  o->tmp_path = hidden_name (o->path);
+  if (config->index)
+    o->tmp_index_path = rtf_index_path (o->tmp_path);
+  return 0;
+}
+
+/* Whether path (or, with an index, its index's name) holds something */
+static gboolean
+name_taken (RtfOutput * o, const RtfOutputConfig * config)
+{
+  struct stat st;
+
+  return lstat (o->path, &st) == 0 || (config->index
+      && rtf_index_probe (o->index_path) != ENOENT);
+}
+
 RtfOutput *
 rtf_output_open (const gchar * path, guint64 number,
-    const RtfOutputConfig * config, gint * err, RtfOutputStep * step)
+    const RtfOutputConfig * config, RtfFileOpenMode how, gint * err,
+    RtfOutputStep * step)
 {
   RtfOutput *o = g_new0 (RtfOutput, 1);
+  gboolean regular;
 
   o->path = g_strdup (path);
+  o->index_path = rtf_index_path (path);
   o->number = number;
   o->index_fd = -1;
+  o->replace_guard = -1;
   o->file.fd = -1;
   init_tags (o);
 
+  /* the index location names goes with its data: refused before the data
+   * is emptied when it is something else (a link, a file of the user's) */
+  if (how == RTF_FILE_REPLACE && config->index) {
+    gint probe = rtf_index_probe (o->index_path);
+
+    *step = RTF_OUTPUT_STEP_INDEX;
+    if (probe != 0 && probe != ENOENT) {
+      *err = probe;
+      goto fail;
+    }
+  }
   *step = RTF_OUTPUT_STEP_OPEN;
-  if (!rtf_file_open (&o->file, path, config->direct, &config->xflags, err))
+  if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
+      && (*err = prepare_hidden (o, config)) != 0)
     goto fail;
+  if (!rtf_file_open (&o->file, o->tmp_path ? o->tmp_path : path, how,
+          config->direct, &config->xflags, err))
+    goto fail;
+  regular = !o->file.stream && !o->file.device;
+  if (!regular && (config->xflags.realtime || config->xflags.extent_size))
+    o->file.xflags_errno = ENOTTY;      /* XFS file flags: not a device */
   if (o->file.xflags_errno) {
     *step = RTF_OUTPUT_STEP_XFLAGS;
     *err = o->file.xflags_errno;
-    goto fail_unlink;
+    goto fail;
   }
-  if (config->index && !o->file.stream) {
+  if (regular)
+    o->mark_errno = rtf_file_mark_set (o->file.fd, &config->recording_id,
+        number);
+  if (config->index && regular) {
     *step = RTF_OUTPUT_STEP_INDEX;
-    o->index_path = rtf_index_path (path);
-    o->index_fd = open (o->index_path, O_WRONLY | O_CREAT | O_TRUNC |
-        O_CLOEXEC, 0666);
-    if (o->index_fd < 0) {
-      *err = errno;
-      goto fail_unlink;
-    }
-    /* the header (caps text, at most a few KiB) and the records */
-    o->index_cap = RTF_INDEX_MAX_HEADER +
-        RTF_OUTPUT_INDEX_RECORDS * RTF_INDEX_RECORD_SIZE;
-    o->index_buf = g_malloc (o->index_cap);
+    if ((*err = open_index (o, o->tmp_index_path ? o->tmp_index_path :
+                o->index_path, how == RTF_FILE_REPLACE)) != 0)
+      goto fail;
+  } else {
+    /* no index beside a device, a FIFO, or with index=false: an rtframe
+     * index at the name is the replaced file's, deleted with it */
+    o->drop_stale_index = regular && !config->index
+        && rtf_index_probe (o->index_path) == 0;
+    g_clear_pointer (&o->index_path, g_free);
   }
-  if (!config->index && !o->file.stream) {
-    /* an index left by an earlier recording to this name would describe
-     * other frames */
-    gchar *stale = rtf_index_path (path);
-
-    (void) unlink (stale);
-    g_free (stale);
-  }
-  if (config->preallocate && !o->file.stream) {
+  if (config->preallocate && regular) {
     /* Ahead of the first frame, on whichever thread opens the file; the
      * writer reserves the rest as it goes.  Failure is not fatal. */
     if (fallocate (o->file.fd, FALLOC_FL_KEEP_SIZE, 0,
             (off_t) config->preallocate) == 0)
       o->reserved_end = config->preallocate;
   }
+  o->named = o->tmp_path == NULL && !o->drop_stale_index;
+  /* the file location names is reached from the start */
+  if (how == RTF_FILE_REPLACE && !o->named && (*err = rtf_output_name (o)))
+    goto fail;
   return o;
 
-fail_unlink:
-  (void) unlink (path);
 fail:
-  rtf_output_free (o, FALSE);
+  rtf_output_free (o, TRUE);
   return NULL;
+}
+
+gboolean
+rtf_output_is_named (RtfOutput * o)
+{
+  return g_atomic_int_get (&o->named);
+}
+
+gint
+rtf_output_name (RtfOutput * o)
+{
+  if (o->tmp_path) {
+    /* data first: a crash between the two leaves a new file beside the
+     * old index, which a reader refuses to pair (mark and name) */
+    if (rename (o->tmp_path, o->path) < 0)
+      return errno;
+    g_clear_pointer (&o->tmp_path, g_free);
+    if (o->tmp_index_path) {
+      if (rename (o->tmp_index_path, o->index_path) < 0)
+        return errno;
+      g_clear_pointer (&o->tmp_index_path, g_free);
+    }
+  }
+  if (o->replace_guard >= 0) {
+    close (o->replace_guard);
+    o->replace_guard = -1;
+  }
+  if (o->drop_stale_index) {
+    gchar *stale = rtf_index_path (o->path);
+
+    if (rtf_index_probe (stale) == 0)
+      (void) unlink (stale);
+    g_free (stale);
+    o->drop_stale_index = FALSE;
+  }
+  g_atomic_int_set (&o->named, 1);
+  return 0;
 }
 
 void
@@ -97,13 +239,14 @@ rtf_output_begin (RtfOutput * o, const RtfIndexHeader * header,
   if (o->index_fd < 0)
     return;
   g_assert (o->index_len == 0 && o->index_end == 0);
-  if (rtf_index_header_size (header->format) > RTF_INDEX_MAX_HEADER) {
+  if (rtf_index_header_size (header) > RTF_INDEX_MAX_HEADER) {
     /* caps text of more than 64 KiB: kept as far as it fits (a reader
      * then says it cannot play them) rather than overrunning the buffer */
     RtfIndexHeader cut = *header;
 
     cut.format = g_strndup (header->format, RTF_INDEX_MAX_HEADER -
-        RTF_INDEX_FIXED_HEADER - 8);
+        RTF_INDEX_FIXED_HEADER - strlen (header->data_name ?
+            header->data_name : "") - 16);
     o->index_len = o->index_header_size =
         rtf_index_encode_header (&cut, o->index_buf);
     g_free (cut.format);
@@ -238,20 +381,30 @@ rtf_output_info (RtfOutput * o, RtfFileInfo * info)
 }
 
 void
-rtf_output_free (RtfOutput * o, gboolean unlink_files)
+rtf_output_free (RtfOutput * o, gboolean never_reached)
 {
   if (o == NULL)
     return;
+  if (never_reached) {
+    rtf_file_unlink_created (&o->file, o->tmp_path ? o->tmp_path : o->path);
+    if (o->index_created && o->index_fd >= 0) {
+      const gchar *ipath = o->tmp_index_path ? o->tmp_index_path :
+          o->index_path;
+      struct stat st;
+
+      if (fstat (o->index_fd, &st) == 0 && rtf_same_file (ipath, &st))
+        (void) unlink (ipath);
+    }
+  }
   rtf_file_close (&o->file);
   if (o->index_fd >= 0)
     close (o->index_fd);
-  if (unlink_files) {
-    (void) unlink (o->path);
-    if (o->index_path)
-      (void) unlink (o->index_path);
-  }
+  if (o->replace_guard >= 0)
+    close (o->replace_guard);
   g_free (o->path);
   g_free (o->index_path);
+  g_free (o->tmp_path);
+  g_free (o->tmp_index_path);
   g_free (o->format);
   g_free (o->index_buf);
   g_free (o);

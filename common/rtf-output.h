@@ -35,6 +35,7 @@ typedef struct
   RtfXflags xflags;
   gboolean index;               /* write "<file>.idx" beside the data */
   guint64 preallocate;          /* bytes reserved at open, 0: none */
+  RtfRecordingId recording_id;  /* marked on every data file */
 } RtfOutputConfig;
 
 /* Where opening failed */
@@ -61,11 +62,25 @@ typedef struct
 
 struct _RtfOutput
 {
-  gchar *path;
+  gchar *path;                  /* its name once the recording reaches it */
   gchar *index_path;            /* NULL: no index */
   guint64 number;
   RtfFile file;
   gint index_fd;
+  gboolean index_created;       /* this open created the index file */
+  gint mark_errno;              /* the mark was refused (no xattrs), 0 */
+
+  /* A file of a set opened ahead while its name holds another file:
+   * prepared under a hidden name of its own, moved to `path` only when
+   * the recording reaches it (rtf_output_name()), so a file the
+   * recording never reaches is never touched. */
+  gchar *tmp_path;              /* NULL: already at path */
+  gchar *tmp_index_path;
+  gint replace_guard;           /* the file at path, locked until then */
+  gboolean drop_stale_index;    /* index=false: an rtframe index at the
+                                 * name describes the file replaced */
+  gint named;                   /* atomic: at its names; frames written to
+                                 * it are reported only then */
 
   /* the writer thread's, while frames go into it */
   gboolean begun;               /* its first frame was submitted */
@@ -102,8 +117,20 @@ struct _RtfOutput
  * "index" */
 const gchar *rtf_output_step_name (RtfOutputStep step);
 
+/* Opens file `number` of a recording at path: REPLACE for the file
+ * location names (a regular file there is emptied), CREATE_NEW for a
+ * file of a set opened ahead (what is at path is left as it is until
+ * rtf_output_name()).  The data file is locked and marked as this
+ * recording's. */
 RtfOutput *rtf_output_open (const gchar * path, guint64 number,
-    const RtfOutputConfig * config, gint * err, RtfOutputStep * step);
+    const RtfOutputConfig * config, RtfFileOpenMode how, gint * err,
+    RtfOutputStep * step);
+
+/* The recording reached o: gives it its names (moves a file prepared
+ * under a hidden name over what path held; deletes the replaced file's
+ * stale index).  On the file helper thread.  0 or an errno. */
+gboolean rtf_output_is_named (RtfOutput * o);
+gint rtf_output_name (RtfOutput * o);
 
 /* The first frame goes in: the index starts with this header. */
 void rtf_output_begin (RtfOutput * o, const RtfIndexHeader * header,
@@ -130,8 +157,9 @@ void rtf_output_keep_released (RtfOutput * o);
  * fdatasyncs both.  0 or the errno of the step that failed. */
 gint rtf_output_finish (RtfOutput * o);
 void rtf_output_info (RtfOutput * o, RtfFileInfo * info);
-/* Closes both; with unlink, deletes them (a file that never got a frame). */
-void rtf_output_free (RtfOutput * o, gboolean unlink_files);
+/* Closes both; with never_reached, deletes what this open created (a file
+ * opened ahead that no frame went to), and only that. */
+void rtf_output_free (RtfOutput * o, gboolean never_reached);
 
 G_END_DECLS
 

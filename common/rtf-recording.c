@@ -1,10 +1,22 @@
 /* rtframe: reading a recording back through its indexes. */
 #include "rtf-recording.h"
 #include "rtf-pattern.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+
+const gchar *
+rtf_file_state_name (RtfFileState state)
+{
+  static const gchar *names[] = {
+    "ok", "never written", "no index", "index of another file",
+    "not a regular file", "unreadable"
+  };
+
+  return names[state];
+}
 
 static gint
 rtf_compare_u64 (gconstpointer a, gconstpointer b)
@@ -14,96 +26,325 @@ rtf_compare_u64 (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* The numbers of the files that exist for pattern, sorted. */
-static GArray *
-list_numbers (const gchar * pattern, GError ** error)
+/* The name a hidden prepared file hides (rtf-output.c hidden_name():
+ * ".<name>.<8 hex digits>.rtfprep"), or NULL */
+static gchar *
+hidden_of (const gchar * name)
 {
-  gchar *dir = g_path_get_dirname (pattern);
-  GArray *numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
-  GDir *d = g_dir_open (dir, 0, error);
+  gsize len = strlen (name), i;
+  const gsize tail = 1 + 8 + strlen (".rtfprep");
+
+  if (name[0] != '.' || len < 1 + tail + 1
+      || !g_str_has_suffix (name, ".rtfprep") || name[len - tail] != '.')
+    return NULL;
+  for (i = len - tail + 1; i < len - strlen (".rtfprep"); i++)
+    if (!g_ascii_isxdigit (name[i]))
+      return NULL;
+  return g_strndup (name + 1, len - tail - 1);
+}
+
+/* The numbers of the files that exist for pattern, sorted; and the hidden
+ * prepared files a crash left for its names */
+static GArray *
+list_numbers (const gchar * pattern, GPtrArray * hidden, GError ** error)
+{
+  RtfPattern pat;
+  GArray *numbers;
+  GDir *d;
   const gchar *name;
 
-  if (d == NULL) {
-    g_free (dir);
-    g_array_unref (numbers);
+  if (!rtf_pattern_parse (pattern, &pat)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "\"%s\" is not a "
+        "pattern of file names", pattern);
     return NULL;
   }
+  d = g_dir_open (pat.dir, 0, error);
+  if (d == NULL) {
+    rtf_pattern_clear (&pat);
+    return NULL;
+  }
+  numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
   while ((name = g_dir_read_name (d)) != NULL) {
-    const gchar *p = name;
-    guint64 n = 0;
-    gchar *want, *base;
+    gchar *hides = hidden_of (name);
+    guint64 n;
 
-    /* the file name holds the number somewhere: try every digit run */
-    while (*p) {
-      if (!g_ascii_isdigit (*p)) {
-        p++;
-        continue;
-      }
-      n = g_ascii_strtoull (p, (gchar **) & p, 10);
-      want = rtf_pattern_format (pattern, n);
-      base = g_path_get_basename (want);
-      g_free (want);
-      if (g_str_equal (base, name)) {
-        g_array_append_val (numbers, n);
-        g_free (base);
-        break;
-      }
-      g_free (base);
-    }
+    if (rtf_pattern_match (&pat, name, &n))
+      g_array_append_val (numbers, n);
+    else if (hides && rtf_pattern_match (&pat, hides, &n))
+      g_ptr_array_add (hidden, g_build_filename (pat.dir, name, NULL));
+    g_free (hides);
   }
   g_dir_close (d);
-  g_free (dir);
+  rtf_pattern_clear (&pat);
   g_array_sort (numbers, (GCompareFunc) rtf_compare_u64);
   return numbers;
 }
 
-/* An empty file whose index is empty too: the writer opens the next file
- * of a set ahead of time, and a crash leaves it so. */
-static gboolean
-never_written (const gchar * path)
+/* Identifies each hidden prepared file: the number its name hides */
+static void
+add_leftovers (RtfRecording * rec, GPtrArray * hidden, const gchar * pattern)
 {
-  gchar *index = rtf_index_path (path);
-  struct stat st, ist;
-  gboolean empty = stat (path, &st) == 0 && st.st_size == 0
-      && (stat (index, &ist) < 0 || ist.st_size == 0);
+  RtfPattern pat;
+  guint i;
 
-  g_free (index);
-  return empty;
+  if (hidden->len == 0 || !rtf_pattern_parse (pattern, &pat))
+    return;
+  rec->leftovers = g_new0 (RtfRecordingFile, hidden->len);
+  for (i = 0; i < hidden->len; i++) {
+    gchar *base = g_path_get_basename (g_ptr_array_index (hidden, i));
+    gchar *hides = hidden_of (base);
+    guint64 n = 0;
+
+    rtf_pattern_match (&pat, hides, &n);
+    rtf_recording_file_identify (&rec->leftovers[i],
+        g_ptr_array_index (hidden, i), n);
+    g_free (hides);
+    g_free (base);
+  }
+  rec->n_leftovers = hidden->len;
+  rtf_pattern_clear (&pat);
+}
+
+static void
+set_state (RtfRecordingFile * f, RtfFileState state, gchar * why)
+{
+  f->state = state;
+  g_free (f->why);
+  f->why = why;
+}
+
+/* The index is f's: it names f's file and number, and f's mark (if it has
+ * one) names the index's recording.  Sets f->proof, or the state. */
+static void
+pair (RtfRecordingFile * f, guint64 number)
+{
+  const RtfIndexHeader *h = &f->index->header;
+  gchar *base = g_path_get_basename (f->path);
+
+  if (number != G_MAXUINT64 && h->file_number != number) {
+    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
+            "of file number %" G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT,
+            h->file_number, number));
+  } else if (h->version == RTF_INDEX_VERSION_1) {
+    f->proof = RTF_PROOF_LEGACY;
+  } else if (g_strcmp0 (h->data_name, base) != 0) {
+    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
+            "of file \"%s\"", h->data_name));
+  } else if (!f->has_mark) {
+    f->proof = RTF_PROOF_NAME;
+  } else if (rtf_recording_id_equal (&f->mark_id, &h->recording_id)
+      && f->mark_number == h->file_number) {
+    f->proof = RTF_PROOF_MARK;
+  } else {
+    gchar *a = rtf_recording_id_to_string (&f->mark_id);
+    gchar *b = rtf_recording_id_to_string (&h->recording_id);
+
+    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("the file was "
+            "written as file %" G_GUINT64_FORMAT " of recording %s, its "
+            "index is of file %" G_GUINT64_FORMAT " of recording %s",
+            f->mark_number, a, h->file_number, b));
+    g_free (a);
+    g_free (b);
+  }
+  g_free (base);
+}
+
+/* Reads and pairs f's index (data_fd: its data file, open) */
+static void
+identify_index (RtfRecordingFile * f, guint64 number)
+{
+  struct stat ist;
+  gchar *why = NULL;
+  GError *err = NULL;
+  gint fd = rtf_safe_open (f->index_path, FALSE, &ist, &why);
+
+  if (fd < 0) {
+    /* (no index at all: recorded with index=false - nothing says which
+     * of its bytes were reported written) */
+    if (errno == ENOENT && f->data_size == 0)
+      set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
+    else
+      set_state (f, RTF_FILE_NO_INDEX, g_strdup_printf ("its index %s %s",
+              f->index_path, errno == ENOENT ? "does not exist" : why));
+    g_free (why);
+    return;
+  }
+  f->index_st = ist;
+  f->index_empty = ist.st_size == 0;
+  if (ist.st_size == 0 && f->data_size == 0) {
+    close (fd);
+    set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
+    return;
+  }
+  f->index = rtf_index_read (fd, f->data_size, &err);
+  close (fd);
+  if (f->index == NULL) {
+    set_state (f, RTF_FILE_NO_INDEX, g_strdup_printf ("its index %s: %s",
+            f->index_path, err->message));
+    g_clear_error (&err);
+    return;
+  }
+  pair (f, number);
+  if (f->state != RTF_FILE_OK) {
+    g_clear_pointer (&f->index, rtf_index_free);
+    return;
+  }
+  rtf_index_walk (f->index, f->data_size, &f->walk);
+}
+
+void
+rtf_recording_file_identify (RtfRecordingFile * f, const gchar * path,
+    guint64 number)
+{
+  struct stat st;
+  gchar *why = NULL;
+  gint fd;
+
+  memset (f, 0, sizeof (*f));
+  f->path = g_strdup (path);
+  f->index_path = rtf_index_path (path);
+  f->number = number == G_MAXUINT64 ? 0 : number;
+  fd = rtf_safe_open (path, FALSE, &st, &why);
+  if (fd < 0) {
+    set_state (f, errno == ELOOP || errno == EINVAL ? RTF_FILE_NOT_REGULAR :
+        RTF_FILE_UNREADABLE, why);
+    return;
+  }
+  f->data_st = st;
+  f->data_size = st.st_size;
+  /* a writer holds an exclusive lock from open to close */
+  f->in_use = rtf_lock (fd, FALSE) == EWOULDBLOCK;
+  f->has_mark = rtf_file_mark_get (fd, &f->mark_id, &f->mark_number);
+  close (fd);
+  if (f->has_mark && number != G_MAXUINT64 && f->mark_number != number) {
+    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("the file was "
+            "written as file %" G_GUINT64_FORMAT " of a recording, not %"
+            G_GUINT64_FORMAT, f->mark_number, number));
+    return;
+  }
+  identify_index (f, number);
+}
+
+void
+rtf_recording_file_clear (RtfRecordingFile * f)
+{
+  g_clear_pointer (&f->path, g_free);
+  g_clear_pointer (&f->index_path, g_free);
+  g_clear_pointer (&f->why, g_free);
+  g_clear_pointer (&f->index, rtf_index_free);
+  rtf_index_walk_clear (&f->walk);
+}
+
+gint
+rtf_recording_file_reopen (const RtfRecordingFile * f, gboolean index,
+    gboolean writable, gchar ** why)
+{
+  struct stat st;
+  gint fd = rtf_safe_open (index ? f->index_path : f->path, writable, &st,
+      why);
+
+  if (fd >= 0 && !rtf_same_inode (&st, index ? &f->index_st : &f->data_st)) {
+    close (fd);
+    *why = g_strdup ("was replaced or changed since it was checked");
+    errno = ESTALE;
+    return -1;
+  }
+  return fd;
+}
+
+/* Adds file `number` of the set: FALSE when the set ends before it. */
+static gboolean
+add_file (RtfRecording * rec, GArray * files, const gchar * path,
+    guint64 number)
+{
+  RtfRecordingFile f;
+
+  rtf_recording_file_identify (&f, path, number);
+  if (f.state == RTF_FILE_OK && f.index->header.version != 1) {
+    const RtfRecordingId *id = &f.index->header.recording_id;
+
+    if (rtf_recording_id_is_zero (&rec->id)) {
+      rec->id = *id;
+    } else if (!rtf_recording_id_equal (&rec->id, id)) {
+      gchar *a = rtf_recording_id_to_string (id);
+
+      rec->note = g_strdup_printf ("%s belongs to another recording (%s) "
+          "and is not read with this one (--start-index %" G_GUINT64_FORMAT
+          " reads it)", path, a, number);
+      g_free (a);
+      rtf_recording_file_clear (&f);
+      return FALSE;
+    }
+  }
+  f.first_frame = rec->n_frames;
+  if (f.state == RTF_FILE_OK)
+    rec->n_frames += f.walk.frames;
+  g_array_append_val (files, f);
+  return TRUE;
 }
 
 static gboolean
-add_file (RtfRecording * rec, GArray * files, const gchar * path,
-    guint64 number, gboolean require_index, GError ** error)
+open_set (RtfRecording * rec, GArray * files, const gchar * location,
+    guint64 start_index, GError ** error)
 {
-  RtfRecordingFile f = { 0 };
-  GError *err = NULL;
-  struct stat st;
+  GPtrArray *hidden = g_ptr_array_new_with_free_func (g_free);
+  GArray *numbers = list_numbers (location, hidden, error);
+  gboolean started = FALSE;
+  guint64 last = 0;
+  guint i;
 
-  if (stat (path, &st) < 0) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "%s: %s", path, g_strerror (errno));
+  if (numbers == NULL) {
+    g_ptr_array_unref (hidden);
     return FALSE;
   }
-  f.path = g_strdup (path);
-  f.index_path = rtf_index_path (path);
-  f.number = number;
-  f.data_size = st.st_size;
-  f.index = rtf_index_load (f.index_path, &err);
-  if (f.index == NULL) {
-    f.index_error = g_strdup (err->message);
-    if (require_index) {
-      g_propagate_error (error, err);
-      g_free (f.path);
-      g_free (f.index_path);
-      g_free (f.index_error);
+  add_leftovers (rec, hidden, location);
+  g_ptr_array_unref (hidden);
+  for (i = 0; i < numbers->len; i++) {
+    guint64 n = g_array_index (numbers, guint64, i);
+    gchar *path;
+    gboolean more;
+
+    if (n < start_index || (started && n == last))
+      continue;
+    if (started && n != last + 1)
+      break;                    /* a gap: the set ends */
+    path = rtf_pattern_format (location, n);
+    more = add_file (rec, files, path, n);
+    g_free (path);
+    if (!more)
+      break;
+    started = TRUE;
+    last = n;
+    /* opened ahead for a split that never came: the set ends with it */
+    if (g_array_index (files, RtfRecordingFile, files->len - 1).state ==
+        RTF_FILE_NEVER_WRITTEN && files->len > 1)
+      break;
+  }
+  g_array_unref (numbers);
+  if (!started) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+        "no file named by \"%s\" (from number %" G_GUINT64_FORMAT ")",
+        location, start_index);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* For a player: every file whole and paired (never-written ones aside) */
+static gboolean
+all_readable (RtfRecording * rec, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state != RTF_FILE_OK && f->state != RTF_FILE_NEVER_WRITTEN) {
+      g_set_error (error, G_FILE_ERROR, f->state == RTF_FILE_UNREADABLE ?
+          G_FILE_ERROR_NOENT : G_FILE_ERROR_INVAL, "%s: %s", f->path, f->why);
       return FALSE;
     }
-    g_clear_error (&err);
   }
-  f.first_frame = rec->n_frames;
-  if (f.index)
-    rec->n_frames += f.index->n_records;
-  g_array_append_val (files, f);
   return TRUE;
 }
 
@@ -117,56 +358,37 @@ rtf_recording_open (const gchar * location, guint64 start_index,
   gboolean ok = TRUE;
 
   switch (rtf_pattern_check (location, &why)) {
-    case RTF_PATTERN_NONE:
-      ok = add_file (rec, files, location, 0, require_index, error);
+    case RTF_PATTERN_NONE:{
+      RtfRecordingFile f;
+
+      rtf_recording_file_identify (&f, location, G_MAXUINT64);
+      if (f.state == RTF_FILE_UNREADABLE) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: %s",
+            location, f.why);
+        rtf_recording_file_clear (&f);
+        ok = FALSE;
+        break;
+      }
+      if (f.state == RTF_FILE_OK)
+        rec->n_frames = f.walk.frames;
+      if (f.state == RTF_FILE_OK && f.index->header.version != 1)
+        rec->id = f.index->header.recording_id;
+      g_array_append_val (files, f);
       break;
+    }
     case RTF_PATTERN_INVALID:
       g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, why);
       g_free (why);
       ok = FALSE;
       break;
-    case RTF_PATTERN_OK:{
-      GArray *numbers = list_numbers (location, error);
-      guint i;
-      gboolean started = FALSE;
-      guint64 last = 0;
-
-      if (numbers == NULL) {
-        ok = FALSE;
-        break;
-      }
-      for (i = 0; i < numbers->len && ok; i++) {
-        guint64 n = g_array_index (numbers, guint64, i);
-        gchar *path;
-
-        if (n < start_index || (started && n == last))
-          continue;
-        if (started && n != last + 1)
-          break;                /* a gap: the set ends */
-        path = rtf_pattern_format (location, n);
-        if (never_written (path)) {
-          g_free (path);        /* opened ahead for a split that never came */
-          if (started)
-            break;
-          continue;
-        }
-        ok = add_file (rec, files, path, n, require_index, error);
-        g_free (path);
-        started = TRUE;
-        last = n;
-      }
-      if (ok && !started) {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-            "no file named by \"%s\" (from number %" G_GUINT64_FORMAT ")",
-            location, start_index);
-        ok = FALSE;
-      }
-      g_array_unref (numbers);
+    case RTF_PATTERN_OK:
+      ok = open_set (rec, files, location, start_index, error);
       break;
-    }
   }
   rec->n_files = files->len;
   rec->files = (RtfRecordingFile *) g_array_free (files, FALSE);
+  if (ok && require_index)
+    ok = all_readable (rec, error);
   if (!ok) {
     rtf_recording_free (rec);
     return NULL;
@@ -181,14 +403,43 @@ rtf_recording_free (RtfRecording * rec)
 
   if (rec == NULL)
     return;
-  for (i = 0; i < rec->n_files; i++) {
-    g_free (rec->files[i].path);
-    g_free (rec->files[i].index_path);
-    g_free (rec->files[i].index_error);
-    rtf_index_free (rec->files[i].index);
-  }
+  for (i = 0; i < rec->n_files; i++)
+    rtf_recording_file_clear (&rec->files[i]);
+  for (i = 0; i < rec->n_leftovers; i++)
+    rtf_recording_file_clear (&rec->leftovers[i]);
   g_free (rec->files);
+  g_free (rec->leftovers);
+  g_free (rec->note);
   g_free (rec);
+}
+
+const RtfRecordingFile *
+rtf_recording_in_use (const RtfRecording * rec)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++)
+    if (rec->files[i].in_use)
+      return &rec->files[i];
+  return NULL;
+}
+
+RtfRecording *
+rtf_recording_open_settled (const gchar * location, guint64 start_index,
+    guint wait_ms, GError ** error)
+{
+  gint64 end = g_get_monotonic_time () + wait_ms * (gint64) 1000;
+
+  for (;;) {
+    RtfRecording *rec = rtf_recording_open (location, start_index, FALSE,
+        error);
+
+    if (rec == NULL || rtf_recording_in_use (rec) == NULL
+        || g_get_monotonic_time () >= end)
+      return rec;
+    rtf_recording_free (rec);
+    g_usleep (20 * 1000);
+  }
 }
 
 const RtfIndexRecord *
@@ -207,8 +458,8 @@ rtf_recording_frame (RtfRecording * rec, guint64 n, guint * file)
     else
       hi = mid;
   }
-  while (rec->files[lo].index == NULL
-      || n - rec->files[lo].first_frame >= rec->files[lo].index->n_records)
+  while (rec->files[lo].state != RTF_FILE_OK
+      || n - rec->files[lo].first_frame >= rec->files[lo].walk.frames)
     lo++;
   if (file)
     *file = lo;

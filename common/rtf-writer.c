@@ -71,6 +71,7 @@ struct _RtfWriter
   /* of the first file; every file of a set has the same */
   gsize block, mem_align;
   gboolean stream;              /* a pipe or device: no index, no sync */
+  gboolean device;              /* a block device: no index, no cut */
 
   /* files (writer thread, but cur is set before the thread runs) */
   RtfOutputConfig out_config;
@@ -266,13 +267,14 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->out_config.xflags = config->xflags;
   w->out_config.index = config->index;
   w->out_config.preallocate = config->preallocate;
+  rtf_recording_id_new (&w->out_config.recording_id);
   if (config->rotate && config->max_file_size)
     w->out_config.preallocate = MIN (config->preallocate,
         config->max_file_size);
   path = config->rotate ? rtf_pattern_format (w->location,
       config->start_index) : g_strdup (w->location);
-  w->cur = rtf_output_open (path, config->start_index, &w->out_config, err,
-      &step);
+  w->cur = rtf_output_open (path, config->start_index, &w->out_config,
+      RTF_FILE_REPLACE, err, &step);
   if (w->cur == NULL) {
     if (what)
       *what = rtf_output_step_name (step);
@@ -283,6 +285,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->block = w->cur->file.block;
   w->mem_align = w->cur->file.mem_align;
   w->stream = w->cur->file.stream;
+  w->device = w->cur->file.device;
 
   w->buf_align = MAX (w->mem_align, (gsize) 4096);
   /* A pipe or device is written in order at its position: one write in
@@ -292,6 +295,11 @@ rtf_writer_new (const RtfWriterConfig * config,
     w->config.preallocate = 0;
     w->config.rotate = FALSE;
     w->config.sync_interval = 0;
+  }
+  /* a disk written whole: no file to reserve space in or to split */
+  if (w->device) {
+    w->config.preallocate = 0;
+    w->config.rotate = FALSE;
   }
   w->slots = g_new0 (IoSlot, w->n_slots);
   for (i = 0; i < w->n_slots; i++) {
@@ -319,6 +327,10 @@ rtf_writer_new (const RtfWriterConfig * config,
   wlog (w, RTF_LOG_INFO, "opened %s: direct I/O %s, block %zu (%s), "
       "memory alignment %zu", w->cur->path, w->cur->file.direct ? "on" : "off",
       w->block, w->cur->file.align_source, w->mem_align);
+  if (w->cur->mark_errno)
+    wlog (w, RTF_LOG_INFO, "the files carry no rtframe mark (extended "
+        "attributes: %s): the tools tell them by their index alone",
+        g_strerror (w->cur->mark_errno));
   return w;
 
 fail:
@@ -1004,8 +1016,11 @@ release_done (RtfWriter * w)
     RtfOutput *o = f->output;
 
     g_mutex_lock (&w->cb_lock);
-    if (f->state == RTF_FRAME_WRITTEN && o->index_fd >= 0 && !w->error
-        && !w->abandoned && f->record_no > o->index_records_done) {
+    /* reported written once it can be found: its record on file, its
+     * file at its name */
+    if (f->state == RTF_FRAME_WRITTEN && !w->error && !w->abandoned
+        && ((o->index_fd >= 0 && f->record_no > o->index_records_done)
+            || !rtf_output_is_named (o))) {
       g_mutex_unlock (&w->cb_lock);
       break;
     }
@@ -1096,12 +1111,20 @@ begin_file (RtfWriter * w, RtfFrame * f)
       : 0;
   h.created_ns = g_get_real_time () * 1000;
   h.format = (gchar *) (f->format ? f->format : "");
+  h.recording_id = w->out_config.recording_id;
+  h.data_name = g_path_get_basename (w->cur->path);
+  h.max_in_flight = w->n_slots;
+  h.block = (guint32) w->block;
   rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->running_time);
+  g_free (h.data_name);
   w->cur->format_key = f->format;
   /* the header goes now, not with the first record */
   submit_index (w, w->cur);
   file_opened (w, w->cur);
   if (w->worker) {
+    /* first: its frames are reported written once it has its name */
+    if (!rtf_output_is_named (w->cur))
+      rtf_file_worker_name (w->worker, w->cur);
     rtf_file_worker_current (w->worker, w->cur->number);
     rtf_file_worker_prepare (w->worker, w->cur->number + 1);
   }
@@ -1311,11 +1334,9 @@ finish_file (RtfWriter * w)
     rtf_file_worker_drop_prepared (w->worker);
     rtf_file_worker_wait_idle (w->worker);
     g_free (w->fail_path);
-    ret = rtf_file_worker_error (w->worker, &w->fail_path);
-    if (ret != 0) {
-      w->fail_op = "sync";
+    ret = rtf_file_worker_error (w->worker, &w->fail_path, &w->fail_op);
+    if (ret != 0)
       return ret;
-    }
   }
   ret = finish_outputs (w);
   if (ret == 0) {
@@ -1489,10 +1510,11 @@ rtf_writer_run (RtfWriter * w)
       retire_prev (w);
     if (w->worker && !w->error) {
       gchar *path = NULL;
-      gint err = rtf_file_worker_error (w->worker, &path);
+      const gchar *op = NULL;
+      gint err = rtf_file_worker_error (w->worker, &path, &op);
 
       if (err) {
-        w->fail_op = "sync";
+        w->fail_op = op;
         g_free (w->fail_path);
         w->fail_path = path;
         fail (w, err, NULL);

@@ -454,8 +454,6 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->extent_size_hint = DEFAULT_EXTENT_SIZE_HINT;
   g_mutex_init (&self->file_messages_lock);
   g_queue_init (&self->file_messages);
-  self->stuck_locations = g_hash_table_new_full (g_str_hash, g_str_equal,
-      g_free, NULL);
   g_rec_mutex_init (&self->reporter_task_lock);
   g_mutex_init (&self->report_lock);
   g_mutex_init (&self->stats_lock);
@@ -473,7 +471,6 @@ gst_rtframe_sink_finalize (GObject * object)
   g_free (self->thread_cpus);
   if (self->last_stats_structure)
     gst_structure_free (self->last_stats_structure);
-  g_hash_table_unref (self->stuck_locations);
   g_rec_mutex_clear (&self->reporter_task_lock);
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
@@ -909,46 +906,74 @@ writer_frame_done (RtfFrame * frame, gpointer user_data)
 }
 
 /* A file (the first, or the next of a set) could not be opened as asked:
- * `what` says which step ("open", "xflags", "index").  One
- * RESOURCE/OPEN_WRITE error, the same words whenever it happens; `detail`
- * (may be NULL) for the debug text. */
+ * `what` says which step ("open", "xflags", "index").  One RESOURCE error
+ * (OPEN_WRITE, or BUSY when the file is being written), the same words
+ * whenever it happens; `detail` (may be NULL) for the debug text. */
 static void
 post_open_error (GstRtFrameSink * self, const gchar * what,
     const gchar * path, gint err, RtfDirectMode direct,
     const RtfXflags * xflags, const gchar * detail)
 {
   const gchar *e = g_strerror (err);
+  gchar *dbg = g_strdup_printf ("%s: %s%s%s", what, e, detail ? "; " : "",
+      detail ? detail : "");
 
-  if (g_str_equal (what, "xflags") && xflags->realtime
+  if (err == EWOULDBLOCK) {
+    /* the lock every recording holds on its files (rtf-file.c) */
+    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
+        ("Cannot record to \"%s\": it is being written by another "
+            "recording (another pipeline or process, or an earlier recording "
+            "of this one whose writes are still stalled in the kernel) or "
+            "repaired by rtframe-recover.", path), ("%s", dbg));
+  } else if (g_str_equal (what, "xflags") && err == ENOTTY
+      && (xflags->realtime || xflags->extent_size)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot set XFS file flags (realtime, extent-size-hint) on \"%s\": "
+            "it is not a regular file.", path), ("%s", dbg));
+  } else if (g_str_equal (what, "xflags") && xflags->realtime
       && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
             "the filesystem has no realtime section, is not XFS, or the "
             "kernel lacks XFS realtime support.", path),
-        ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s%s%s", e,
-            detail ? "; " : "", detail ? detail : ""));
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", dbg));
   } else if (g_str_equal (what, "xflags")) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not set an extent size hint of %" G_GUINT64_FORMAT
             " bytes on file \"%s\": the filesystem is not XFS or the hint "
             "is no multiple of its block size.", xflags->extent_size, path),
-        ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s%s%s", e,
-            detail ? "; " : "", detail ? detail : ""));
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s", dbg));
+  } else if (g_str_equal (what, "index") && (err == EEXIST || err == ELOOP)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not create the index of file \"%s\": \"%s%s\" %s; remove "
+            "it, or record with index=false.", path, path, RTF_INDEX_SUFFIX,
+            err == ELOOP ? "is a symbolic link (never followed)" :
+            "exists and is not an rtframe index"), ("%s", dbg));
   } else if (g_str_equal (what, "index")) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not create the index of file \"%s\": %s.", path, e),
-        ("open: %s%s%s", e, detail ? "; " : "", detail ? detail : ""));
+        ("%s", dbg));
+  } else if (err == ELOOP) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": it is a symbolic link, and rtframesink "
+            "never writes through one (name the file it points to).", path),
+        ("%s", dbg));
+  } else if (err == EEXIST) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": it exists and is not a regular file "
+            "(the files of a recording split by a pattern are regular "
+            "files), or its index name holds a file that is not an rtframe "
+            "index.", path), ("%s", dbg));
   } else if (err == EINVAL && direct == RTF_DIRECT_ON) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not open file \"%s\" for direct I/O: the filesystem does "
             "not support O_DIRECT (direct=on).", path),
-        ("open(O_DIRECT): %s%s%s", e, detail ? "; " : "",
-            detail ? detail : ""));
+        ("open(O_DIRECT): %s", dbg));
   } else {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for writing: %s.", path, e),
-        ("open: %s%s%s", e, detail ? "; " : "", detail ? detail : ""));
+        ("Could not open file \"%s\" for writing: %s.", path, e), ("%s", dbg));
   }
+  g_free (dbg);
 }
 
 static void
@@ -1263,9 +1288,6 @@ writer_run_abandoned_done (gpointer data)
 
   g_free (run->slots);
   run->slots = NULL;
-  GST_OBJECT_LOCK (self);
-  g_hash_table_remove (self->stuck_locations, run->location);
-  GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
       "holds the frames reported written", run->location);
   g_free (run->location);
@@ -1350,7 +1372,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   RtfWriter *writer;
   RtfQueue *queue;
   const gchar *what = "open";
-  gchar *why = NULL, *first;
+  gchar *why = NULL, *first, *location;
   guint i;
   gint err = 0;
 
@@ -1359,11 +1381,10 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     GST_OBJECT_UNLOCK (self);
     goto no_location;
   }
-  if (g_hash_table_contains (self->stuck_locations, self->location)) {
-    GST_OBJECT_UNLOCK (self);
-    goto still_stuck;
-  }
-  config.location = self->location;
+  /* our own copy: the property may change as soon as the lock is let go
+   * (set_property refuses only once the writer exists) */
+  location = g_strdup (self->location);
+  config.location = location;
   config.engine = (RtfEngineKind) self->io_engine;
   config.direct = (RtfDirectMode) self->direct;
   config.io_depth = self->io_depth;
@@ -1389,7 +1410,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       if (self->max_file_size || self->max_file_duration || self->max_files) {
         why = g_strdup_printf ("max-file-size, max-file-duration and "
             "max-files split the recording into files named by a pattern: "
-            "\"%s\" has no %%d", self->location);
+            "\"%s\" has no %%d", location);
         GST_OBJECT_UNLOCK (self);
         goto bad_location;
       }
@@ -1421,6 +1442,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     free_running_state (self);
     goto open_failed;
   }
+  g_clear_pointer (&location, g_free);
 
   queue = rtf_writer_get_queue (writer);
   self->slots = g_new0 (GstRtFrameSlot, rtf_queue_capacity (queue));
@@ -1435,7 +1457,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   if (!st.direct && st.direct_errno != 0) {
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
         ("Direct I/O is not supported for \"%s\" (%s); writing through the "
-            "page cache instead.", self->location,
+            "page cache instead.", config.location,
             g_strerror (st.direct_errno)), ("open(O_DIRECT) refused"));
   }
 
@@ -1465,8 +1487,9 @@ gst_rtframe_sink_start (GstBaseSink * sink)
             g_strerror (st.engine_errno)), ("io_uring_queue_init failed"));
   }
   GST_INFO_OBJECT (self, "recording to %s: engine %s, direct %d, block %zu",
-      self->location, st.engine == RTF_ENGINE_PSYNC ? "psync" : "io_uring",
-      st.direct, st.block);
+      GST_STR_NULL (self->location),
+      st.engine == RTF_ENGINE_PSYNC ? "psync" : "io_uring", st.direct,
+      st.block);
   return TRUE;
 
   /* ERRORS */
@@ -1476,27 +1499,20 @@ no_location:
         ("No file name specified for writing."), (NULL));
     return FALSE;
   }
-still_stuck:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
-        ("Cannot record to file \"%s\" yet: the writes of the previous "
-            "recording to it are still stalled in the kernel.",
-            self->location), ("stopped after stop-timeout; its writer "
-            "thread waits for the disk"));
-    return FALSE;
-  }
 bad_location:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Cannot record to \"%s\": %s.", self->location, why), (NULL));
+        ("Cannot record to \"%s\": %s.", location, why), (NULL));
     g_free (why);
+    g_free (location);
     return FALSE;
   }
 open_failed:
-  first = config.rotate ? rtf_pattern_format (config.location,
-      config.start_index) : g_strdup (config.location);
+  first = config.rotate ? rtf_pattern_format (location,
+      config.start_index) : g_strdup (location);
   post_open_error (self, what, first, err, config.direct, &config.xflags, NULL);
   g_free (first);
+  g_free (location);
   return FALSE;
 thread_failed:
   {
@@ -1565,7 +1581,6 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
   location = g_strdup (self->location);
   run->slots = self->slots;
   run->location = g_strdup (location);
-  g_hash_table_add (self->stuck_locations, g_strdup (location));
   GST_OBJECT_UNLOCK (self);
 
   latency = g_new (RtfWriterLatency, 1);
@@ -1574,7 +1589,6 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
     /* it finished just now */
     GST_OBJECT_LOCK (self);
     self->writer = writer;
-    g_hash_table_remove (self->stuck_locations, location);
     GST_OBJECT_UNLOCK (self);
     run->slots = NULL;
     g_clear_pointer (&run->location, g_free);

@@ -68,8 +68,6 @@ struct _GstRtFrameSink
   GstRtFrameWriterRun *run;     /* the task's data */
   RtfThreadStarter helper_threads;      /* the writer's helpers as tasks */
   guint64 stop_timeout;
-  /* locations whose writer was abandoned at stop and still runs */
-  GHashTable *stuck_locations;
   guint64 frames_repacked;
   RtfWriterStats last_stats;    /* of the last run, after stop */
   GstStructure *last_stats_structure;

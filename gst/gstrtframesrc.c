@@ -29,6 +29,7 @@
 #include <gst/video/video.h>
 
 #include "gstrtframecaps.h"
+#include "rtf-safe-open.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_src_debug);
 #define GST_CAT_DEFAULT gst_rtframe_src_debug
@@ -193,18 +194,81 @@ frame_time (const RtfIndexRecord * r, guint64 n, const GstCaps * caps)
 }
 
 static void
-free_recording (GstRtFrameSrc * self)
+free_parts (RtfRecording * rec, GstCaps ** caps, GstClockTime * times)
 {
   guint i;
+
+  for (i = 0; caps && rec && i < rec->n_files; i++)
+    gst_clear_caps (&caps[i]);
+  g_free (caps);
+  g_free (times);
+  rtf_recording_free (rec);
+}
+
+/* Queries read the recording under the object lock: it goes from under
+ * them in one step, and is freed outside */
+static void
+free_recording (GstRtFrameSrc * self)
+{
+  RtfRecording *rec;
+  GstCaps **caps;
+  GstClockTime *times;
 
   if (self->fd >= 0)
     close (self->fd);
   self->fd = -1;
-  for (i = 0; self->caps && self->rec && i < self->rec->n_files; i++)
-    gst_clear_caps (&self->caps[i]);
-  g_clear_pointer (&self->caps, g_free);
-  g_clear_pointer (&self->times, g_free);
-  g_clear_pointer (&self->rec, rtf_recording_free);
+  GST_OBJECT_LOCK (self);
+  rec = self->rec;
+  caps = self->caps;
+  times = self->times;
+  self->rec = NULL;
+  self->caps = NULL;
+  self->times = NULL;
+  GST_OBJECT_UNLOCK (self);
+  free_parts (rec, caps, times);
+}
+
+/* Each file's caps, from its index header (NULL for a file without
+ * frames); FALSE with *bad the file whose caps cannot be played */
+static gboolean
+caps_of_files (RtfRecording * rec, GstCaps ** caps, guint * bad)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+    GstRtFrameFormat format;
+
+    if (f->state != RTF_FILE_OK)
+      continue;                 /* opened ahead, never written */
+    caps[i] = gst_caps_from_string (f->index->header.format);
+    if (caps[i] == NULL || !gst_caps_is_fixed (caps[i])
+        || !gst_rtframe_format_from_caps (&format, caps[i])
+        || format.frame_size != f->index->header.frame_size) {
+      *bad = i;
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* A file whose index stops making sense (a record of another size, out
+ * of place, past the data): its frames up to there play */
+static void
+warn_cut_files (GstRtFrameSrc * self, RtfRecording * rec)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state == RTF_FILE_OK && f->walk.stop != RTF_INDEX_WHOLE)
+      GST_ELEMENT_WARNING (self, STREAM, DEMUX,
+          ("File \"%s\" plays only its first %" G_GUINT64_FORMAT " frames: "
+              "%s.", f->path, f->walk.frames, f->walk.why),
+          ("rtframe-verify says more; rtframe-recover cuts a crashed "
+              "recording back to its whole frames"));
+  }
 }
 
 static gboolean
@@ -212,10 +276,12 @@ gst_rtframe_src_start (GstBaseSrc * src)
 {
   GstRtFrameSrc *self = GST_RTFRAME_SRC (src);
   GError *error = NULL;
+  RtfRecording *rec = NULL;
+  GstCaps **caps = NULL;
+  GstClockTime *times = NULL;
   gchar *location;
-  guint start_index;
+  guint start_index, bad = 0, first_ok = 0;
   guint64 n;
-  guint i;
 
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->location);
@@ -224,35 +290,36 @@ gst_rtframe_src_start (GstBaseSrc * src)
   if (location == NULL || location[0] == '\0')
     goto no_location;
 
-  self->rec = rtf_recording_open (location, start_index, TRUE, &error);
-  if (self->rec == NULL)
+  rec = rtf_recording_open (location, start_index, TRUE, &error);
+  if (rec == NULL)
     goto open_failed;
-  if (self->rec->n_frames == 0)
+  warn_cut_files (self, rec);
+  if (rec->n_frames == 0)
     goto empty;
 
-  self->caps = g_new0 (GstCaps *, self->rec->n_files);
-  for (i = 0; i < self->rec->n_files; i++) {
-    const RtfIndexHeader *h = &self->rec->files[i].index->header;
-    GstRtFrameFormat format;
-
-    self->caps[i] = gst_caps_from_string (h->format);
-    if (self->caps[i] == NULL || !gst_caps_is_fixed (self->caps[i])
-        || !gst_rtframe_format_from_caps (&format, self->caps[i])
-        || format.frame_size != h->frame_size)
-      goto bad_caps;
-  }
-  self->times = g_new (GstClockTime, self->rec->n_frames);
-  for (n = 0; n < self->rec->n_frames; n++) {
+  caps = g_new0 (GstCaps *, rec->n_files);
+  if (!caps_of_files (rec, caps, &bad))
+    goto bad_caps;
+  times = g_new (GstClockTime, rec->n_frames);
+  for (n = 0; n < rec->n_frames; n++) {
     guint file;
-    const RtfIndexRecord *r = rtf_recording_frame (self->rec, n, &file);
+    const RtfIndexRecord *r = rtf_recording_frame (rec, n, &file);
 
-    self->times[n] = frame_time (r, n, self->caps[file]);
+    times[n] = frame_time (r, n, caps[file]);
   }
+  rtf_recording_frame (rec, 0, &first_ok);
+  GST_INFO_OBJECT (self, "%s: %u files, %" G_GUINT64_FORMAT " frames",
+      location, rec->n_files, rec->n_frames);
+  /* all at once, for the queries */
+  GST_OBJECT_LOCK (self);
+  self->rec = rec;
+  self->caps = caps;
+  self->times = times;
+  self->first_file = first_ok;
   self->file = G_MAXUINT;
   self->caps_file = G_MAXUINT;
   self->next = 0;
-  GST_INFO_OBJECT (self, "%s: %u files, %" G_GUINT64_FORMAT " frames",
-      location, self->rec->n_files, self->rec->n_frames);
+  GST_OBJECT_UNLOCK (self);
   g_free (location);
   return TRUE;
 
@@ -278,7 +345,7 @@ empty:
   {
     GST_ELEMENT_ERROR (self, STREAM, DEMUX,
         ("Recording \"%s\" holds no frame.", location), (NULL));
-    free_recording (self);
+    free_parts (rec, caps, times);
     g_free (location);
     return FALSE;
   }
@@ -286,9 +353,9 @@ bad_caps:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("The index of \"%s\" describes frames this build cannot play: "
-            "\"%s\".", self->rec->files[i].path,
-            self->rec->files[i].index->header.format), (NULL));
-    free_recording (self);
+            "\"%s\".", rec->files[bad].path,
+            rec->files[bad].index->header.format), (NULL));
+    free_parts (rec, caps, times);
     g_free (location);
     return FALSE;
   }
@@ -309,7 +376,7 @@ gst_rtframe_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 
   GST_OBJECT_LOCK (self);
   if (self->caps) {
-    guint f = 0;
+    guint f = self->first_file;
 
     if (self->next < self->rec->n_frames)
       rtf_recording_frame (self->rec, self->next, &f);
@@ -504,8 +571,11 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
   const RtfIndexRecord *r;
   GstBuffer *buf;
   GstMapInfo map;
-  guint64 n, done = 0;
+  guint64 n;
   guint file;
+  gboolean short_read;
+  gchar *why = NULL;
+  gint err;
 
   GST_OBJECT_LOCK (self);
   n = self->next;
@@ -526,7 +596,10 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
     if (self->fd >= 0)
       close (self->fd);
     self->file = file;
-    self->fd = open (self->rec->files[file].path, O_RDONLY | O_CLOEXEC);
+    /* the file as identified at start: no link, no FIFO, no other file
+     * put at its name since */
+    self->fd = rtf_recording_file_reopen (&self->rec->files[file], FALSE,
+        FALSE, &why);
     if (self->fd < 0)
       goto open_failed;
   }
@@ -541,20 +614,12 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
   if (buf == NULL)
     goto no_memory;
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  while (done < r->size) {
-    ssize_t got = pread (self->fd, map.data + done, r->size - done,
-        (off_t) (r->offset + done));
-
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      gst_buffer_unmap (buf, &map);
-      gst_buffer_unref (buf);
-      goto read_failed;
-    }
-    done += got;
-  }
+  err = rtf_read_full (self->fd, r->offset, map.data, r->size, &short_read);
   gst_buffer_unmap (buf, &map);
+  if (err) {
+    gst_buffer_unref (buf);
+    goto read_failed;
+  }
 
   GST_BUFFER_PTS (buf) = self->times[n];
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
@@ -571,8 +636,9 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
 open_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Could not open file \"%s\" for reading.",
-            self->rec->files[file].path), GST_ERROR_SYSTEM);
+        ("Could not open file \"%s\" for reading: %s.",
+            self->rec->files[file].path, why), (NULL));
+    g_free (why);
     return GST_FLOW_ERROR;
   }
 no_memory:
@@ -583,10 +649,16 @@ no_memory:
   }
 read_failed:
   {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ,
-        ("Could not read frame %" G_GUINT64_FORMAT " from file \"%s\": it "
-            "is cut short or unreadable (rtframe-verify tells which).",
-            r->seq, self->rec->files[file].path), GST_ERROR_SYSTEM);
+    if (short_read)
+      GST_ELEMENT_ERROR (self, RESOURCE, READ,
+          ("Could not read frame %" G_GUINT64_FORMAT " from file \"%s\": the "
+              "file ends before it does (cut short since it was opened).",
+              r->seq, self->rec->files[file].path), (NULL));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, READ,
+          ("Could not read frame %" G_GUINT64_FORMAT " from file \"%s\": "
+              "%s.", r->seq, self->rec->files[file].path, g_strerror (err)),
+          (NULL));
     return GST_FLOW_ERROR;
   }
 }

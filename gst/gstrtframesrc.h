@@ -21,10 +21,12 @@ struct _GstRtFrameSrc
   gchar *location;
   guint start_index;
 
-  /* start .. stop */
+  /* start .. stop: set and cleared under the object lock (queries read
+   * them), used by the streaming thread without it */
   RtfRecording *rec;
   GstClockTime *times;          /* each frame's timestamp, in order */
-  GstCaps **caps;               /* each file's caps */
+  GstCaps **caps;               /* each file's caps (NULL: no frames) */
+  guint first_file;             /* the first file with frames */
   gint fd;                      /* of file `file` */
   guint file;
   guint caps_file;              /* whose caps were set last, G_MAXUINT none */

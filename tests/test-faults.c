@@ -15,13 +15,16 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rtf-index.h"
 #include "rtf-recording.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
@@ -146,19 +149,7 @@ run_command (gpointer cmd)
 static gint
 run_tool (const gchar * tool, const gchar * location)
 {
-  gchar *exe = g_build_filename (g_getenv ("RTFRAME_TOOLS_DIR"), tool, NULL);
-  gchar *argv[] = { exe, (gchar *) location, NULL };
-  gchar *out = NULL;
-  gint status = -1;
-
-  fail_unless (g_getenv ("RTFRAME_TOOLS_DIR") != NULL);
-  fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-          NULL, NULL, &out, NULL, &status, NULL));
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_print ("$ %s %s\n%s", tool, location, out);
-  g_free (out);
-  g_free (exe);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+  return rtf_test_run_tool (NULL, tool, location, NULL);
 }
 
 /* rtframe-recover on a recording (a file or a set), then rtframe-verify
@@ -683,6 +674,65 @@ GST_START_TEST (test_crash_sigkill)
 
 GST_END_TEST;
 
+static void reattach (RtfTestFs * fs);
+
+/* ---- a read error while checking ---------------------------------------- */
+
+/* rtframe-recover meets EIO reading the frames of a crashed recording (its
+ * disk, a loop device over a file on another XFS, fails under it): the
+ * read error is an error exit, never a reason to cut; once the disk is
+ * back the file is as it was, its crash tail included, and recovers then */
+GST_START_TEST (test_recover_read_error)
+{
+  RtfTestFs *outer, *inner;
+  gchar *path, *ipath, *cmd, *out = NULL;
+  struct stat sb;
+  gint fd;
+
+  outer = rtf_test_fs_new ("xfs", 800);
+  inner = rtf_test_fs_new_in ("xfs", 400, outer->dir);
+  path = g_build_filename (inner->dir, "eio.raw", NULL);
+  ipath = rtf_index_path (path);
+  rtf_test_record (path, "checksums=true", ODD_CAPS, 12);
+  /* a crash's tail: part of a frame that had no record yet */
+  fd = open (path, O_WRONLY | O_APPEND);
+  fail_unless (fd >= 0);
+  fail_unless_equals_int (write (fd, "partial frame", 13), 13);
+  fail_unless (fdatasync (fd) == 0);
+  /* the frames must come from the disk, the index from memory */
+  fail_unless (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
+  close (fd);
+  fail_unless (g_file_get_contents (ipath, &out, NULL, NULL));
+  g_clear_pointer (&out, g_free);
+
+  cmd = g_strdup_printf ("xfs_io -x -c shutdown %s", outer->dir);
+  run_or_fail (cmd);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-recover", path,
+          NULL), 2);
+  fail_unless (strstr (out, "left as it is") != NULL);
+  fail_unless (strstr (out, "Input/output error") != NULL);
+  g_free (out);
+
+  /* the disk comes back: nothing was cut */
+  fail_unless (rtf_test_umount (inner->dir));
+  g_free (cmd);
+  cmd = g_strdup_printf ("losetup -d %s", inner->loopdev);
+  rtf_test_run (cmd);
+  rtf_test_fs_remount (outer, NULL);
+  reattach (inner);
+  fail_unless (stat (path, &sb) == 0);
+  fail_unless_equals_uint64 (sb.st_size, 12 * ODD_FRAME_SIZE + 13);
+  fail_unless_equals_uint64 (recover_and_read (path, ODD_FRAME_SIZE), 12);
+
+  g_free (cmd);
+  g_free (ipath);
+  g_free (path);
+  rtf_test_fs_free (inner);
+  rtf_test_fs_free (outer);
+}
+
+GST_END_TEST;
+
 /* ---- power cut -------------------------------------------------------- */
 
 static guint64
@@ -758,8 +808,8 @@ GST_START_TEST (test_power_cut)
 
   /* the machine comes back: both logs are replayed */
   g_free (cmd);
-  cmd = g_strdup_printf ("umount %s; losetup -d %s", inner->dir,
-      inner->loopdev);
+  fail_unless (rtf_test_umount (inner->dir));
+  cmd = g_strdup_printf ("losetup -d %s", inner->loopdev);
   rtf_test_run (cmd);
   rtf_test_fs_remount (outer, NULL);
   reattach (inner);
@@ -804,6 +854,7 @@ faults_suite (void)
   tcase_add_test (tc, test_device_vanishes);
   tcase_add_test (tc, test_stop_on_stalled_disk);
   tcase_add_test (tc, test_crash_sigkill);
+  tcase_add_test (tc, test_recover_read_error);
   tcase_add_test (tc, test_power_cut);
   return s;
 }

@@ -5,6 +5,7 @@
 #include "rtf-index.h"
 #include "rtf-pattern.h"
 #include "rtf-recording.h"
+#include "rtf-test-index.h"
 #include "rtf-test-util.h"
 
 #include <glib/gstdio.h>
@@ -47,6 +48,8 @@ static void
 test_pattern (void)
 {
   gchar *why = NULL, *s;
+  RtfPattern p;
+  guint64 n;
 
   g_assert_cmpint (rtf_pattern_check ("/x/cam.raw", NULL), ==,
       RTF_PATTERN_NONE);
@@ -65,6 +68,11 @@ test_pattern (void)
   g_clear_pointer (&why, g_free);
   g_assert_cmpint (rtf_pattern_check ("cam-%", &why), ==, RTF_PATTERN_INVALID);
   g_clear_pointer (&why, g_free);
+  /* the readers look in one directory: the number goes in the name */
+  g_assert_cmpint (rtf_pattern_check ("d%d/cam.raw", &why), ==,
+      RTF_PATTERN_INVALID);
+  g_assert_nonnull (strstr (why, "not in a directory"));
+  g_clear_pointer (&why, g_free);
 
   s = rtf_pattern_format ("/x/cam-%05d.raw", 42);
   g_assert_cmpstr (s, ==, "/x/cam-00042.raw");
@@ -78,60 +86,68 @@ test_pattern (void)
   s = rtf_pattern_format ("plain.raw", 5);
   g_assert_cmpstr (s, ==, "plain.raw");
   g_free (s);
+
+  /* the readers find each name the sink makes, with its number */
+  g_assert_true (rtf_pattern_parse ("/x/50%%/cam-%05d.raw", &p));
+  g_assert_cmpstr (p.dir, ==, "/x/50%");
+  g_assert_cmpstr (p.prefix, ==, "cam-");
+  g_assert_cmpstr (p.suffix, ==, ".raw");
+  g_assert_true (rtf_pattern_match (&p, "cam-00042.raw", &n));
+  g_assert_cmpuint (n, ==, 42);
+  g_assert_true (rtf_pattern_match (&p, "cam-123456.raw", &n));
+  g_assert_cmpuint (n, ==, 123456);
+  g_assert_false (rtf_pattern_match (&p, "cam-42.raw", &n));
+  g_assert_false (rtf_pattern_match (&p, "cam-00042.raw.idx", &n));
+  g_assert_false (rtf_pattern_match (&p, "cam-.raw", &n));
+  g_assert_false (rtf_pattern_match (&p, "cam-0004x.raw", &n));
+  rtf_pattern_clear (&p);
+  /* a number glued to digits of the name: cam1%d.raw makes cam10.raw,
+   * cam11.raw, cam110.raw; each is found with its own number */
+  g_assert_true (rtf_pattern_parse ("cam1%d.raw", &p));
+  g_assert_cmpstr (p.dir, ==, ".");
+  g_assert_true (rtf_pattern_match (&p, "cam10.raw", &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_true (rtf_pattern_match (&p, "cam110.raw", &n));
+  g_assert_cmpuint (n, ==, 10);
+  rtf_pattern_clear (&p);
+  g_assert_true (rtf_pattern_parse ("%d0.raw", &p));
+  g_assert_true (rtf_pattern_match (&p, "100.raw", &n));
+  g_assert_cmpuint (n, ==, 10);
+  g_assert_false (rtf_pattern_match (&p, "010.raw", &n));
+  rtf_pattern_clear (&p);
+  g_assert_false (rtf_pattern_parse ("plain.raw", &p));
 }
+
+#define CAPS_TEXT RTF_TEST_CAPS_TEXT
 
 static void
 fill_record (RtfIndexRecord * r, guint64 i, guint32 size)
 {
-  r->seq = i;
-  r->pts = i * 50000000;
-  r->duration = 50000000;
-  r->running_time = i == 3 ? RTF_INDEX_NONE : i * 50000000 + 7;
-  r->arrival_ns = 1000 + i;
-  r->complete_ns = 2000 + i;
-  r->offset = i * size;
-  r->size = size;
-  r->checksum = 0xdead0000u + i;
-  r->flags = RTF_INDEX_REC_CHECKSUM | (i == 2 ? RTF_INDEX_REC_MISSED : 0);
+  rtf_test_index_record (r, i, size);
 }
 
-/* An index written by hand, then a data file to go with it */
+/* "rec.raw", file number 3 of a recording whose id is all 0xab */
+static gchar *
+write_recording_v (const gchar * dir, guint n, guint32 size, gboolean sums,
+    gboolean legacy)
+{
+  RtfTestRecording t = { "rec.raw", 3, n, size, sums,
+    legacy ? RTF_INDEX_VERSION_1 : 0, 0xab, FALSE
+  };
+
+  return rtf_test_index_write (dir, &t);
+}
+
 static gchar *
 write_recording (const gchar * dir, guint n, guint32 size, gboolean sums)
 {
-  gchar *path = g_build_filename (dir, "rec.raw", NULL);
-  gchar *ipath = rtf_index_path (path);
-  RtfIndexHeader h = { 0 };
-  GByteArray *idx = g_byte_array_new ();
-  guint8 buf[RTF_INDEX_MAX_HEADER];
-  guint8 *data = g_malloc (n * size);
-  guint i;
+  return write_recording_v (dir, n, size, sums, FALSE);
+}
 
-  h.flags = sums ? RTF_INDEX_HAS_CHECKSUMS : 0;
-  h.frame_size = size;
-  h.file_number = 3;
-  h.deadline_ns = 50000000;
-  h.created_ns = 1234;
-  h.format = (gchar *) "video/x-raw, format=(string)GRAY10_LE32, "
-      "width=(int)8, height=(int)4";
-  g_byte_array_append (idx, buf, rtf_index_encode_header (&h, buf));
-  for (i = 0; i < n * size; i++)
-    data[i] = (guint8) (i * 7 + i / size);
-  for (i = 0; i < n; i++) {
-    RtfIndexRecord r;
-
-    fill_record (&r, i, size);
-    r.checksum = rtf_crc32c (0, data + i * size, size);
-    rtf_index_encode_record (&r, buf);
-    g_byte_array_append (idx, buf, RTF_INDEX_RECORD_SIZE);
-  }
-  g_assert_true (g_file_set_contents (ipath, (gchar *) idx->data, idx->len,
-          NULL));
-  g_assert_true (g_file_set_contents (path, (gchar *) data, n * size, NULL));
-  g_byte_array_unref (idx);
-  g_free (data);
-  g_free (ipath);
-  return path;
+static void
+poke (const gchar * path, guint64 at, gchar c)
+{
+  rtf_test_poke (path, at, c);
 }
 
 static void
@@ -142,6 +158,7 @@ test_index_round_trip (void)
   gchar *ipath = rtf_index_path (path);
   GError *error = NULL;
   RtfIndex *idx = rtf_index_load (ipath, &error);
+  RtfIndexHeader probe = { 0 };
   guint i;
 
   g_assert_no_error (error);
@@ -151,8 +168,11 @@ test_index_round_trip (void)
   g_assert_cmpuint (idx->header.deadline_ns, ==, 50000000);
   g_assert_cmpint (idx->header.created_ns, ==, 1234);
   g_assert_cmpuint (idx->header.header_size % 8, ==, 0);
-  g_assert_cmpstr (idx->header.format, ==, "video/x-raw, format=(string)"
-      "GRAY10_LE32, width=(int)8, height=(int)4");
+  g_assert_cmpstr (idx->header.format, ==, CAPS_TEXT);
+  g_assert_cmpstr (idx->header.data_name, ==, "rec.raw");
+  g_assert_cmpuint (idx->header.max_in_flight, ==, 4);
+  g_assert_cmpuint (idx->header.block, ==, 4096);
+  g_assert_cmpuint (idx->header.recording_id.bytes[15], ==, 0xab);
   g_assert_cmpuint (idx->n_records, ==, 5);
   g_assert_null (idx->damage);
   for (i = 0; i < 5; i++) {
@@ -169,29 +189,30 @@ test_index_round_trip (void)
     g_assert_cmpuint (r->offset, ==, want.offset);
     g_assert_cmpuint (r->size, ==, want.size);
     g_assert_cmpuint (r->flags, ==, want.flags);
+    g_assert_cmpuint (r->slot, ==, i);
   }
   rtf_index_free (idx);
 
-  /* a record cut short, then one damaged in the middle */
-  g_assert_true (truncate (ipath, (off_t) (rtf_index_header_size
-              ("video/x-raw, format=(string)GRAY10_LE32, width=(int)8, "
-                  "height=(int)4") + 4 * RTF_INDEX_RECORD_SIZE + 10)) == 0);
+  /* a record cut short: a torn tail */
+  probe.format = (gchar *) CAPS_TEXT;
+  probe.data_name = (gchar *) "rec.raw";
+  g_assert_true (truncate (ipath, (off_t) (rtf_index_header_size (&probe) +
+              4 * RTF_INDEX_RECORD_SIZE + 10)) == 0);
   idx = rtf_index_load (ipath, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (idx->n_records, ==, 4);
   g_assert_nonnull (strstr (idx->damage, "cut short"));
-  {
-    FILE *f = fopen (ipath, "r+b");
-
-    fseek (f, idx->header.header_size + 2 * RTF_INDEX_RECORD_SIZE + 9,
-        SEEK_SET);
-    fputc ('!', f);
-    fclose (f);
-  }
+  /* one damaged in the middle: the records after it are still read, and
+   * the damage is said to be in the middle */
+  poke (ipath, idx->header.header_size + 2 * RTF_INDEX_RECORD_SIZE + 9, '!');
   rtf_index_free (idx);
   idx = rtf_index_load (ipath, &error);
-  g_assert_cmpuint (idx->n_records, ==, 2);
-  g_assert_nonnull (strstr (idx->damage, "record 2"));
+  g_assert_cmpuint (idx->n_records, ==, 3);
+  g_assert_cmpuint (idx->n_damaged, ==, 1);
+  g_assert_cmpuint (idx->first_damaged, ==, 2);
+  g_assert_cmpuint (idx->records[2].slot, ==, 3);
+  g_assert_cmpuint (idx->keep_slots, ==, 4);
+  g_assert_nonnull (strstr (idx->damage, "between intact ones"));
   rtf_index_free (idx);
 
   /* no header: an error that says why */
@@ -208,6 +229,44 @@ test_index_round_trip (void)
   g_free (path);
 }
 
+/* A version 1 index (what recordings made before version 2 have) reads
+ * as before: no name, no id */
+static void
+test_index_version_1 (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtf-index-v1");
+  gchar *path = write_recording_v (dir, 4, 100, TRUE, TRUE);
+  gchar *ipath = rtf_index_path (path);
+  GError *error = NULL;
+  RtfIndex *idx = rtf_index_load (ipath, &error);
+  RtfRecording *rec;
+  RtfCheck c;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (idx->header.version, ==, 1);
+  g_assert_cmpuint (idx->header.header_size, ==,
+      (RTF_INDEX_FIXED_HEADER_V1 + strlen (CAPS_TEXT) + 1 + 7) & ~7);
+  g_assert_cmpstr (idx->header.format, ==, CAPS_TEXT);
+  g_assert_null (idx->header.data_name);
+  g_assert_cmpuint (idx->header.max_in_flight, ==, 0);
+  g_assert_cmpuint (idx->n_records, ==, 4);
+  rtf_index_free (idx);
+
+  rec = rtf_recording_open (path, 0, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (rec->files[0].state, ==, RTF_FILE_OK);
+  g_assert_cmpint (rec->files[0].proof, ==, RTF_PROOF_LEGACY);
+  g_assert_cmpuint (rec->n_frames, ==, 4);
+  rtf_check_file (&rec->files[0], TRUE, 0, &c);
+  g_assert_cmpuint (c.faults->len, ==, 0);
+  g_assert_cmpuint (c.checked_sums, ==, 4);
+  rtf_check_clear (&c);
+  rtf_recording_free (rec);
+  rtf_test_tmpdir_free (dir);
+  g_free (ipath);
+  g_free (path);
+}
+
 static void
 test_check_file (void)
 {
@@ -217,12 +276,12 @@ test_check_file (void)
   RtfRecording *rec;
   RtfCheck c;
   GError *error = NULL;
-  FILE *f;
 
   rec = rtf_recording_open (path, 0, TRUE, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rec->n_files, ==, 1);
   g_assert_cmpuint (rec->n_frames, ==, 6);
+  g_assert_cmpint (rec->files[0].proof, ==, RTF_PROOF_NAME);
   g_assert_cmpuint (rtf_recording_frame (rec, 4, NULL)->offset, ==, 400);
   g_assert_null (rtf_recording_frame (rec, 6, NULL));
   rtf_check_file (&rec->files[0], TRUE, 0, &c);
@@ -234,21 +293,22 @@ test_check_file (void)
   rtf_check_clear (&c);
   rtf_recording_free (rec);
 
-  /* a byte of frame 3 changes: frames 0-2 stay good */
-  f = fopen (path, "r+b");
-  fseek (f, 345, SEEK_SET);
-  fputc ('#', f);
-  fclose (f);
+  /* a byte of frame 3 changes: reported, and every frame stays (the ones
+   * after it are as good as before) */
+  poke (path, 345, '#');
   rec = rtf_recording_open (path, 0, TRUE, &error);
   rtf_check_file (&rec->files[0], TRUE, 0, &c);
-  g_assert_cmpuint (c.good_frames, ==, 3);
-  g_assert_cmpuint (c.good_end, ==, 300);
+  g_assert_cmpuint (c.good_frames, ==, 6);
+  g_assert_cmpuint (c.good_end, ==, 600);
+  g_assert_cmpuint (c.bad_sums, ==, 1);
+  g_assert_false (c.read_error);
   g_assert_cmpuint (c.faults->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (c.faults, 0), "frame 3"));
+  g_assert_nonnull (strstr (g_ptr_array_index (c.faults, 0), "bytes 300..400"));
   rtf_check_clear (&c);
   /* without reading the data it goes unseen */
   rtf_check_file (&rec->files[0], FALSE, 0, &c);
-  g_assert_cmpuint (c.good_frames, ==, 6);
+  g_assert_cmpuint (c.faults->len, ==, 0);
   rtf_check_clear (&c);
   rtf_recording_free (rec);
 
@@ -257,6 +317,7 @@ test_check_file (void)
   rec = rtf_recording_open (path, 0, TRUE, &error);
   rtf_check_file (&rec->files[0], FALSE, 0, &c);
   g_assert_cmpuint (c.good_frames, ==, 5);
+  g_assert_cmpint (rec->files[0].walk.stop, ==, RTF_INDEX_BEYOND_DATA);
   g_assert_nonnull (strstr (g_ptr_array_index (c.faults, 0), "cut short"));
   rtf_check_clear (&c);
   rtf_recording_free (rec);
@@ -274,6 +335,92 @@ test_check_file (void)
   g_free (path);
 }
 
+/* A record that contradicts the header (a size of 16, or 4 GiB, where
+ * frames are 100 bytes) is played and cut by nobody: the walk stops */
+static void
+test_index_walk (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtf-walk");
+  gchar *path = write_recording (dir, 4, 100, FALSE);
+  gchar *ipath = rtf_index_path (path);
+  guint32 sizes[] = { 16, 0xffffffffu }, k;
+
+  for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    gchar *idx = NULL;
+    gsize len;
+    RtfIndexRecord r;
+    RtfIndex *index;
+    GError *error = NULL;
+    RtfRecording *rec;
+    guint64 at;
+
+    g_assert_true (g_file_get_contents (ipath, &idx, &len, NULL));
+    index = rtf_index_load (ipath, &error);
+    at = index->header.header_size + 2 * RTF_INDEX_RECORD_SIZE;
+    rtf_index_free (index);
+    fill_record (&r, 2, 100);
+    r.size = sizes[k];
+    rtf_index_encode_record (&r, (guint8 *) idx + at);
+    g_assert_true (g_file_set_contents (ipath, idx, len, NULL));
+    g_free (idx);
+
+    rec = rtf_recording_open (path, 0, TRUE, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (rec->files[0].walk.stop, ==, RTF_INDEX_INCONSISTENT);
+    g_assert_cmpuint (rec->files[0].walk.frames, ==, 2);
+    g_assert_nonnull (strstr (rec->files[0].walk.why, "the header says 100"));
+    /* a player gets the frames before it, none of the odd size */
+    g_assert_cmpuint (rec->n_frames, ==, 2);
+    rtf_recording_free (rec);
+    g_free (path);
+    path = write_recording (dir, 4, 100, FALSE);
+  }
+  rtf_test_tmpdir_free (dir);
+  g_free (ipath);
+  g_free (path);
+}
+
+/* Files of a set named by the pattern, as the sink names them */
+static void
+make_set_file (const gchar * dir, const gchar * pattern, guint64 number,
+    guint frames)
+{
+  gchar *one = write_recording (dir, frames, 16, FALSE);
+  gchar *oneidx = rtf_index_path (one);
+  gchar *name = rtf_pattern_format (pattern, number);
+  gchar *nameidx = rtf_index_path (name);
+  gchar *base = g_path_get_basename (name);
+  RtfIndexHeader h;
+  gchar *text = NULL, *why = NULL;
+  gsize len;
+  guint8 buf[RTF_INDEX_MAX_HEADER];
+  GByteArray *out = g_byte_array_new ();
+
+  /* the header names the file and its number */
+  g_assert_true (g_file_get_contents (oneidx, &text, &len, NULL));
+  g_assert_true (rtf_index_decode_header ((guint8 *) text, len, &h, &why));
+  g_free (h.data_name);
+  h.data_name = base;
+  h.file_number = number;
+  h.version = 0;
+  g_byte_array_append (out, buf, rtf_index_encode_header (&h, buf));
+  g_byte_array_append (out, (guint8 *) text + h.header_size,
+      len - h.header_size);
+  g_assert_true (g_file_set_contents (nameidx, (gchar *) out->data, out->len,
+          NULL));
+  g_assert_cmpint (g_rename (one, name), ==, 0);
+  g_unlink (oneidx);
+  h.data_name = NULL;
+  rtf_index_header_clear (&h);
+  g_byte_array_unref (out);
+  g_free (text);
+  g_free (base);
+  g_free (one);
+  g_free (oneidx);
+  g_free (name);
+  g_free (nameidx);
+}
+
 /* A pattern names the set: files found by number, from the lowest at or
  * after start-index, while the numbers follow each other. */
 static void
@@ -286,19 +433,8 @@ test_recording_set (void)
   RtfRecording *rec;
   guint file;
 
-  for (i = 0; i < G_N_ELEMENTS (numbers); i++) {
-    gchar *one = write_recording (dir, 2 + i, 16, FALSE);
-    gchar *oneidx = rtf_index_path (one);
-    gchar *name = rtf_pattern_format (pattern, numbers[i]);
-    gchar *nameidx = rtf_index_path (name);
-
-    g_assert_cmpint (g_rename (one, name), ==, 0);
-    g_assert_cmpint (g_rename (oneidx, nameidx), ==, 0);
-    g_free (one);
-    g_free (oneidx);
-    g_free (name);
-    g_free (nameidx);
-  }
+  for (i = 0; i < G_N_ELEMENTS (numbers); i++)
+    make_set_file (dir, pattern, numbers[i], 2 + i);
   /* 7: opened ahead for a split that never came (a crash leaves it) */
   {
     gchar *name = rtf_pattern_format (pattern, 7), *idx = rtf_index_path (name);
@@ -310,15 +446,17 @@ test_recording_set (void)
   }
   rec = rtf_recording_open (pattern, 0, TRUE, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (rec->n_files, ==, 3);       /* 4, 5, 6: 7 is empty */
+  g_assert_cmpuint (rec->n_files, ==, 4);       /* 4, 5, 6 and empty 7 */
+  g_assert_cmpint (rec->files[3].state, ==, RTF_FILE_NEVER_WRITTEN);
   g_assert_cmpuint (rec->files[2].number, ==, 6);
   g_assert_cmpuint (rec->n_frames, ==, 2 + 3 + 4);
   g_assert_cmpuint (rtf_recording_frame (rec, 5, &file)->seq, ==, 0);
   g_assert_cmpuint (file, ==, 2);
   rtf_recording_free (rec);
   rec = rtf_recording_open (pattern, 7, TRUE, &error);
-  g_assert_cmpuint (rec->n_files, ==, 1);
-  g_assert_cmpuint (rec->files[0].number, ==, 8);
+  g_assert_cmpuint (rec->n_files, ==, 2);
+  g_assert_cmpuint (rec->files[1].number, ==, 8);
+  g_assert_cmpuint (rec->n_frames, ==, 5);
   rtf_recording_free (rec);
   g_assert_null (rtf_recording_open (pattern, 9, TRUE, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
@@ -335,7 +473,9 @@ main (int argc, char **argv)
   g_test_add_func ("/crc32c/vectors", test_crc32c_vectors);
   g_test_add_func ("/pattern/check-and-format", test_pattern);
   g_test_add_func ("/index/round-trip", test_index_round_trip);
+  g_test_add_func ("/index/version-1", test_index_version_1);
   g_test_add_func ("/index/check-file", test_check_file);
+  g_test_add_func ("/index/walk", test_index_walk);
   g_test_add_func ("/index/recording-set", test_recording_set);
   return g_test_run ();
 }

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rtf-index.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
@@ -473,6 +475,87 @@ GST_START_TEST (test_thread_realtime_as_root)
 
 GST_END_TEST;
 
+/* ---- a block device as location -------------------------------------- */
+
+#define SMALL_CAPS "video/x-raw,format=GRAY10_LE32,width=64,height=16," \
+    "framerate=20/1"
+#define SMALL_FRAME 1408
+
+/* A loop device over a fresh 16 MB image: its path (g_free), and the
+ * image's in *image */
+static gchar *
+raw_loop_device (gchar ** image)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtframe-dev"), *cmd, *out = NULL;
+  gint status;
+
+  *image = g_build_filename (dir, "disk.img", NULL);
+  g_free (dir);
+  cmd = g_strdup_printf ("truncate -s 16M %s", *image);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+  cmd = g_strdup_printf ("losetup -f --show %s", *image);
+  fail_unless (g_spawn_command_line_sync (cmd, &out, NULL, &status, NULL));
+  fail_unless_equals_int (status, 0);
+  g_free (cmd);
+  return g_strstrip (out);
+}
+
+static void
+raw_loop_device_free (gchar * dev, gchar * image)
+{
+  gchar *cmd = g_strdup_printf ("losetup -d %s", dev), *dir;
+
+  rtf_test_run (cmd);
+  g_free (cmd);
+  dir = g_path_get_dirname (image);
+  rtf_test_tmpdir_free (dir);
+  g_free (image);
+  g_free (dev);
+}
+
+/* location=/dev/loopN records onto the device: the frames from byte 0, no
+ * cut at EOS (a device's size is its own), no index made beside it in
+ * /dev; and XFS flags asked for on a device are refused without touching
+ * the node */
+GST_START_TEST (test_block_device_location)
+{
+  gchar *image, *dev = raw_loop_device (&image), *idx = rtf_index_path (dev);
+  gchar *node, *dir, *data = NULL;
+  guint8 want[SMALL_FRAME];
+  gsize len;
+  struct stat sb;
+  guint i;
+
+  rtf_test_record (dev, NULL, SMALL_CAPS, 10);
+  fail_if (g_file_test (idx, G_FILE_TEST_EXISTS), "%s was made", idx);
+  fail_unless (stat (dev, &sb) == 0 && S_ISBLK (sb.st_mode));
+  /* read back through the image: the frames, then the zero padding of
+   * the last block */
+  fail_unless (g_file_get_contents (image, &data, &len, NULL));
+  fail_unless_equals_uint64 (len, 16 << 20);
+  for (i = 0; i < 10; i++) {
+    rtf_test_fill_frame (want, SMALL_FRAME, 0, i);
+    fail_unless (memcmp (data + i * SMALL_FRAME, want, SMALL_FRAME) == 0,
+        "frame %u", i);
+  }
+  g_free (data);
+
+  /* the same device through a node of the test's own */
+  dir = rtf_test_tmpdir_new ("rtframe-node");
+  node = g_build_filename (dir, "disk", NULL);
+  fail_unless (mknod (node, S_IFBLK | 0600, sb.st_rdev) == 0);
+  rtf_test_assert_start_fails ("rtframesink", node, "extent-size-hint=1048576",
+      GST_RESOURCE_ERROR_OPEN_WRITE, "not a regular file");
+  fail_unless (stat (node, &sb) == 0 && S_ISBLK (sb.st_mode));
+  rtf_test_tmpdir_free (dir);
+  g_free (node);
+  g_free (idx);
+  raw_loop_device_free (dev, image);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtframesink_root_suite (void)
 {
@@ -495,6 +578,7 @@ rtframesink_root_suite (void)
   tcase_add_test (tc, test_slow_disk_leaky_upstream);
   tcase_add_test (tc, test_slow_disk_leaky_downstream);
   tcase_add_test (tc, test_thread_realtime_as_root);
+  tcase_add_test (tc, test_block_device_location);
   return s;
 }
 

@@ -1898,16 +1898,28 @@ stop_bounded_on_stalled_output (const gchar * engine)
   assert_accounting (st);
   gst_structure_free (st);
 
-  /* the stalled writer still owns the file: no second recording into it */
-  fail_unless_equals_int (gst_element_set_state (h->element,
-          GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &err, NULL);
-  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_BUSY);
-  g_clear_error (&err);
-  gst_message_unref (msg);
-  gst_element_set_state (h->element, GST_STATE_NULL);
+  /* the stalled writer still owns the file: no second recording into it,
+   * under its name or another ("dir/./name": the lock is the inode's) */
+  for (i = 0; i < 2; i++) {
+    gchar *dir = g_path_get_dirname (r.path);
+    gchar *base = g_path_get_basename (r.path);
+    gchar *other = g_build_filename (dir, ".", base, NULL);
+
+    g_object_set (h->element, "location", i ? other : r.path, NULL);
+    fail_unless_equals_int (gst_element_set_state (h->element,
+            GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_BUSY);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    gst_element_set_state (h->element, GST_STATE_NULL);
+    g_free (other);
+    g_free (base);
+    g_free (dir);
+  }
+  g_object_set (h->element, "location", r.path, NULL);
 
   /* the write moves: the thread finishes on its own (the reader sees the
    * end of the pipe when it closes the file), then the file can be

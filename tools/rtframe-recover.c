@@ -1,20 +1,26 @@
 /* rtframe-recover: cuts a recording that did not end cleanly (a crash, a
- * kill, a power cut) back to its last whole, verified frame, and repairs
- * its index to match.  For a rotated set, every file.  Exit status 0: the
- * recording is whole now (rtframe-verify passes); 1: something could not
- * be repaired; 2: it could not be read. */
+ * kill, a power cut) back to its last whole frame, and its index to
+ * match.  For a rotated set, every file.
+ *
+ * It only ever cuts a tail, of a file it has proven to be a file of the
+ * recording (common/rtf-recover.c; docs/reliability.md): anything else it
+ * finds is left exactly as it was, and said.  Exit status 0: the recording
+ * is whole now (rtframe-verify passes); 1: something was left as it was
+ * (each said why: not a file of the recording, a damaged frame, a cut
+ * larger than a crash leaves without --force); 2: it could not be read,
+ * or is in use (being recorded). */
 #include "rtf-check.h"
 #include "rtf-recording.h"
+#include "rtf-recover.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static guint64 start_index;
-static gint tail = -1;
-static gboolean dry_run;
+static gint tail = -1, wait_ms = 3000;
+static gboolean dry_run, force;
 
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
@@ -24,69 +30,130 @@ static const GOptionEntry entries[] = {
         "(default: every frame that has one)", "N"},
   {"dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
       "Say what would be cut, change nothing", NULL},
+  {"wait", 'w', 0, G_OPTION_ARG_INT, &wait_ms,
+      "How long to wait for a file in use to be let go (default 3000 ms: "
+        "a process killed a moment ago holds its files until the kernel has "
+        "ended its writes)", "MS"},
+  {"force", 0, 0, G_OPTION_ARG_NONE, &force,
+        "Cut even more than a crash can leave past the last indexed frame "
+        "(an index that may not be the file's: look with --dry-run first)",
+      NULL},
   {NULL}
 };
 
-/* 0 done, 1 failed */
-static gint
-recover_file (RtfRecordingFile * f)
+/* The frames whose checksum does not match: reported, kept */
+static void
+print_damage (const RtfCheck * c)
 {
+  guint i;
+
+  for (i = 0; i < c->faults->len; i++) {
+    const gchar *text = g_ptr_array_index (c->faults, i);
+
+    if (strstr (text, "cannot be read"))
+      printf ("  %s\n", text);
+    else if (strstr (text, "is corrupt") || strstr (text, "damaged"))
+      printf ("  %s: kept as it is\n", text);
+  }
+}
+
+static gint
+apply (RtfRecordingFile * f, const RtfRecoverPlan * plan)
+{
+  gchar *why = NULL;
+  gint err;
+
+  if (dry_run)
+    return 0;
+  err = rtf_recover_apply (f, plan, &why);
+  if (err) {
+    printf ("  failed, nothing more changed: %s\n", why);
+    g_free (why);
+    return 2;
+  }
+  return 0;
+}
+
+/* 0 whole now, 1 left something as it was, 2 could not read or change */
+static gint
+recover_file (RtfRecording * rec, RtfRecordingFile * f)
+{
+  RtfRecoverPlan plan;
   RtfCheck c;
-  guint64 from = 0, index_size, cut_bytes, cut_records;
+  guint64 from = 0;
   gint ret = 0;
 
-  if (f->index == NULL) {
-    struct stat st;
-
-    /* The header goes to the index with the file's first frame: without
-     * one, no frame of the file was reported written (or it is a file
-     * opened ahead for the next split, never written). */
-    if (f->data_size == 0 || stat (f->index_path, &st) < 0 || st.st_size == 0) {
-      printf ("%s: %" G_GUINT64_FORMAT " bytes, no frame of it was "
-          "reported written (its index is empty): %s\n", f->path,
-          f->data_size, dry_run ? "would delete it" : "deleted");
-      if (!dry_run) {
-        (void) unlink (f->path);
-        (void) unlink (f->index_path);
-      }
-      return 0;
-    }
-    printf ("%s: %" G_GUINT64_FORMAT " bytes but no usable index (%s): "
-        "cannot tell its frames; play it with filesrc ! rawvideoparse\n",
-        f->path, f->data_size, f->index_error);
-    return 1;
-  }
-  if (tail >= 0 && f->index->n_records > (guint64) tail)
-    from = f->first_frame + f->index->n_records - tail;
+  if (tail >= 0 && f->walk.frames > (guint64) tail)
+    from = f->first_frame + f->walk.frames - tail;
   rtf_check_file (f, TRUE, from, &c);
-  index_size = f->index->header.header_size +
-      c.good_frames * (guint64) RTF_INDEX_RECORD_SIZE;
-  cut_bytes = f->data_size - MIN (f->data_size, c.good_end);
-  cut_records = f->index->n_records - c.good_frames;
-  if (cut_bytes == 0 && index_size == f->index->file_bytes) {
-    printf ("%s: whole, %" G_GUINT64_FORMAT " frames\n", f->path,
-        c.good_frames);
+  if (c.read_error) {
+    printf ("%s: could not be read to the end, left as it is:\n", f->path);
+    print_damage (&c);
     rtf_check_clear (&c);
-    return 0;
+    return 2;
   }
-  printf ("%s: keeping %" G_GUINT64_FORMAT " frames (%" G_GUINT64_FORMAT
-      " bytes); %s %" G_GUINT64_FORMAT " bytes of data and %"
-      G_GUINT64_FORMAT " index records (%" G_GUINT64_FORMAT " bytes)\n",
-      f->path, c.good_frames, c.good_end, dry_run ? "would cut" : "cut",
-      cut_bytes, cut_records, f->index->file_bytes - index_size);
-  if (c.faults->len)
-    printf ("  because: %s\n", (const gchar *) g_ptr_array_index (c.faults, 0));
-  if (!dry_run) {
-    if (truncate (f->path, (off_t) c.good_end) < 0) {
-      printf ("  cutting %s failed: %s\n", f->path, g_strerror (errno));
+  rtf_recover_plan (rec, f, &plan);
+  switch (plan.action) {
+    case RTF_RECOVER_WHOLE:
+      printf ("%s: whole, %" G_GUINT64_FORMAT " frames\n", f->path,
+          f->walk.frames);
+      break;
+    case RTF_RECOVER_REFUSE:
+      printf ("%s: %s\n", f->path, plan.why);
       ret = 1;
-    }
-    if (truncate (f->index_path, (off_t) index_size) < 0) {
-      printf ("  cutting %s failed: %s\n", f->index_path, g_strerror (errno));
-      ret = 1;
-    }
+      break;
+    case RTF_RECOVER_DELETE:
+      printf ("%s: no frame of it was reported written (%s): %s\n", f->path,
+          plan.why ? plan.why : "its index holds none",
+          dry_run ? "would delete it" : plan.needs_force && !force ?
+          "left as it is" : "deleted");
+      break;
+    case RTF_RECOVER_CUT:
+      printf ("%s: keeping %" G_GUINT64_FORMAT " frames (%" G_GUINT64_FORMAT
+          " bytes); %s %" G_GUINT64_FORMAT " bytes of data and %"
+          G_GUINT64_FORMAT " index records\n", f->path, f->walk.frames,
+          plan.keep_bytes, dry_run || (plan.needs_force && !force) ?
+          "would cut" : "cut", plan.cut_bytes, plan.cut_records);
+      if (f->walk.why)
+        printf ("  because: %s\n", f->walk.why);
+      break;
   }
+  if (plan.needs_force) {
+    printf ("  %s: %s\n", force ? "cut with --force" : "refused", plan.why);
+    if (!force)
+      ret = 1;
+  }
+  if ((plan.action == RTF_RECOVER_CUT || plan.action == RTF_RECOVER_DELETE)
+      && (!plan.needs_force || force)) {
+    gint applied = apply (f, &plan);    /* (MAX evaluates twice) */
+
+    ret = MAX (ret, applied);
+  }
+  print_damage (&c);
+  if (c.bad_sums || (f->index && f->index->n_damaged))
+    ret = MAX (ret, 1);
+  rtf_recover_plan_clear (&plan);
   rtf_check_clear (&c);
+  return ret;
+}
+
+/* A hidden file prepared for a split that a crash left */
+static gint
+recover_leftover (RtfRecording * rec, RtfRecordingFile * f)
+{
+  RtfRecoverPlan plan;
+  gint ret = 0;
+
+  rtf_recover_plan_leftover (rec, f, &plan);
+  if (plan.action == RTF_RECOVER_DELETE) {
+    printf ("%s: %s: %s\n", f->path, plan.why, dry_run ? "would delete it" :
+        "deleted");
+    ret = apply (f, &plan);
+  } else {
+    printf ("%s: %s\n", f->path, plan.why);
+    ret = 1;
+  }
+  rtf_recover_plan_clear (&plan);
   return ret;
 }
 
@@ -102,12 +169,14 @@ main (int argc, char **argv)
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "LOCATION is a recorded file or "
-      "the pattern it was recorded with (cam0-%05d.raw).  A frame is kept "
-      "when its index record is intact, it lies whole in the file right "
-      "after the one before, and its checksum (if recorded) matches; the "
-      "file and the index are cut after the last such frame.  Frames whose "
-      "data reached the disk but whose record did not are cut too: nothing "
-      "says what they are.");
+      "the pattern it was recorded with (cam0-%05d.raw).  Only files proven "
+      "to be files of the recording are changed (a regular file, not a link, "
+      "whose index names it), and only their tail: the bytes after the last "
+      "frame that lies whole in the file and the records after its record.  "
+      "A damaged frame in the middle is reported and kept.  Anything else is "
+      "left as it is, and said.\nExit status: 0 the recording is whole now; "
+      "1 something was left as it was; 2 it could not be read, or is being "
+      "recorded.");
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-recover [OPTION...] LOCATION");
@@ -115,21 +184,38 @@ main (int argc, char **argv)
   }
   g_option_context_free (ctx);
 
-  rec = rtf_recording_open (argv[1], start_index, FALSE, &error);
+  rec = rtf_recording_open_settled (argv[1], start_index, wait_ms, &error);
   if (rec == NULL && g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
       && strchr (argv[1], '%')) {
-    /* a set none of whose files got a frame (killed before the first) */
+    /* the readers find every name the sink writes (one pattern parser) */
     printf ("%s: %s: nothing to recover\n", argv[1], error->message);
+    g_clear_error (&error);
     return 0;
   }
   if (rec == NULL) {
     fprintf (stderr, "rtframe-recover: %s\n", error->message);
+    g_clear_error (&error);
     return 2;
   }
-  for (i = 0; i < rec->n_files; i++)
-    ret |= recover_file (&rec->files[i]);
-  if (!dry_run)
-    sync ();
+  if (rtf_recording_in_use (rec)) {
+    printf ("%s: in use: a recording is writing it (or another "
+        "rtframe-recover is at work); nothing was changed\n",
+        rtf_recording_in_use (rec)->path);
+    rtf_recording_free (rec);
+    return 2;
+  }
+  for (i = 0; i < rec->n_files; i++) {
+    gint one = recover_file (rec, &rec->files[i]);
+
+    ret = MAX (ret, one);
+  }
+  for (i = 0; i < rec->n_leftovers; i++) {
+    gint one = recover_leftover (rec, &rec->leftovers[i]);
+
+    ret = MAX (ret, one);
+  }
+  if (rec->note)
+    printf ("note: %s\n", rec->note);
   rtf_recording_free (rec);
   return ret;
 }

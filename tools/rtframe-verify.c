@@ -1,7 +1,8 @@
 /* rtframe-verify: checks a recording (one file or a rotated set) against
- * its indexes: sizes, order, gaps, checksums, and sums up the missed
- * deadlines.  Exit status 0: no fault; 1: faults (listed); 2: the
- * recording could not be read. */
+ * its indexes: that each index is the file's, sizes, order, gaps,
+ * checksums, and sums up the missed deadlines.  It only reads.  Exit
+ * status 0: no fault; 1: faults (listed); 2: the recording could not be
+ * read, or a file of it is in use (being recorded). */
 #include "rtf-check.h"
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
@@ -11,6 +12,7 @@
 
 static gboolean allow_gaps, no_checksums, quiet;
 static guint64 start_index;
+static gint wait_ms = 3000;
 
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
@@ -21,6 +23,9 @@ static const GOptionEntry entries[] = {
   {"no-checksums", 0, 0, G_OPTION_ARG_NONE, &no_checksums,
       "Do not read the frames to compare their checksums", NULL},
   {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print faults only", NULL},
+  {"wait", 'w', 0, G_OPTION_ARG_INT, &wait_ms,
+        "How long to wait for a file in use to be let go (default 3000 ms)",
+      "MS"},
   {NULL}
 };
 
@@ -33,7 +38,7 @@ main (int argc, char **argv)
   RtfRecording *rec;
   RtfHistogram latency;
   guint64 faults = 0, gaps = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
-  guint64 prev_last = 0;
+  guint64 prev_last = 0, in_use = 0;
   gboolean have_prev = FALSE;
   guint i, j;
 
@@ -49,7 +54,7 @@ main (int argc, char **argv)
   }
   g_option_context_free (ctx);
 
-  rec = rtf_recording_open (argv[1], start_index, FALSE, &error);
+  rec = rtf_recording_open_settled (argv[1], start_index, wait_ms, &error);
   if (rec == NULL) {
     fprintf (stderr, "rtframe-verify: %s\n", error->message);
     return 2;
@@ -59,6 +64,18 @@ main (int argc, char **argv)
     RtfRecordingFile *f = &rec->files[i];
     RtfCheck c;
 
+    if (f->in_use) {
+      printf ("IN USE %s: a recording is writing it (or rtframe-recover "
+          "repairs it): not checked\n", f->path);
+      in_use++;
+      continue;
+    }
+    if (f->state == RTF_FILE_NEVER_WRITTEN) {
+      if (!quiet)
+        printf ("%s: empty, opened ahead for a split that never came\n",
+            f->path);
+      continue;
+    }
     rtf_check_file (f, !no_checksums, 0, &c);
     for (j = 0; j < c.faults->len; j++)
       printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (c.faults, j));
@@ -68,12 +85,12 @@ main (int argc, char **argv)
     frames += c.good_frames;
     bytes += c.good_end;
     sums += c.checked_sums;
-    if (f->index && f->index->n_records > 0) {
+    if (c.good_frames > 0) {
       const RtfIndexRecord *first = &f->index->records[0];
 
       if (have_prev && first->seq > prev_last + 1)
         gaps += first->seq - prev_last - 1;
-      prev_last = f->index->records[f->index->n_records - 1].seq;
+      prev_last = f->index->records[c.good_frames - 1].seq;
       have_prev = TRUE;
       for (j = 0; j < c.good_frames; j++) {
         const RtfIndexRecord *r = &f->index->records[j];
@@ -85,7 +102,7 @@ main (int argc, char **argv)
     if (!quiet)
       printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
           " bytes, %s%s\n", f->path, c.good_frames, c.good_end,
-          f->index ? f->index->header.format : "(no index)",
+          f->index ? f->index->header.format : rtf_file_state_name (f->state),
           c.faults->len ? "" : ", OK");
     rtf_check_clear (&c);
   }
@@ -106,8 +123,14 @@ main (int argc, char **argv)
           rtf_histogram_percentile (&latency, 0.50) / 1e6,
           rtf_histogram_percentile (&latency, 0.99) / 1e6, latency.max / 1e6,
           missed);
-    printf ("%s\n", faults ? "FAULTS FOUND" : "OK");
+    if (rec->note)
+      printf ("note: %s\n", rec->note);
+    for (i = 0; i < rec->n_leftovers; i++)
+      printf ("note: %s: a file prepared for a split and never given its "
+          "name, left by a crash (no frame of it was reported written; "
+          "rtframe-recover deletes it)\n", rec->leftovers[i].path);
+    printf ("%s\n", faults ? "FAULTS FOUND" : in_use ? "IN USE" : "OK");
   }
   rtf_recording_free (rec);
-  return faults ? 1 : 0;
+  return faults ? 1 : in_use ? 2 : 0;
 }

@@ -1,0 +1,214 @@
+/* rtframe: cutting a crashed recording back to its whole frames. */
+#include "rtf-recover.h"
+#include "rtf-safe-open.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static void
+refuse (RtfRecoverPlan * plan, gchar * why)
+{
+  plan->action = RTF_RECOVER_REFUSE;
+  plan->why = why;
+}
+
+/* A file opened ahead for a split that never came, or one whose index
+ * header never reached the disk (killed while its first frame was in
+ * flight): no frame of it was reported written.  Deleted only when its
+ * mark says the sink made it for this recording. */
+static void
+plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
+    RtfRecoverPlan * plan)
+{
+  if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
+    refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
+            "recording (nor does it carry rtframesink's mark), left as it is",
+            f->why));
+  } else if (!f->has_mark) {
+    refuse (plan, g_strdup ("empty, but nothing shows rtframesink made it "
+            "(no rtframe mark: a filesystem without extended attributes, "
+            "or not a file of a recording): left as it is"));
+  } else if (!rtf_recording_id_is_zero (&rec->id)
+      && !rtf_recording_id_equal (&rec->id, &f->mark_id)) {
+    refuse (plan, g_strdup ("empty, and marked as a file of another "
+            "recording: left as it is"));
+  } else if (f->state == RTF_FILE_NEVER_WRITTEN) {
+    plan->action = RTF_RECOVER_DELETE;
+    plan->why = g_strdup ("opened ahead for a split that never came (empty, "
+        "marked by rtframesink)");
+  } else {
+    plan->action = RTF_RECOVER_DELETE;
+    plan->cut_bytes = f->data_size;
+    plan->why = g_strdup_printf ("its index is empty: its first frame was "
+        "still being written (%" G_GUINT64_FORMAT " bytes of it reached the "
+        "file, marked by rtframesink)", f->data_size);
+  }
+}
+
+static guint64
+crash_limit (const RtfIndexHeader * h)
+{
+  guint64 in_flight = h->max_in_flight ? h->max_in_flight :
+      RTF_RECOVER_LEGACY_IN_FLIGHT;
+  guint64 block = h->block ? h->block : RTF_RECOVER_MAX_BLOCK;
+
+  return in_flight * h->frame_size + block;
+}
+
+void
+rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
+    RtfRecoverPlan * plan)
+{
+  const RtfIndex *idx = f->index;
+  guint64 kept_slots;
+
+  memset (plan, 0, sizeof (*plan));
+  if (f->in_use) {
+    refuse (plan, g_strdup ("in use: a recording (or another rtframe-"
+            "recover) holds its lock; nothing is cut while it is written"));
+    return;
+  }
+  if (f->state == RTF_FILE_NEVER_WRITTEN
+      || (f->state == RTF_FILE_NO_INDEX && f->index_empty)) {
+    plan_never_written (rec, f, plan);
+    return;
+  }
+  if (f->state != RTF_FILE_OK) {
+    refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
+            "recording, left as it is", f->why));
+    return;
+  }
+  if (f->walk.stop == RTF_INDEX_INCONSISTENT) {
+    refuse (plan, g_strdup_printf ("its index contradicts itself (%s): "
+            "left as it is", f->walk.why));
+    return;
+  }
+  /* the index keeps every record up to the last whole frame's */
+  kept_slots = f->walk.frames ? idx->records[f->walk.frames - 1].slot + 1 : 0;
+  plan->keep_bytes = f->walk.end;
+  plan->keep_index_bytes = idx->header.header_size +
+      kept_slots * (guint64) idx->header.record_size;
+  plan->cut_bytes = f->data_size - f->walk.end;
+  plan->cut_records = (idx->file_bytes - plan->keep_index_bytes +
+      idx->header.record_size - 1) / idx->header.record_size;
+  plan->limit = crash_limit (&idx->header);
+  if (plan->cut_bytes == 0 && idx->file_bytes == plan->keep_index_bytes) {
+    plan->action = RTF_RECOVER_WHOLE;
+    return;
+  }
+  plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK ?
+      RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
+  if (plan->cut_bytes > plan->limit) {
+    plan->needs_force = TRUE;
+    plan->why = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes past the last "
+        "indexed frame, more than a crash leaves (%" G_GUINT64_FORMAT ": %u "
+        "frames in flight and a block): the index may not be this file's",
+        plan->cut_bytes, plan->limit, idx->header.max_in_flight ?
+        idx->header.max_in_flight : RTF_RECOVER_LEGACY_IN_FLIGHT);
+  } else if (f->walk.stop == RTF_INDEX_BEYOND_DATA
+      && f->proof == RTF_PROOF_LEGACY) {
+    plan->needs_force = TRUE;
+    plan->why = g_strdup_printf ("%s, and its index (version 1) does not "
+        "name the file it belongs to", f->walk.why);
+  }
+}
+
+void
+rtf_recover_plan_leftover (const RtfRecording * rec,
+    const RtfRecordingFile * f, RtfRecoverPlan * plan)
+{
+  memset (plan, 0, sizeof (*plan));
+  if (f->in_use)
+    refuse (plan, g_strdup ("in use: the recording it was prepared for is "
+            "still running"));
+  else if (f->state == RTF_FILE_NOT_REGULAR || f->state == RTF_FILE_UNREADABLE)
+    refuse (plan, g_strdup_printf ("%s: left as it is", f->why));
+  else if (!f->has_mark || f->mark_number != f->number)
+    refuse (plan, g_strdup ("named like a file rtframesink prepares, but it "
+            "carries no rtframe mark for that file: left as it is"));
+  else if (!rtf_recording_id_is_zero (&rec->id)
+      && !rtf_recording_id_equal (&rec->id, &f->mark_id))
+    refuse (plan, g_strdup ("prepared for another recording: left as it "
+            "is"));
+  else {
+    plan->action = RTF_RECOVER_DELETE;
+    plan->why = g_strdup ("prepared for a split and never given its name "
+        "(no frame of it was reported written)");
+  }
+}
+
+void
+rtf_recover_plan_clear (RtfRecoverPlan * plan)
+{
+  g_clear_pointer (&plan->why, g_free);
+}
+
+static gint
+fail (gint err, gchar ** why, gchar * text)
+{
+  *why = text;
+  return err;
+}
+
+/* Cuts (or with keep 0 and delete, removes) one of f's two files */
+static gint
+cut_one (const RtfRecordingFile * f, gboolean index, guint64 expect_size,
+    guint64 keep, gboolean delete, gchar ** why)
+{
+  const gchar *path = index ? f->index_path : f->path;
+  struct stat st;
+  gchar *w = NULL;
+  gint fd = rtf_recording_file_reopen (f, index, TRUE, &w), err;
+
+  if (fd < 0) {
+    err = errno;
+    return fail (err, why, g_strdup_printf ("%s %s", path, w));
+  }
+  g_free (w);
+  if ((err = rtf_lock (fd, TRUE)) != 0) {
+    close (fd);
+    return fail (err, why, g_strdup_printf ("%s is in use (locked): not "
+            "changed", path));
+  }
+  if (fstat (fd, &st) < 0 || (guint64) st.st_size != expect_size) {
+    close (fd);
+    return fail (ESTALE, why, g_strdup_printf ("%s changed since it was "
+            "checked: not changed", path));
+  }
+  if (delete && keep == 0) {
+    /* the name still the inode just checked (and locked) */
+    if (!rtf_same_file (path, &st))
+      err = ESTALE;
+    else if (unlink (path) < 0)
+      err = errno;
+  } else {
+    err = ftruncate (fd, (off_t) keep) < 0 || fdatasync (fd) < 0 ? errno : 0;
+  }
+  close (fd);
+  if (err)
+    return fail (err, why, g_strdup_printf ("%s: %s", path, g_strerror (err)));
+  return 0;
+}
+
+gint
+rtf_recover_apply (const RtfRecordingFile * f, const RtfRecoverPlan * plan,
+    gchar ** why)
+{
+  gboolean delete = plan->action == RTF_RECOVER_DELETE;
+  guint64 index_size = 0;
+  gint err;
+
+  *why = NULL;
+  if (plan->action != RTF_RECOVER_CUT && !delete)
+    return 0;
+  index_size = f->index_st.st_size;
+  /* the data first: an index longer than its data is what a reader
+   * copes with, the other way round loses frames */
+  err = cut_one (f, FALSE, f->data_size, delete ? 0 : plan->keep_bytes,
+      delete, why);
+  if (err || f->index_st.st_ino == 0)
+    return err;
+  return cut_one (f, TRUE, index_size, delete ? 0 : plan->keep_index_bytes,
+      delete, why);
+}
