@@ -7,6 +7,7 @@
  * every frame, so each frame differs from the last at small cost and a
  * block written at the wrong place, twice or not at all is found. */
 #include "bench.h"
+#include "rtf-safe-open.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,14 +95,17 @@ bench_frame_verify_file (const gchar * path, gsize size, guint stream,
   guint64 checked = 0, last = 0, frame;
   gboolean have_last = FALSE;
   goffset pos = 0;
-  gint fd = open (path, O_RDONLY | O_CLOEXEC);
-  gchar *why = NULL;
+  struct stat st;
+  gchar *why = NULL, *what = NULL;
+  /* a regular file only: never a FIFO to hang on, or a link */
+  gint fd = rtf_safe_open (path, FALSE, &st, &what);
 
   *bad = 0;
   bench_frame_fill (tmpl, size, stream);
   bench_frame_stamp (tmpl, size, stream, 0);
   if (fd < 0) {
-    why = g_strdup_printf ("cannot open: %s", g_strerror (errno));
+    why = g_strdup_printf ("cannot read it (%s)", what);
+    g_free (what);
     (*bad)++;
     goto done;
   }

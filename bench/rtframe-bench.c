@@ -400,6 +400,45 @@ result_free (gpointer p)
   g_free (r);
 }
 
+/* The recordings go to a directory of the bench's own in --dir, so it only
+ * ever deletes what it made: the files of a run, then that directory. */
+static gboolean
+make_own_dir (BenchConfig * cfg, GError ** err)
+{
+  gchar *own = g_build_filename (cfg->dir, "rtframe-bench-XXXXXX", NULL);
+
+  if (g_mkdtemp (own) == NULL) {
+    g_set_error (err, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot make a directory in %s: %s", cfg->dir, g_strerror (errno));
+    g_free (own);
+    return FALSE;
+  }
+  g_free (cfg->dir);
+  cfg->dir = own;
+  return TRUE;
+}
+
+static void
+remove_own_dir (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL) {
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    if (g_unlink (path) < 0)
+      g_printerr ("rtframe-bench: cannot remove %s: %s\n", path,
+          g_strerror (errno));
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  if (g_rmdir (dir) < 0)
+    g_printerr ("rtframe-bench: cannot remove %s: %s\n", dir,
+        g_strerror (errno));
+}
+
 /* --check: one recording, one stream */
 static gint
 check_file (BenchConfig * cfg, gchar * path, gint stream)
@@ -602,6 +641,8 @@ main (int argc, char **argv)
   cfg.frame_size = GST_VIDEO_INFO_SIZE (&info);
   if (check)
     return check_file (&cfg, check, check_stream);
+  if (!make_own_dir (&cfg, &err))
+    goto usage;
   cfg.fio = no_fio ? NULL : fio ? g_strdup (fio) :
       g_find_program_in_path ("fio");
 
@@ -666,6 +707,10 @@ main (int argc, char **argv)
   g_ptr_array_unref (results);
   g_ptr_array_unref (cfg.sinks);
   g_strfreev (sinks);
+  if (cfg.keep)
+    printf ("recordings kept in %s\n", cfg.dir);
+  else
+    remove_own_dir (cfg.dir);
   g_free (cfg.format);
   g_free (cfg.dir);
   g_free (cfg.csv);

@@ -44,8 +44,13 @@ if [ ${#plot[@]} -gt 0 ]; then
 fi
 grep -q "^ratio rtframesink" <<<"$out" || say_fail "no ratio line"
 
+# The recordings are in a directory of the bench's own, which it names
+kept=$(sed -n 's/^recordings kept in //p' <<<"$out")
+[ -d "$kept" ] && [ "$(dirname "$kept")" = "$work" ] \
+  || say_fail "the kept recordings are not in a directory of the bench's own in $work: '$kept'"
+
 # The verifier on its own (--check) finds what is wrong with a recording.
-rec="$work/rtframesink-r1-s1.raw"
+rec="$kept/rtframesink-r1-s1.raw"
 "$bench" --check "$rec" --check-stream 1 --width 320 --height 240 \
   || say_fail "--check of a good recording failed"
 if "$bench" --check "$rec" --check-stream 0 --width 320 --height 240 >/dev/null; then
@@ -59,6 +64,21 @@ cp "$rec" "$work/torn.raw"
 truncate -s -1000 "$work/torn.raw"
 "$bench" --check "$work/torn.raw" --check-stream 1 --width 320 --height 240 \
   && say_fail "--check missed a torn last frame"
+# a FIFO is said to be no recording, at once (never waited on)
+mkfifo "$work/fifo.raw"
+timeout 10 "$bench" --check "$work/fifo.raw" --width 320 --height 240 >/dev/null
+[ $? -eq 1 ] || say_fail "--check of a FIFO did not say it at once"
+
+# a run without --keep leaves nothing in --dir, and touches nothing there
+mkdir "$work/clean"
+echo mine > "$work/clean/rtframesink-r1-s0.raw"
+"$bench" --dir "$work/clean" --streams 1 --width 64 --height 48 --fps 30 \
+  --duration 1 --quiet --no-fio --sink rtframesink >/dev/null 2>&1 \
+  || say_fail "a short run failed"
+[ "$(ls "$work/clean")" = "rtframesink-r1-s0.raw" ] \
+  || say_fail "the run left or removed files in --dir: $(ls "$work/clean")"
+[ "$(cat "$work/clean/rtframesink-r1-s0.raw")" = mine ] \
+  || say_fail "the run changed a file of the user's"
 
 [ $fail -eq 0 ] && echo "bench smoke run: ok"
 exit $fail
