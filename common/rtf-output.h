@@ -97,7 +97,6 @@ struct _RtfOutput
   guint64 first_time;           /* what max-file-duration counts from */
   guint64 first_running_time, last_running_time;
   gchar *format;
-  const gchar *format_key;      /* the pointer its first frame carried */
   gboolean closed;              /* finished at EOS and reported closed: the
                                  * next frame starts a new file */
 

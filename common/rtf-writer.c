@@ -1117,7 +1117,6 @@ begin_file (RtfWriter * w, RtfFrame * f)
   h.block = (guint32) w->block;
   rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->running_time);
   g_free (h.data_name);
-  w->cur->format_key = f->format;
   /* the header goes now, not with the first record */
   submit_index (w, w->cur);
   file_opened (w, w->cur);
@@ -1140,7 +1139,10 @@ needs_split (RtfWriter * w, const RtfFrame * f)
     return FALSE;
   if (f->split || o->closed)
     return TRUE;
-  if (f->format != o->format_key && g_strcmp0 (f->format, o->format) != 0)
+  /* by text: a pointer the writer holds no reference to can be freed and
+   * handed out again for other caps (seen: frames of new caps written to
+   * the old file, 1 run in 5 under load) */
+  if (g_strcmp0 (f->format, o->format) != 0)
     return TRUE;
   if (c->max_file_size && o->offset + f->size > c->max_file_size)
     return TRUE;
