@@ -41,10 +41,13 @@ typedef enum
   INPUT_POOL,                   /* from the pool the sink proposed */
   INPUT_UNALIGNED,              /* one memory at an odd address */
   INPUT_PIECES,                 /* three memories */
-  INPUT_STRIDED                 /* padded rows, described by GstVideoMeta */
+  INPUT_STRIDED,                /* padded rows, described by GstVideoMeta */
+  INPUT_MOVED                   /* the default strides, planes elsewhere
+                                 * (GstVideoMeta): a decoder's or camera's
+                                 * planes aligned to 16 rows */
 } InputKind;
 
-#define IS_REPACKED(kind) ((kind) == INPUT_STRIDED)
+#define IS_REPACKED(kind) ((kind) == INPUT_STRIDED || (kind) == INPUT_MOVED)
 
 static void
 free_block (gpointer p)
@@ -142,11 +145,12 @@ make_frame (GstHarness * h, const gchar * caps_str, guint64 seq, InputKind kind)
       break;
     }
     case INPUT_STRIDED:
+    case INPUT_MOVED:
       buf = gst_buffer_new_allocate (NULL, size, NULL);
       fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
       rtf_test_fill_frame (map.data, size, 0, seq);
       gst_buffer_unmap (buf, &map);
-      buf = relayout (&info, buf, 64);
+      buf = relayout (&info, buf, kind == INPUT_STRIDED ? 64 : 0);
       break;
   }
   GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
@@ -356,6 +360,13 @@ GST_END_TEST;
 GST_START_TEST (test_byte_exact_strided)
 {
   record_and_check (formats[__i__], INPUT_STRIDED, NULL, 12);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_byte_exact_moved_planes)
+{
+  record_and_check (formats[__i__], INPUT_MOVED, NULL, 12);
 }
 
 GST_END_TEST;
@@ -2381,6 +2392,8 @@ rtframesink_suite (void)
       G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_pieces, 0, G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_strided, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_moved_planes, 0,
+      G_N_ELEMENTS (formats));
   tcase_add_loop_test (tc, test_byte_exact_psync_buffered, 0,
       G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_same_as_filesink);
