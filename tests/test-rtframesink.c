@@ -379,6 +379,54 @@ GST_START_TEST (test_byte_exact_psync_buffered)
 
 GST_END_TEST;
 
+/* 10-bit Bayer (video/x-bayer, bggr10le ...) is taken from GStreamer 1.24
+ * on, where those formats exist (a run-time check of the version,
+ * gst/gstrtframecaps.c): a frame is `height` rows of GST_ROUND_UP_4
+ * (width) 16-bit samples (1022x8: 1024 x 2 x 8 = 16384 bytes, 4 blocks),
+ * recorded byte-exact and zero-copy from the proposed pool's buffers.
+ * Before 1.24 the sink pad refuses the caps. */
+GST_START_TEST (test_bayer10)
+{
+  const gchar *caps = "video/x-bayer,format=bggr10le,width=1022,height=8,"
+      "framerate=20/1";
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *c = gst_caps_from_string (caps);
+  gboolean taken = gst_pad_query_accept_caps (pad, c);
+  guint major, minor, micro, nano, i;
+  gchar *path;
+  GstBus *bus;
+  GstHarness *h;
+
+  gst_caps_unref (c);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_version (&major, &minor, &micro, &nano);
+  fail_unless_equals_int (taken, major > 1 || minor >= 24);
+  if (!taken)
+    return;
+
+  path = rtf_test_tmp_path ("bayer.raw");
+  h = rtf_test_sink_new (path, NULL, caps, &bus);
+  for (i = 0; i < 12; i++) {
+    GstBuffer *buf = gst_harness_create_buffer (h, 16384);
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+    rtf_test_fill_frame (map.data, map.size, 0, i);
+    gst_buffer_unmap (buf, &map);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  assert_file (path, 16384, 12);
+  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 12);
+  rtf_test_sink_free (h, bus);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 /* Same input through filesink and rtframesink (tee): identical files. */
 /* A launch line played until EOS (an error fails the test); the pipeline
  * is still PLAYING: the caller sets it to NULL and unrefs it. */
@@ -2417,6 +2465,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_helper_threads_announced);
   tcase_add_test (tc, test_properties_locked_while_running);
   tcase_add_test (tc, test_caps_template);
+  tcase_add_test (tc, test_bayer10);
   tcase_add_test (tc, test_cycles_no_leaks);
   tcase_add_test (tc, test_eight_sinks_one_pipeline);
   tcase_add_test (tc, test_flush_unblocks_waiting_render);
