@@ -379,6 +379,36 @@ GST_START_TEST (test_byte_exact_psync_buffered)
 
 GST_END_TEST;
 
+/* The 10-bit raw formats are the running GStreamer's own (its format
+ * table, at run time): 30 in 1.22.0, 34 in 1.26.2, which adds GRAY10_LE16
+ * (1.26: 10 bits in 16-bit samples, what cameras' Mono10 is) and the tiled
+ * MT2110T, MT2110R and NV12_10LE40_4L4 (1.24).  GRAY10_LE16, where the running
+ * GStreamer knows it (a feature check), is taken and recorded byte-exact,
+ * from the pool and strided; where it does not, the caps are refused. */
+GST_START_TEST (test_newer_formats)
+{
+  const gchar *caps = "video/x-raw,format=GRAY10_LE16,width=33,height=7,"
+      "framerate=20/1";
+  gboolean known =
+      gst_video_format_from_string ("GRAY10_LE16") != GST_VIDEO_FORMAT_UNKNOWN;
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *c = gst_caps_from_string (caps);
+
+  fail_unless_equals_int (gst_pad_query_accept_caps (pad, c), known);
+  gst_caps_unref (c);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  if (!known)
+    return;
+  /* 33 16-bit samples in rows of 68 bytes */
+  fail_unless_equals_uint64 (frame_size_of (caps), 68 * 7);
+  record_and_check (caps, INPUT_POOL, NULL, 12);
+  record_and_check (caps, INPUT_STRIDED, NULL, 12);
+}
+
+GST_END_TEST;
+
 /* 10-bit Bayer (video/x-bayer, bggr10le ...) is taken from GStreamer 1.24
  * on, where those formats exist (a run-time check of the version,
  * gst/gstrtframecaps.c): a frame is `height` rows of GST_ROUND_UP_4
@@ -2466,6 +2496,7 @@ rtframesink_suite (void)
   tcase_add_test (tc, test_properties_locked_while_running);
   tcase_add_test (tc, test_caps_template);
   tcase_add_test (tc, test_bayer10);
+  tcase_add_test (tc, test_newer_formats);
   tcase_add_test (tc, test_cycles_no_leaks);
   tcase_add_test (tc, test_eight_sinks_one_pipeline);
   tcase_add_test (tc, test_flush_unblocks_waiting_render);
