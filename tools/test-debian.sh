@@ -13,13 +13,17 @@
 # The root (RTFRAME_ROOTS/RELEASE) is made with `debootstrap --variant=minbase`
 # when missing and reused otherwise.  The working tree (git's tracked and
 # untracked-not-ignored files) is copied to /root/rtframe inside it.  Each
-# command runs in a mount namespace of its own with /proc, /sys (its cgroup
-# mounts included) and /dev (with /dev/pts and /dev/shm) mounted in the
-# root, so the mounts go away with the namespace whatever happens; on exit
-# the script also unmounts anything left under the root and detaches loop
-# devices backed by files in it.  The test run holds
-# /var/tmp/rtf-root-tests.lock: the root-only tests set a system-wide sysctl
-# and make loop devices, so they must not overlap another run's.
+# command runs in a mount namespace and a process group of its own with
+# /proc, /sys (its cgroup mounts included) and /dev (with /dev/pts and
+# /dev/shm) mounted in the root, so the mounts go away with the namespace
+# whatever happens.  On exit, or on INT/TERM (which stop the command first),
+# the script also unmounts anything left under the root, detaches loop
+# devices backed by files in it and removes stopped tests' images.  The
+# test run holds /var/tmp/rtf-root-tests.lock: the root-only tests set a
+# system-wide sysctl and make loop devices, so they must not overlap
+# another run's; a test stopped while it had io_uring switched off gets the
+# sysctl restored before the lock is let go.  GST_CHECKS and
+# RTFRAME_TEST_TIME_SCALE pass through to the tests.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -76,16 +80,46 @@ loops_in_root() {
     awk -v r="$root/" 'index($2, r) == 1 { print $1 }'
 }
 
+child=""        # the command running in the root (its process group)
+locked=0        # this run holds the root tests' lock
+io_uring_sysctl=/proc/sys/kernel/io_uring_disabled
+saved_sysctl=$(cat "$io_uring_sysctl" 2>/dev/null || true)
+
+# Stops the command running in the root, all of it (it runs in a process
+# group of its own), and waits for it: its mount namespace, and the
+# filesystems tests mounted in it, go when its last process has.
+stop_child() {
+  [ -n "$child" ] || return 0
+  kill -TERM -- "-$child" 2>/dev/null || true
+  for _ in $(seq 50); do
+    kill -0 -- "-$child" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL -- "-$child" 2>/dev/null || true
+  wait "$child" 2>/dev/null || true
+  child=""
+}
+
 # Whatever is still mounted under the root (deepest first), then loop
-# devices a test left attached to its images there
+# devices a test left attached to its images there, and, while this run
+# holds the root tests' lock, the io_uring sysctl a stopped root test may
+# have left switched off (it restores it itself when it ends normally)
 cleanup() {
   local m d
+  stop_child
   for m in $(findmnt -rn -o TARGET | awk -v r="$root/" 'index($0, r) == 1' | sort -r); do
     umount "$m" 2>/dev/null || umount -l "$m" || true
   done
   for d in $(loops_in_root); do
     losetup -d "$d" || true
   done
+  # the images and mount points of tests that were stopped
+  rm -rf --one-file-system "$root"/tmp/rtframe-* 2>/dev/null || true
+  if [ $locked = 1 ] && [ -n "$saved_sysctl" ] &&
+    [ "$(cat "$io_uring_sysctl")" != "$saved_sysctl" ]; then
+    echo "test-debian: restoring kernel.io_uring_disabled=$saved_sysctl" >&2
+    echo "$saved_sysctl" >"$io_uring_sysctl" || true
+  fi
 }
 
 # Serialises runs on this root (one copy of the tree, one package database)
@@ -148,9 +182,11 @@ copy_tree() {
   fi
 }
 
-# Runs a command (bash -c) in the root, in a mount namespace of its own
+# Runs a command (bash -c) in the root, in a mount namespace and a process
+# group of its own, and waits for it (a signal to this script stops it:
+# see stop_child)
 in_root() {
-  unshare --mount --propagation private -- /bin/bash -c '
+  setsid unshare --mount --propagation private -- /bin/bash -c '
     set -e
     root=$1; shift
     mount -t proc proc "$root/proc"
@@ -162,7 +198,12 @@ in_root() {
       ${RTFRAME_TEST_TIME_SCALE:+RTFRAME_TEST_TIME_SCALE=$RTFRAME_TEST_TIME_SCALE} \
       ${GST_CHECKS:+GST_CHECKS=$GST_CHECKS} \
       /bin/bash -c "$1"
-  ' in_root "$root" "$1"
+  ' in_root "$root" "$1" &
+  child=$!
+  local status=0
+  wait "$child" || status=$?
+  child=""
+  return $status
 }
 
 copy_tree
@@ -175,7 +216,11 @@ args=""
 status=0
 exec 9>"$lock"
 flock 9
+locked=1
+saved_sysctl=$(cat "$io_uring_sysctl" 2>/dev/null || true)
 in_root "cd /root/rtframe && tools/test.sh$args" || status=$?
+cleanup
+locked=0
 flock -u 9
 echo "test-debian: $release: tools/test.sh exit $status"
 exit $status
