@@ -137,3 +137,43 @@ gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
   }
   return FALSE;
 }
+
+/* The pixels of `src` copied into `dest` (same format and size) row by
+ * row, without the bytes after them that pad a row to its stride, on any
+ * GStreamer.  gst_video_frame_copy() copies the pixels only on 1.22.0, but
+ * on 1.26.2 whole rows, padding included, when both frames have the same
+ * strides: a frame whose planes are only moved (GstVideoMeta with the
+ * default strides, other offsets) then put its own padding bytes into the
+ * file (I420_10LE 33x7: 30 of each frame's 832 bytes; GBR_10LE 13x11: 66 of
+ * 924).  Formats whose pixels do not fill bytes of their own (v210, UYVP,
+ * NV12_10LE40: pixel stride 0) copy rows of the smaller stride, as
+ * gst_video_frame_copy() does on both; tiled formats are left to it. */
+void
+gst_rtframe_copy_pixels (GstVideoFrame * dest, const GstVideoFrame * src)
+{
+  const GstVideoFormatInfo *finfo = dest->info.finfo;
+  guint plane;
+
+  for (plane = 0; plane < GST_VIDEO_FRAME_N_PLANES (dest); plane++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    const guint8 *sp = src->data[plane];
+    guint8 *dp = dest->data[plane];
+    gint ss = GST_VIDEO_FRAME_PLANE_STRIDE (src, plane);
+    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (dest, plane);
+    gsize width;
+    gint row, rows;
+
+    gst_video_format_info_component (finfo, plane, comp);
+    if (GST_VIDEO_FORMAT_INFO_IS_TILED (finfo) || comp[0] < 0) {
+      gst_video_frame_copy_plane (dest, src, plane);
+      continue;
+    }
+    width = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (dest, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (dest, comp[0]);
+    if (width == 0)
+      width = MIN (ABS (ss), ABS (ds));
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (dest, comp[0]);
+    for (row = 0; row < rows; row++)
+      memcpy (dp + (gssize) row * ds, sp + (gssize) row * ss, width);
+  }
+}

@@ -23,6 +23,8 @@ typedef struct
 GstCaps *gst_rtframe_caps_template (void);
 gboolean gst_rtframe_format_from_caps (GstRtFrameFormat * format,
     const GstCaps * caps);
+/* Copies a frame's pixels without the row padding, on any GStreamer */
+void gst_rtframe_copy_pixels (GstVideoFrame * dest, const GstVideoFrame * src);
 
 G_END_DECLS
 

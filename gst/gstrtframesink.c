@@ -1891,10 +1891,11 @@ repack (GstRtFrameSink * self, GstBuffer * buffer)
     return NULL;
   }
   /* The tight layout may still pad rows (to 4 bytes): zero that padding so
-   * the file does not depend on what the pool's memory held before. */
+   * the file does not depend on what the pool's memory held before, nor
+   * (gst_rtframe_copy_pixels()) on what the input's padding held. */
   memset (GST_VIDEO_FRAME_PLANE_DATA (&out, 0), 0,
       GST_VIDEO_INFO_SIZE (&self->format.info));
-  gst_video_frame_copy (&out, &in);
+  gst_rtframe_copy_pixels (&out, &in);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   gst_buffer_copy_into (outbuf, buffer, GST_BUFFER_COPY_METADATA, 0, -1);

@@ -48,6 +48,7 @@ gint64 rtf_test_time_scale (void);
 guint rtf_test_count_fds (void);
 guint rtf_test_count_threads (void);
 guint rtf_test_settled_threads (guint limit);
+gchar *rtf_test_thread_names (void);
 
 gboolean rtf_test_is_root (void);
 

@@ -8,7 +8,7 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-tools
   liburing-dev
-  xfsprogs e2fsprogs util-linux fio gnuplot-nox
+  xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent
 )
 
