@@ -446,7 +446,10 @@ convert (GstRtFrameSrc * self, GstFormat from, gint64 value, GstFormat to,
     return TRUE;
   }
   if (from == GST_FORMAT_TIME && to == GST_FORMAT_DEFAULT) {
-    *out = (gint64) frame_at (self, value);
+    /* the end (what DEFAULT -> TIME gives for n_frames) is n_frames: a
+     * duration converted by GstBaseSrc lands there */
+    *out = (guint64) value >= end_time (self) ? (gint64) self->rec->n_frames
+        : (gint64) frame_at (self, value);
     return TRUE;
   }
   return FALSE;
