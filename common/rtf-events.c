@@ -61,7 +61,7 @@ push_event (RtfEvents * ev, const RtfEvent * event)
 }
 
 gboolean
-rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfMiss * miss)
+rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfFrameReport * miss)
 {
   RtfEvent e = { 0 };
 
@@ -77,7 +77,8 @@ rtf_events_push_written (RtfEvents * ev, const RtfFrame * f)
   RtfEvent e = { 0 };
 
   e.kind = RTF_EVENT_WRITTEN;
-  rtf_miss_init (&e.miss, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0, 0);
+  rtf_frame_report_init (&e.miss, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0,
+      0);
   e.submit_ns = f->submit_ns;
   e.offset = f->offset;
   e.copied = f->copied;

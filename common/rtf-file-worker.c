@@ -148,7 +148,7 @@ static void
 do_retire (RtfFileWorker * fw, RtfOutput * o)
 {
   RtfFileInfo info;
-  gint err = rtf_output_finish (o);
+  gint err = rtf_output_seal (o);
   gboolean empty = o->frames == 0 && err == 0;
 
   rtf_output_info (o, &info);

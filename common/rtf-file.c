@@ -229,7 +229,7 @@ rtf_file_cut (RtfFile * file, guint64 size)
  * after it given back, data and size on stable storage.  Returns 0 or the
  * errno of the step that failed. */
 gint
-rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end)
+rtf_file_make_whole (RtfFile * file, guint64 size, guint64 reserved_end)
 {
   guint64 keep = file->block > 1 ? size + (file->block - size % file->block)
       % file->block : size;

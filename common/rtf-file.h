@@ -59,7 +59,7 @@ gboolean rtf_file_open (RtfFile * file, const gchar * path,
  * (an error path, a file the recording never reached). */
 void rtf_file_unlink_created (RtfFile * file, const gchar * path);
 void rtf_file_close (RtfFile * file);
-gint rtf_file_finish (RtfFile * file, guint64 size, guint64 reserved_end);
+gint rtf_file_make_whole (RtfFile * file, guint64 size, guint64 reserved_end);
 gint rtf_file_cut (RtfFile * file, guint64 size);
 
 void rtf_file_probe_alignment (gint fd, gsize * block, gsize * mem_align,

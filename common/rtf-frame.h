@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  RTF_FRAME_FREE = 0,           /* slot unused */
+  RTF_FRAME_FREE = 0,           /* cell unused */
   RTF_FRAME_RESERVED,           /* being filled by the producer */
   RTF_FRAME_QUEUED,             /* committed, waiting for the writer */
   RTF_FRAME_IN_FLIGHT,          /* writes submitted, not all completed */
@@ -23,6 +23,25 @@ typedef enum
                                  * holds it, waiting for room in the queue */
 } RtfFrameState;
 
+/* When a frame came, when it is due, and the producer's own timestamps:
+ * one struct wherever a frame's times travel (the queue, the writer, a
+ * report of it, its index record) */
+typedef struct
+{
+  gint64 arrival_ns;            /* rtf_clock_now_ns() when it was handed over */
+  gint64 deadline_ns;           /* its last byte must be written by then; 0 none */
+  /* the producer's timestamps, passed on in reports (G_MAXUINT64: none) */
+  guint64 pts, duration, running_time, stream_time;
+} RtfFrameTimes;
+
+/* Times that say nothing (no arrival, no deadline, no timestamps) */
+static inline void
+rtf_frame_times_clear (RtfFrameTimes * t)
+{
+  t->arrival_ns = t->deadline_ns = 0;
+  t->pts = t->duration = t->running_time = t->stream_time = G_MAXUINT64;
+}
+
 typedef struct _RtfFrame RtfFrame;
 
 struct _RtfFrame
@@ -31,10 +50,7 @@ struct _RtfFrame
   struct iovec iov[RTF_FRAME_MAX_IOV];
   guint n_iov;
   gsize size;                   /* sum of iov lengths */
-  gint64 arrival_ns;            /* rtf_clock_now_ns() when it was handed over */
-  gint64 deadline_ns;           /* its last byte must be written by then; 0 none */
-  /* the producer's timestamps, passed on in reports (G_MAXUINT64: none) */
-  guint64 pts, duration, running_time, stream_time;
+  RtfFrameTimes times;
   guint64 seq;                  /* frame number, from 0, set by the queue */
   /* What the frames are (the caps, as text), for the index header; the
    * producer keeps it valid until the frame is released.  Frames of a
@@ -51,42 +67,36 @@ struct _RtfFrame
   gint error;                   /* errno of the failure, when FAILED */
   gboolean copied;              /* written from staging memory, not its own */
   gboolean miss_reported;       /* its deadline passed and was reported */
-  gint io_slot;                 /* writer resources it uses, -1 none */
+  gint io_slot;                 /* the writer's I/O slot it uses, -1 none */
   gpointer output;              /* the file it goes to (RtfOutput) */
   guint32 checksum;             /* CRC32C of its bytes, when asked for */
   guint64 record_no;            /* its record is the nth of its index */
 
-  guint index;                  /* which of the queue's frames, stable */
-  gpointer user;                /* the producer's data for this index */
+  guint cell;                   /* which of the queue's frames, stable */
+  gpointer user;                /* the producer's data for this cell */
 };
 
-/* A frame whose deadline passed before its last byte was written, as the
- * writer (or the producer, for a dropped frame) saw it at that moment. */
+/* A frame as seen at one moment, for a report: its deadline passed
+ * (WAITING, QUEUED, IN_FLIGHT), it was dropped (DROPPED), or written
+ * (WRITTEN: late, or every frame with frame messages on) */
 typedef struct
 {
   guint64 seq;
-  guint64 pts, duration, running_time, stream_time;
-  gint64 arrival_ns;
-  gint64 deadline_ns;
-  gint64 detected_ns;           /* when the miss was seen */
+  RtfFrameTimes times;
+  gint64 detected_ns;           /* when it was seen so (written: completed) */
   gsize size;
-  RtfFrameState where;          /* WAITING, QUEUED, IN_FLIGHT or DROPPED */
+  RtfFrameState where;
   guint queued_frames;          /* queue level then: frames not yet taken */
   guint64 queued_bytes;
   guint held_frames;            /* queued + being written */
-} RtfMiss;
+} RtfFrameReport;
 
 static inline void
-rtf_miss_init (RtfMiss * m, const RtfFrame * f, gint64 when,
+rtf_frame_report_init (RtfFrameReport * m, const RtfFrame * f, gint64 when,
     RtfFrameState where, guint queued, guint64 queued_bytes, guint held)
 {
   m->seq = f->seq;
-  m->pts = f->pts;
-  m->duration = f->duration;
-  m->running_time = f->running_time;
-  m->stream_time = f->stream_time;
-  m->arrival_ns = f->arrival_ns;
-  m->deadline_ns = f->deadline_ns;
+  m->times = f->times;
   m->detected_ns = when;
   m->size = f->size;
   m->where = where;

@@ -318,7 +318,7 @@ rtf_output_index_idle (RtfOutput * o)
 }
 
 gint
-rtf_output_finish (RtfOutput * o)
+rtf_output_seal (RtfOutput * o)
 {
   gint ret;
 
@@ -336,7 +336,8 @@ rtf_output_finish (RtfOutput * o)
         return ret;
     }
   }
-  if ((ret = rtf_file_finish (&o->file, o->written_end, o->reserved_end)) != 0)
+  if ((ret =
+          rtf_file_make_whole (&o->file, o->written_end, o->reserved_end)) != 0)
     return ret;
   o->reserved_end = o->written_end;
   if (o->index_fd >= 0 && fdatasync (o->index_fd) < 0)

@@ -154,7 +154,7 @@ void rtf_output_keep_released (RtfOutput * o);
 /* Makes both files whole and durable: writes what the index still holds,
  * cuts the data to written_end, gives back the space reserved after it,
  * fdatasyncs both.  0 or the errno of the step that failed. */
-gint rtf_output_finish (RtfOutput * o);
+gint rtf_output_seal (RtfOutput * o);
 void rtf_output_info (RtfOutput * o, RtfFileInfo * info);
 /* Closes both; with never_reached, deletes what this open created (a file
  * opened ahead that no frame went to), and only that. */

@@ -64,7 +64,7 @@ rtf_queue_new (guint max_frames, guint64 max_bytes)
   q->free_list = g_new (guint, max_frames);
   q->ring = g_new0 (RtfFrame *, max_frames);
   for (i = 0; i < max_frames; i++) {
-    q->frames[i].index = i;
+    q->frames[i].cell = i;
     q->frames[i].io_slot = -1;
     q->free_list[i] = max_frames - 1 - i;       /* frame 0 handed out first */
   }
@@ -99,7 +99,7 @@ rtf_queue_capacity (RtfQueue * q)
 }
 
 RtfFrame *
-rtf_queue_slot (RtfQueue * q, guint index)
+rtf_queue_cell (RtfQueue * q, guint index)
 {
   g_return_val_if_fail (index < q->capacity, NULL);
   return &q->frames[index];
@@ -158,7 +158,7 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     }
     if (start == 0) {
       start = rtf_clock_now_ns ();
-      if (waiting && waiting->deadline_ns != 0) {
+      if (waiting && waiting->times.deadline_ns != 0) {
         /* the writer may be waiting with no deadline to watch: it has to
          * look again, now that this one runs */
         q->waiter = waiting;
@@ -185,8 +185,7 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   f->state = RTF_FRAME_RESERVED;
   f->size = size;
   f->n_iov = 0;
-  f->arrival_ns = f->deadline_ns = 0;
-  f->pts = f->duration = f->running_time = f->stream_time = G_MAXUINT64;
+  rtf_frame_times_clear (&f->times);
   f->offset = 0;
   f->submit_ns = f->complete_ns = 0;
   f->pending = 0;
@@ -243,7 +242,7 @@ put_back (RtfQueue * q, RtfFrame * frame)
   q->level.held--;
   q->level.held_bytes -= frame->size;
   frame->state = RTF_FRAME_FREE;
-  q->free_list[q->n_free++] = frame->index;
+  q->free_list[q->n_free++] = frame->cell;
   g_cond_broadcast (&q->cond);
 }
 
@@ -389,8 +388,8 @@ rtf_queue_pop (RtfQueue * q)
  * (G_MAXINT64: none).  Under the lock, so a frame cannot be dropped, nor
  * the waiting one handed over, meanwhile. */
 guint
-rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
-    gint64 * next_deadline)
+rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfFrameReport * out,
+    guint max, gint64 * next_deadline)
 {
   guint i, n = 0;
 
@@ -399,10 +398,10 @@ rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
   for (i = 0; i < q->level.queued; i++) {
     RtfFrame *f = q->ring[(q->ring_first + i) % q->capacity];
 
-    if (f->deadline_ns == 0 || f->miss_reported)
+    if (f->times.deadline_ns == 0 || f->miss_reported)
       continue;
-    if (f->deadline_ns > now) {
-      *next_deadline = MIN (*next_deadline, f->deadline_ns);
+    if (f->times.deadline_ns > now) {
+      *next_deadline = MIN (*next_deadline, f->times.deadline_ns);
       continue;
     }
     if (n == max) {
@@ -410,22 +409,22 @@ rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out, guint max,
       break;
     }
     f->miss_reported = TRUE;
-    rtf_miss_init (&out[n], f, now, RTF_FRAME_QUEUED, q->level.queued,
+    rtf_frame_report_init (&out[n], f, now, RTF_FRAME_QUEUED, q->level.queued,
         q->level.queued_bytes, q->level.held);
     n++;
   }
   if (q->waiter && !q->waiter->miss_reported) {
     RtfFrame *f = q->waiter;
 
-    if (f->deadline_ns > now) {
-      *next_deadline = MIN (*next_deadline, f->deadline_ns);
+    if (f->times.deadline_ns > now) {
+      *next_deadline = MIN (*next_deadline, f->times.deadline_ns);
     } else if (n == max) {
       *next_deadline = now;
     } else {
       f->miss_reported = TRUE;
       f->seq = q->next_seq;
-      rtf_miss_init (&out[n], f, now, RTF_FRAME_WAITING, q->level.queued,
-          q->level.queued_bytes, q->level.held);
+      rtf_frame_report_init (&out[n], f, now, RTF_FRAME_WAITING,
+          q->level.queued, q->level.queued_bytes, q->level.held);
       n++;
     }
   }

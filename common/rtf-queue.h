@@ -44,7 +44,7 @@ RtfQueue *rtf_queue_new (guint max_frames, guint64 max_bytes);
 void rtf_queue_free (RtfQueue * q);
 
 guint rtf_queue_capacity (RtfQueue * q);
-RtfFrame *rtf_queue_slot (RtfQueue * q, guint index);
+RtfFrame *rtf_queue_cell (RtfQueue * q, guint index);
 void rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level);
 
 /* Producer side */
@@ -71,7 +71,7 @@ gint rtf_queue_doorbell_fd (RtfQueue * q);
 void rtf_queue_wake_consumer (RtfQueue * q);
 void rtf_queue_ack_doorbell (RtfQueue * q);
 RtfFrame *rtf_queue_pop (RtfQueue * q);
-guint rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfMiss * out,
+guint rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfFrameReport * out,
     guint max, gint64 * next_deadline);
 void rtf_queue_release (RtfQueue * q, RtfFrame * frame);
 gboolean rtf_queue_barrier_pending (RtfQueue * q);

@@ -114,7 +114,7 @@ struct _RtfWriter
   guint frames_in_flight;
   guint n_recorded;             /* of those, the first ones done and
                                  * recorded in their index */
-  RtfMiss *misses;              /* scratch for rtf_queue_collect_missed() */
+  RtfFrameReport *misses;       /* scratch for rtf_queue_collect_missed() */
   guint max_misses;
   guint ops_in_flight;
   RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
@@ -163,9 +163,9 @@ G_GNUC_PRINTF (3, 4);
 
 /* Deadline callbacks, unless the owner is gone */
 static void
-emit_miss (RtfWriter * w, gboolean late, const RtfMiss * m)
+emit_miss (RtfWriter * w, gboolean late, const RtfFrameReport * m)
 {
-  void (*cb) (const RtfMiss *, gpointer) =
+  void (*cb) (const RtfFrameReport *, gpointer) =
       late ? w->cb.late_completion : w->cb.deadline_missed;
 
   if (cb == NULL)
@@ -313,7 +313,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->carry = g_malloc0 (w->block);
   w->in_flight = g_new0 (RtfFrame *, w->n_slots);
   w->max_misses = config->max_frames;
-  w->misses = g_new0 (RtfMiss, w->max_misses);
+  w->misses = g_new0 (RtfFrameReport, w->max_misses);
   w->completions = g_new0 (RtfCompletion, engine_entries (w));
 
   w->stats.engine = config->engine == RTF_ENGINE_PSYNC ?
@@ -713,19 +713,19 @@ reserve_done (RtfWriter * w, RtfOutput * o, gint res)
 
 static void
 describe_miss (RtfWriter * w, const RtfFrame * f, gint64 when,
-    RtfFrameState where, RtfMiss * m)
+    RtfFrameState where, RtfFrameReport * m)
 {
   RtfQueueLevel level;
 
   rtf_queue_get_level (w->queue, &level);
-  rtf_miss_init (m, f, when, where, level.queued, level.queued_bytes,
+  rtf_frame_report_init (m, f, when, where, level.queued, level.queued_bytes,
       level.held);
 }
 
 static void
 report_miss (RtfWriter * w, RtfFrame * f, gint64 now, RtfFrameState where)
 {
-  RtfMiss m;
+  RtfFrameReport m;
 
   f->miss_reported = TRUE;
   g_mutex_lock (&w->lock);
@@ -741,8 +741,9 @@ report_miss (RtfWriter * w, RtfFrame * f, gint64 now, RtfFrameState where)
 static void
 frame_written (RtfWriter * w, RtfFrame * f)
 {
-  gboolean late = f->deadline_ns != 0 && f->complete_ns > f->deadline_ns;
-  RtfMiss m;
+  gboolean late = f->times.deadline_ns != 0
+      && f->complete_ns > f->times.deadline_ns;
+  RtfFrameReport m;
 
   /* A deadline that passed while the thread was busy: reported now, just
    * before the completion. */
@@ -751,7 +752,7 @@ frame_written (RtfWriter * w, RtfFrame * f)
 
   g_mutex_lock (&w->lock);
   rtf_histogram_add (&w->latency.arrival_to_done,
-      f->complete_ns - f->arrival_ns);
+      f->complete_ns - f->times.arrival_ns);
   rtf_histogram_add (&w->latency.submit_to_done, f->complete_ns - f->submit_ns);
   if (late)
     w->stats.frames_late++;
@@ -775,20 +776,21 @@ check_deadlines (RtfWriter * w)
   for (i = 0; i < w->frames_in_flight; i++) {
     RtfFrame *f = w->in_flight[(w->if_first + i) % w->n_slots];
 
-    if (f->deadline_ns == 0 || f->miss_reported
+    if (f->times.deadline_ns == 0 || f->miss_reported
         || f->state != RTF_FRAME_IN_FLIGHT)
       continue;
-    if (f->deadline_ns <= now)
+    if (f->times.deadline_ns <= now)
       report_miss (w, f, now, RTF_FRAME_IN_FLIGHT);
     else
-      next = MIN (next, f->deadline_ns);
+      next = MIN (next, f->times.deadline_ns);
   }
   /* taken from the queue, waiting for the next file to be ready */
-  if (w->waiting && w->waiting->deadline_ns != 0 && !w->waiting->miss_reported) {
-    if (w->waiting->deadline_ns <= now)
+  if (w->waiting && w->waiting->times.deadline_ns != 0
+      && !w->waiting->miss_reported) {
+    if (w->waiting->times.deadline_ns <= now)
       report_miss (w, w->waiting, now, RTF_FRAME_QUEUED);
     else
-      next = MIN (next, w->waiting->deadline_ns);
+      next = MIN (next, w->waiting->times.deadline_ns);
   }
 
   n = rtf_queue_collect_missed (w->queue, now, w->misses, w->max_misses,
@@ -947,16 +949,16 @@ static void
 index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
 {
   r->seq = f->seq;
-  r->pts = f->pts;
-  r->duration = f->duration;
-  r->running_time = f->running_time;
-  r->arrival_ns = f->arrival_ns;
+  r->pts = f->times.pts;
+  r->duration = f->times.duration;
+  r->running_time = f->times.running_time;
+  r->arrival_ns = f->times.arrival_ns;
   r->complete_ns = f->complete_ns;
   r->offset = f->offset;
   r->size = (guint32) f->size;
   r->checksum = f->checksum;
   r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
-      | (f->deadline_ns != 0 && f->complete_ns > f->deadline_ns ?
+      | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
 }
 
@@ -1006,7 +1008,7 @@ record_done (RtfWriter * w)
 /* Hands finished frames back, in order, once their index record is on
  * file too: a frame reported written can be found through its index
  * after a crash.  (After an error the records still held are written by
- * rtf_output_finish(); the frames go back at once.) */
+ * rtf_output_seal(); the frames go back at once.) */
 static void
 release_done (RtfWriter * w)
 {
@@ -1076,8 +1078,8 @@ release_queued_as_lost (RtfWriter * w)
 static guint64
 frame_time (const RtfFrame * f)
 {
-  return f->running_time != G_MAXUINT64 ? f->running_time :
-      (guint64) f->arrival_ns;
+  return f->times.running_time != G_MAXUINT64 ? f->times.running_time :
+      (guint64) f->times.arrival_ns;
 }
 
 static void
@@ -1107,7 +1109,9 @@ begin_file (RtfWriter * w, RtfFrame * f)
   h.flags = w->config.checksums ? RTF_INDEX_HAS_CHECKSUMS : 0;
   h.frame_size = f->size;
   h.file_number = w->cur->number;
-  h.deadline_ns = f->deadline_ns ? (guint64) (f->deadline_ns - f->arrival_ns)
+  h.deadline_ns =
+      f->times.deadline_ns ? (guint64) (f->times.deadline_ns -
+      f->times.arrival_ns)
       : 0;
   h.created_ns = g_get_real_time () * 1000;
   h.format = (gchar *) (f->format ? f->format : "");
@@ -1115,7 +1119,7 @@ begin_file (RtfWriter * w, RtfFrame * f)
   h.data_name = g_path_get_basename (w->cur->path);
   h.max_in_flight = w->n_slots;
   h.block = (guint32) w->block;
-  rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->running_time);
+  rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->times.running_time);
   g_free (h.data_name);
   /* the header goes now, not with the first record */
   submit_index (w, w->cur);
@@ -1262,18 +1266,18 @@ closed_info (RtfWriter * w, RtfOutput * o, gint err)
 }
 
 static gint
-finish_outputs (RtfWriter * w)
+seal_outputs (RtfWriter * w)
 {
   gint ret = 0, r;
 
   if (w->prev) {
-    ret = rtf_output_finish (w->prev);
+    ret = rtf_output_seal (w->prev);
     if (ret == 0 && !w->prev->closed)
       closed_info (w, w->prev, 0);
     rtf_output_free (w->prev, FALSE);
     w->prev = NULL;
   }
-  r = rtf_output_finish (w->cur);
+  r = rtf_output_seal (w->cur);
   if (r != 0 && ret == 0) {
     ret = r;
     g_free (w->fail_path);
@@ -1297,7 +1301,7 @@ report_failure (RtfWriter * w)
   }
   path = g_strdup (w->fail_path ? w->fail_path :
       w->prev ? w->prev->path : w->cur->path);
-  cut = finish_outputs (w);
+  cut = seal_outputs (w);
   if (w->worker)
     rtf_file_worker_drop_prepared (w->worker);
   w->failure_reported = TRUE;
@@ -1328,7 +1332,7 @@ report_failure (RtfWriter * w)
  * durable.  The prepared next file goes: a set ends with a file that has
  * frames. */
 static gint
-finish_file (RtfWriter * w)
+end_at_eos (RtfWriter * w)
 {
   gint ret;
 
@@ -1340,7 +1344,7 @@ finish_file (RtfWriter * w)
     if (ret != 0)
       return ret;
   }
-  ret = finish_outputs (w);
+  ret = seal_outputs (w);
   if (ret == 0) {
     g_mutex_lock (&w->lock);
     w->stats.frames_durable = w->released_written;
@@ -1366,7 +1370,7 @@ close_files (RtfWriter * w)
     release_lost (w, w->waiting);
     w->waiting = NULL;
   }
-  finish_outputs (w);
+  seal_outputs (w);
   if (w->worker) {
     rtf_file_worker_free (w->worker);
     w->worker = NULL;
@@ -1419,7 +1423,7 @@ writer_unref (RtfWriter * w)
 /* End of rtf_writer_run(): tells the owner; an abandoned writer is freed
  * by whichever of the thread and rtf_writer_abandon() is last. */
 static void
-writer_finished (RtfWriter * w)
+run_ended (RtfWriter * w)
 {
   gboolean abandoned;
 
@@ -1489,7 +1493,7 @@ rtf_writer_run (RtfWriter * w)
   g_cond_broadcast (&w->cond);
   g_mutex_unlock (&w->lock);
   if (!ok) {
-    writer_finished (w);
+    run_ended (w);
     return;
   }
   if (w->config.rotate)
@@ -1564,7 +1568,7 @@ rtf_writer_run (RtfWriter * w)
       wait = check_deadlines (w);
       if (all_written (w)) {
         if (rtf_queue_barrier_pending (w->queue)) {
-          rtf_queue_barrier_done (w->queue, finish_file (w));
+          rtf_queue_barrier_done (w->queue, end_at_eos (w));
           continue;
         }
         if (shutdown) {
@@ -1584,7 +1588,7 @@ rtf_writer_run (RtfWriter * w)
   close_files (w);
   rtf_engine_free (w->engine);
   w->engine = NULL;
-  writer_finished (w);
+  run_ended (w);
 }
 
 gboolean
@@ -1695,7 +1699,7 @@ writer_destroy (RtfWriter * w)
    * still holds the space reserved at open.  Give it back, leaving what a
    * recording without frames leaves (an empty file and index). */
   if (!w->files_closed && w->cur)
-    (void) rtf_output_finish (w->cur);
+    (void) rtf_output_seal (w->cur);
   rtf_output_free (w->prev, FALSE);
   rtf_output_free (w->cur, FALSE);
   g_free (w->fail_path);

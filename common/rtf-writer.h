@@ -71,10 +71,10 @@ typedef struct
   /* A frame's deadline passed before its last byte was written: called when
    * the deadline passes (within the wake-up latency of the writer thread),
    * once per frame, on the writer thread. */
-  void (*deadline_missed) (const RtfMiss * miss, gpointer user_data);
+  void (*deadline_missed) (const RtfFrameReport * miss, gpointer user_data);
   /* A frame that missed its deadline was written after all: miss->where is
    * WRITTEN and miss->detected_ns the completion time. */
-  void (*late_completion) (const RtfMiss * miss, gpointer user_data);
+  void (*late_completion) (const RtfFrameReport * miss, gpointer user_data);
   /* A file got its first frame (writer thread) / was finished, made
    * durable and closed (writer thread, or the file helper thread of a
    * rotated recording). */

@@ -24,27 +24,27 @@ where_name (RtfFrameState where)
 }
 
 static void
-set_frame_fields (GstStructure * s, const RtfMiss * m)
+set_frame_fields (GstStructure * s, const RtfFrameReport * m)
 {
   gst_structure_set (s,
       "frame", G_TYPE_UINT64, m->seq,
-      "pts", G_TYPE_UINT64, m->pts,
-      "duration", G_TYPE_UINT64, m->duration,
-      "running-time", G_TYPE_UINT64, m->running_time,
+      "pts", G_TYPE_UINT64, m->times.pts,
+      "duration", G_TYPE_UINT64, m->times.duration,
+      "running-time", G_TYPE_UINT64, m->times.running_time,
       "size", G_TYPE_UINT64, (guint64) m->size,
-      "arrival", G_TYPE_INT64, m->arrival_ns,
-      "deadline", G_TYPE_INT64, m->deadline_ns, NULL);
+      "arrival", G_TYPE_INT64, m->times.arrival_ns,
+      "deadline", G_TYPE_INT64, m->times.deadline_ns, NULL);
 }
 
 GstMessage *
-gst_rtframe_message_missed (GstObject * src, const RtfMiss * m)
+gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m)
 {
   GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_MISSED);
 
   set_frame_fields (s, m);
   gst_structure_set (s,
       "detected", G_TYPE_INT64, m->detected_ns,
-      "lateness", G_TYPE_INT64, m->detected_ns - m->deadline_ns,
+      "lateness", G_TYPE_INT64, m->detected_ns - m->times.deadline_ns,
       "where", G_TYPE_STRING, where_name (m->where),
       "queued-frames", G_TYPE_UINT, m->queued_frames,
       "queued-bytes", G_TYPE_UINT64, m->queued_bytes,
@@ -53,15 +53,15 @@ gst_rtframe_message_missed (GstObject * src, const RtfMiss * m)
 }
 
 GstMessage *
-gst_rtframe_message_late (GstObject * src, const RtfMiss * m)
+gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m)
 {
   GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_LATE);
 
   set_frame_fields (s, m);
   gst_structure_set (s,
       "completed", G_TYPE_INT64, m->detected_ns,
-      "latency", G_TYPE_INT64, m->detected_ns - m->arrival_ns,
-      "lateness", G_TYPE_INT64, m->detected_ns - m->deadline_ns, NULL);
+      "latency", G_TYPE_INT64, m->detected_ns - m->times.arrival_ns,
+      "lateness", G_TYPE_INT64, m->detected_ns - m->times.deadline_ns, NULL);
   return gst_message_new_element (src, s);
 }
 
@@ -69,31 +69,32 @@ GstMessage *
 gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
 {
   GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_WRITTEN);
-  const RtfMiss *m = &e->miss;
+  const RtfFrameReport *m = &e->miss;
 
   set_frame_fields (s, m);
   gst_structure_set (s,
       "offset", G_TYPE_UINT64, e->offset,
       "submitted", G_TYPE_INT64, e->submit_ns,
       "completed", G_TYPE_INT64, m->detected_ns,
-      "latency", G_TYPE_INT64, m->detected_ns - m->arrival_ns,
+      "latency", G_TYPE_INT64, m->detected_ns - m->times.arrival_ns,
       "device-latency", G_TYPE_INT64, m->detected_ns - e->submit_ns,
-      "missed", G_TYPE_BOOLEAN, m->deadline_ns != 0
-      && m->detected_ns > m->deadline_ns,
+      "missed", G_TYPE_BOOLEAN, m->times.deadline_ns != 0
+      && m->detected_ns > m->times.deadline_ns,
       "copied", G_TYPE_BOOLEAN, e->copied, NULL);
   return gst_message_new_element (src, s);
 }
 
 /* Like GstBaseSink's QoS message for a frame it dropped. */
 GstMessage *
-gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
+gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
     guint64 processed, guint64 dropped)
 {
   GstMessage *msg;
-  gint64 jitter = m->detected_ns - m->deadline_ns;
+  gint64 jitter = m->detected_ns - m->times.deadline_ns;
 
-  msg = gst_message_new_qos (src, FALSE, m->running_time, m->stream_time,
-      m->pts, m->duration);
+  msg =
+      gst_message_new_qos (src, FALSE, m->times.running_time,
+      m->times.stream_time, m->times.pts, m->times.duration);
   gst_message_set_qos_values (msg, jitter, 1.0, 1000000);
   gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, processed, dropped);
   return msg;

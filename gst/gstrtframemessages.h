@@ -35,12 +35,12 @@ typedef struct
 
 GstStructure *gst_rtframe_stats_new (const gchar * name,
     const GstRtFrameStatsInput * in);
-GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfMiss * m);
-GstMessage *gst_rtframe_message_late (GstObject * src, const RtfMiss * m);
+GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m);
+GstMessage *gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
 GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
-GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfMiss * m,
+GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
     guint64 processed, guint64 dropped);
 
 G_END_DECLS

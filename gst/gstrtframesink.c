@@ -47,9 +47,9 @@
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_sink_debug);
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
 
-/* What the element attached to a queue slot: the buffer and its mappings,
+/* What the element attached to a queue cell: the buffer and its mappings,
  * kept until the writer is done with the frame. */
-struct _GstRtFrameSlot
+struct _GstRtFrameMapping
 {
   GstBuffer *buffer;
   GstMemory *mem[RTF_FRAME_MAX_IOV];
@@ -873,21 +873,21 @@ reporter_func (gpointer user_data)
 /* ---- writer callbacks (writer thread) --------------------------------- */
 
 static void
-slot_clear (GstRtFrameSlot * slot)
+mapping_clear (GstRtFrameMapping * mapping)
 {
   guint i;
 
-  for (i = 0; i < slot->n_map; i++)
-    gst_memory_unmap (slot->mem[i], &slot->map[i]);
-  slot->n_map = 0;
-  gst_clear_buffer (&slot->buffer);
+  for (i = 0; i < mapping->n_map; i++)
+    gst_memory_unmap (mapping->mem[i], &mapping->map[i]);
+  mapping->n_map = 0;
+  gst_clear_buffer (&mapping->buffer);
 }
 
 /* What the element attached to a frame goes back */
 static void
 frame_clear (RtfFrame * frame)
 {
-  slot_clear ((GstRtFrameSlot *) frame->user);
+  mapping_clear ((GstRtFrameMapping *) frame->user);
   if (frame->format) {
     g_ref_string_release ((gchar *) frame->format);
     frame->format = NULL;
@@ -1048,7 +1048,7 @@ writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
 }
 
 static void
-writer_deadline_missed (const RtfMiss * miss, gpointer user_data)
+writer_deadline_missed (const RtfFrameReport * miss, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
 
@@ -1056,7 +1056,7 @@ writer_deadline_missed (const RtfMiss * miss, gpointer user_data)
 }
 
 static void
-writer_late_completion (const RtfMiss * miss, gpointer user_data)
+writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
 
@@ -1236,7 +1236,7 @@ struct _GstRtFrameWriterRun
   RtfWriter *writer;
   GstTask *task;                /* its task (no ref: the task owns this) */
   GRecMutex task_lock;
-  GstRtFrameSlot *slots;        /* given to an abandoned writer */
+  GstRtFrameMapping *mappings;  /* given to an abandoned writer */
   gchar *location;
 };
 
@@ -1286,8 +1286,8 @@ writer_run_abandoned_done (gpointer data)
   gst_element_call_async (GST_ELEMENT_CAST (self), join_abandoned_task,
       gst_object_ref (run->task), gst_object_unref);
 
-  g_free (run->slots);
-  run->slots = NULL;
+  g_free (run->mappings);
+  run->mappings = NULL;
   GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
       "holds the frames reported written", run->location);
   g_free (run->location);
@@ -1321,8 +1321,8 @@ free_running_state (GstRtFrameSink * self)
 
   /* releases (and unrefs) frames the writer never took */
   rtf_writer_free (writer);
-  g_free (self->slots);
-  self->slots = NULL;
+  g_free (self->mappings);
+  self->mappings = NULL;
   if (self->task) {
     gst_object_unref (self->task);
     self->task = NULL;
@@ -1445,9 +1445,9 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   g_clear_pointer (&location, g_free);
 
   queue = rtf_writer_get_queue (writer);
-  self->slots = g_new0 (GstRtFrameSlot, rtf_queue_capacity (queue));
+  self->mappings = g_new0 (GstRtFrameMapping, rtf_queue_capacity (queue));
   for (i = 0; i < rtf_queue_capacity (queue); i++)
-    rtf_queue_slot (queue, i)->user = &self->slots[i];
+    rtf_queue_cell (queue, i)->user = &self->mappings[i];
 
   GST_OBJECT_LOCK (self);
   self->writer = writer;
@@ -1579,7 +1579,7 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
   self->writer = NULL;
   rtf_writer_get_stats (writer, &self->last_stats);
   location = g_strdup (self->location);
-  run->slots = self->slots;
+  run->mappings = self->mappings;
   run->location = g_strdup (location);
   GST_OBJECT_UNLOCK (self);
 
@@ -1590,7 +1590,7 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
     GST_OBJECT_LOCK (self);
     self->writer = writer;
     GST_OBJECT_UNLOCK (self);
-    run->slots = NULL;
+    run->mappings = NULL;
     g_clear_pointer (&run->location, g_free);
     run->sink_ref = FALSE;
     gst_object_unref (self);
@@ -1598,9 +1598,9 @@ abandon_writer (GstRtFrameSink * self, guint64 timeout)
     g_free (location);
     return FALSE;
   }
-  /* the writer, its frames and the slots are the thread's now */
+  /* the writer, its frames and their mappings are the thread's now */
   GST_OBJECT_LOCK (self);
-  self->slots = NULL;
+  self->mappings = NULL;
   self->last_stats = final;
   GST_OBJECT_UNLOCK (self);
   gst_task_stop (self->task);
@@ -1913,15 +1913,16 @@ stamp_frame (GstRtFrameSink * self, RtfFrame * f, GstBuffer * buf,
 
   memset (f, 0, sizeof (*f));
   f->size = self->format.frame_size;
-  f->arrival_ns = arrival;
-  f->deadline_ns = deadline ? arrival + (gint64) deadline : 0;
-  f->pts = pts;
-  f->duration = GST_BUFFER_DURATION (buf);
-  f->running_time = f->stream_time = GST_CLOCK_TIME_NONE;
+  f->times.arrival_ns = arrival;
+  f->times.deadline_ns = deadline ? arrival + (gint64) deadline : 0;
+  f->times.pts = pts;
+  f->times.duration = GST_BUFFER_DURATION (buf);
+  f->times.running_time = f->times.stream_time = GST_CLOCK_TIME_NONE;
   if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
-    f->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        pts);
-    f->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
+    f->times.running_time =
+        gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
+    f->times.stream_time =
+        gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
   }
 }
 
@@ -1932,12 +1933,12 @@ stamp_frame (GstRtFrameSink * self, RtfFrame * f, GstBuffer * buf,
 static void
 report_drop (GstRtFrameSink * self, const RtfFrame * f)
 {
-  RtfMiss m;
+  RtfFrameReport m;
   RtfQueueLevel level;
   gboolean reported = f->miss_reported;
 
   rtf_queue_get_level (rtf_writer_get_queue (self->writer), &level);
-  rtf_miss_init (&m, f, rtf_clock_now_ns (), RTF_FRAME_DROPPED,
+  rtf_frame_report_init (&m, f, rtf_clock_now_ns (), RTF_FRAME_DROPPED,
       level.queued, level.queued_bytes, level.held);
   if (!reported) {
     g_mutex_lock (&self->stats_lock);
@@ -1969,7 +1970,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   gint64 arrival = rtf_clock_now_ns ();
   GstBuffer *frame_buf = NULL;
   GstVideoMeta *meta = NULL;
-  GstRtFrameSlot *slot;
+  GstRtFrameMapping *mapping;
   RtfQueue *queue;
   RtfFrame *frame, stamp;
   GstRtFrameLeaky leaky;
@@ -2051,25 +2052,20 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     break;
   }
 
-  slot = frame->user;
+  mapping = frame->user;
   n_mem = gst_buffer_n_memory (frame_buf);
   g_assert (n_mem <= RTF_FRAME_MAX_IOV);
-  slot->buffer = frame_buf;
+  mapping->buffer = frame_buf;
   for (i = 0; i < n_mem; i++) {
-    slot->mem[i] = gst_buffer_peek_memory (frame_buf, i);
-    if (!gst_memory_map (slot->mem[i], &slot->map[i], GST_MAP_READ))
+    mapping->mem[i] = gst_buffer_peek_memory (frame_buf, i);
+    if (!gst_memory_map (mapping->mem[i], &mapping->map[i], GST_MAP_READ))
       goto map_failed;
-    slot->n_map = i + 1;
-    frame->iov[i].iov_base = slot->map[i].data;
-    frame->iov[i].iov_len = slot->map[i].size;
+    mapping->n_map = i + 1;
+    frame->iov[i].iov_base = mapping->map[i].data;
+    frame->iov[i].iov_len = mapping->map[i].size;
   }
   frame->n_iov = n_mem;
-  frame->arrival_ns = stamp.arrival_ns;
-  frame->deadline_ns = stamp.deadline_ns;
-  frame->pts = stamp.pts;
-  frame->duration = stamp.duration;
-  frame->running_time = stamp.running_time;
-  frame->stream_time = stamp.stream_time;
+  frame->times = stamp.times;
   frame->format = g_ref_string_acquire (self->format_text);
   frame->split = self->rotate
       && g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
@@ -2108,7 +2104,7 @@ repack_failed:
   }
 map_failed:
   {
-    slot_clear (slot);
+    mapping_clear (mapping);
     rtf_queue_cancel (queue, frame);
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Could not read the frame's memory."), (NULL));

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstRtFrameSink, gst_rtframe_sink, GST, RTFRAME_SINK,
     GstBaseSink);
 
-typedef struct _GstRtFrameSlot GstRtFrameSlot;
+typedef struct _GstRtFrameMapping GstRtFrameMapping;
 typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
 
 struct _GstRtFrameSink
@@ -63,7 +63,7 @@ struct _GstRtFrameSink
 
   /* running (start .. stop) */
   RtfWriter *writer;            /* under the object lock */
-  GstRtFrameSlot *slots;        /* one per queue slot */
+  GstRtFrameMapping *mappings;  /* one per queue cell */
   GstTask *task;
   GstRtFrameWriterRun *run;     /* the task's data */
   RtfThreadStarter helper_threads;      /* the writer's helpers as tasks */

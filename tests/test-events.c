@@ -9,7 +9,7 @@ test_events_order_and_overflow (void)
 {
   RtfEvents *ev = rtf_events_new (4);
   RtfEvent out[8];
-  RtfMiss m = { 0 };
+  RtfFrameReport m = { 0 };
   guint64 over = 99;
   guint i;
 

@@ -148,7 +148,7 @@ static void
 test_collect_missed (void)
 {
   RtfQueue *q = rtf_queue_new (8, 0);
-  RtfMiss m[8];
+  RtfFrameReport m[8];
   gint64 next;
   guint i;
 
@@ -157,9 +157,9 @@ test_collect_missed (void)
 
     g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
-    f->arrival_ns = 1000 * i;
-    f->deadline_ns = i == 2 ? 0 : 1000 * i + 500;       /* frame 2: no deadline */
-    f->pts = i;
+    f->times.arrival_ns = 1000 * i;
+    f->times.deadline_ns = i == 2 ? 0 : 1000 * i + 500; /* frame 2: no deadline */
+    f->times.pts = i;
     rtf_queue_commit (q, f);
   }
   g_assert_cmpuint (rtf_queue_collect_missed (q, 400, m, 8, &next), ==, 0);
@@ -167,8 +167,8 @@ test_collect_missed (void)
   g_assert_cmpuint (rtf_queue_collect_missed (q, 1500, m, 8, &next), ==, 2);
   g_assert_cmpuint (m[0].seq, ==, 0);
   g_assert_cmpuint (m[1].seq, ==, 1);
-  g_assert_cmpuint (m[1].pts, ==, 1);
-  g_assert_cmpint (m[1].deadline_ns, ==, 1500);
+  g_assert_cmpuint (m[1].times.pts, ==, 1);
+  g_assert_cmpint (m[1].times.deadline_ns, ==, 1500);
   g_assert_cmpint (m[1].detected_ns, ==, 1500);
   g_assert_cmpint (m[1].where, ==, RTF_FRAME_QUEUED);
   g_assert_cmpuint (m[1].queued_frames, ==, 5);
@@ -254,33 +254,33 @@ test_waiting_frame_deadline (void)
   ProducerData d = { q, -1, 0, &stamp };
   struct pollfd p = { rtf_queue_doorbell_fd (q), POLLIN, 0 };
   RtfFrame *f = push (q, 1), *g;
-  RtfMiss m[4];
+  RtfFrameReport m[4];
   gint64 next;
   GThread *t;
 
   rtf_queue_ack_doorbell (q);   /* the push's */
-  stamp.arrival_ns = 1000000000;
-  stamp.deadline_ns = stamp.arrival_ns + 50000000;
+  stamp.times.arrival_ns = 1000000000;
+  stamp.times.deadline_ns = stamp.times.arrival_ns + 50000000;
   stamp.size = 1;
   t = g_thread_new ("producer", blocked_producer, &d);
   g_assert_cmpint (poll (&p, 1, 5000), ==, 1);  /* it waits */
   g_assert_cmpint (d.result, ==, -1);
 
   /* not due: its deadline is the next one to wake up for */
-  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns - 1, m, 4,
-          &next), ==, 0);
-  g_assert_cmpint (next, ==, stamp.deadline_ns);
-  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns + 7, m, 4,
-          &next), ==, 1);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.times.deadline_ns - 1, m,
+          4, &next), ==, 0);
+  g_assert_cmpint (next, ==, stamp.times.deadline_ns);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.times.deadline_ns + 7, m,
+          4, &next), ==, 1);
   g_assert_cmpint (m[0].where, ==, RTF_FRAME_WAITING);
   g_assert_cmpuint (m[0].seq, ==, 1);
-  g_assert_cmpint (m[0].arrival_ns, ==, stamp.arrival_ns);
-  g_assert_cmpint (m[0].detected_ns - m[0].deadline_ns, ==, 7);
+  g_assert_cmpint (m[0].times.arrival_ns, ==, stamp.times.arrival_ns);
+  g_assert_cmpint (m[0].detected_ns - m[0].times.deadline_ns, ==, 7);
   g_assert_cmpuint (m[0].held_frames, ==, 1);
   g_assert_cmpint (next, ==, G_MAXINT64);
   /* once */
-  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.deadline_ns + 9, m, 4,
-          &next), ==, 0);
+  g_assert_cmpuint (rtf_queue_collect_missed (q, stamp.times.deadline_ns + 9, m,
+          4, &next), ==, 0);
 
   g_assert (rtf_queue_pop (q) == f);
   finish (q, f);

@@ -45,8 +45,8 @@ frame_done (RtfFrame * f, gpointer user_data)
 {
   Ctx *ctx = user_data;
 
-  free (ctx->mem[f->index]);
-  ctx->mem[f->index] = NULL;
+  free (ctx->mem[f->cell]);
+  ctx->mem[f->cell] = NULL;
   /* the writer thread, or the caller of rtf_writer_abandon() */
   g_atomic_int_inc (&ctx->released);
 }
@@ -84,7 +84,7 @@ push_frame (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq, MemKind mem)
   if (res != RTF_QUEUE_OK)
     return res;
   g_assert_cmpint (posix_memalign (&p, 4096, size + 4096), ==, 0);
-  ctx->mem[f->index] = p;
+  ctx->mem[f->cell] = p;
   data = (guint8 *) p + (mem == MEM_UNALIGNED ? 1 : 0);
   rtf_test_fill_frame (data, size, 0, seq);
   if (mem == MEM_PIECES && size >= 3) {
@@ -492,11 +492,11 @@ test_rotation (gconstpointer data)
     g_assert_cmpint (rtf_queue_reserve (q, size, TRUE, NULL, &f, NULL), ==,
         RTF_QUEUE_OK);
     g_assert_cmpint (posix_memalign (&p, 4096, size), ==, 0);
-    rc.ctx.mem[f->index] = p;
+    rc.ctx.mem[f->cell] = p;
     rtf_test_fill_frame (p, size, 0, i);
     f->iov[0] = (struct iovec) { p, size };
     f->n_iov = 1;
-    f->pts = i * 50000000;
+    f->times.pts = i * 50000000;
     /* frames 0-9 format A (files of 4, 4, 2: frame 10 has format B), frame
      * 13 asks for a split */
     f->format = i < 10 ? format_a : format_b;
