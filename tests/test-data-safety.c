@@ -502,7 +502,7 @@ typedef struct
 {
   GstElement *src;
   gint stop;
-  guint answered;
+  gint answered;
 } Asker;
 
 static gpointer
@@ -517,7 +517,7 @@ ask (gpointer data)
     if (gst_element_query_duration (a->src, GST_FORMAT_DEFAULT, &v)
         && v != -1) {
       fail_unless_equals_int64 (v, 8);
-      a->answered++;
+      g_atomic_int_inc (&a->answered);
     }
     if (gst_element_query_convert (a->src, GST_FORMAT_DEFAULT, 3,
             GST_FORMAT_TIME, &v))
@@ -547,6 +547,13 @@ GST_START_TEST (test_src_queries_during_stop)
     fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_READY),
         GST_STATE_CHANGE_SUCCESS);
   }
+  /* and it does answer, once started (the asker may have been starved
+   * during the cycles) */
+  fail_if (gst_element_set_state (pipe, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
+  for (i = 0; i < 500 && g_atomic_int_get (&a.answered) == 0; i++)
+    g_usleep (10 * 1000);
   g_atomic_int_set (&a.stop, 1);
   g_thread_join (t);
   fail_unless (a.answered > 0, "no query was answered");
