@@ -61,12 +61,13 @@ push_event (RtfEvents * ev, const RtfEvent * event)
 }
 
 gboolean
-rtf_events_push (RtfEvents * ev, RtfEventKind kind, const RtfFrameReport * miss)
+rtf_events_push (RtfEvents * ev, RtfEventKind kind,
+    const RtfFrameReport * report)
 {
   RtfEvent e = { 0 };
 
   e.kind = kind;
-  e.miss = *miss;
+  e.report = *report;
   return push_event (ev, &e);
 }
 
@@ -77,7 +78,7 @@ rtf_events_push_written (RtfEvents * ev, const RtfFrame * f)
   RtfEvent e = { 0 };
 
   e.kind = RTF_EVENT_WRITTEN;
-  rtf_frame_report_init (&e.miss, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0,
+  rtf_frame_report_init (&e.report, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0,
       0);
   e.submit_ns = f->submit_ns;
   e.offset = f->offset;

@@ -20,7 +20,7 @@ typedef enum
 typedef struct
 {
   RtfEventKind kind;
-  RtfFrameReport miss;                 /* WRITTEN: detected_ns is the completion */
+  RtfFrameReport report;        /* WRITTEN: detected_ns is the completion */
   /* WRITTEN only */
   gint64 submit_ns;
   guint64 offset;
@@ -32,7 +32,7 @@ typedef struct _RtfEvents RtfEvents;
 RtfEvents *rtf_events_new (guint capacity);
 void rtf_events_free (RtfEvents * ev);
 gboolean rtf_events_push (RtfEvents * ev, RtfEventKind kind,
-    const RtfFrameReport * miss);
+    const RtfFrameReport * report);
 gboolean rtf_events_push_written (RtfEvents * ev, const RtfFrame * f);
 void rtf_events_wait (RtfEvents * ev, gint64 until_us);
 guint rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max,

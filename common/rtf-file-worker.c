@@ -57,7 +57,7 @@ struct _RtfFileWorker
   guint64 prepared_number;
   RtfOutput *prepared;
   gint prepare_err;
-  RtfOutputStep prepare_step;
+  RtfFailStep prepare_step;
   /* max-files: the closed files, oldest first; those numbered at most
    * current - max_files go */
   GQueue kept;
@@ -65,7 +65,7 @@ struct _RtfFileWorker
   gboolean have_current;
   gint error;
   gchar *error_path;
-  const gchar *error_op;        /* "open" (naming a file) or "sync"
+  RtfFailStep error_step;       /* OPEN (naming a file) or SYNC
                                  * (finishing one) */
 };
 
@@ -113,13 +113,13 @@ do_trim (RtfFileWorker * fw)
 }
 
 static void
-set_error (RtfFileWorker * fw, gint err, const gchar * path, const gchar * op)
+set_error (RtfFileWorker * fw, gint err, const gchar * path, RtfFailStep step)
 {
   g_mutex_lock (&fw->lock);
   if (err && fw->error == 0) {
     fw->error = err;
     fw->error_path = g_strdup (path);
-    fw->error_op = op;
+    fw->error_step = step;
   }
   g_mutex_unlock (&fw->lock);
 }
@@ -153,7 +153,7 @@ do_retire (RtfFileWorker * fw, RtfOutput * o)
 
   rtf_output_info (o, &info);
   info.error = err;
-  set_error (fw, err, o->path, "sync");
+  set_error (fw, err, o->path, RTF_FAIL_SYNC);
   if (fw->cb.closed && !o->closed)
     fw->cb.closed (&info, fw->data);
   if (!empty && fw->max_files)
@@ -183,7 +183,7 @@ worker_thread (gpointer data)
       case JOB_PREPARE:{
         gchar *path = rtf_pattern_format (fw->pattern, job->number);
         gint err = 0;
-        RtfOutputStep step = RTF_OUTPUT_STEP_OPEN;
+        RtfFailStep step = RTF_FAIL_OPEN;
         RtfOutput *o = rtf_output_open (path, job->number, &fw->config,
             RTF_FILE_CREATE_NEW, &err, &step);
 
@@ -209,7 +209,7 @@ worker_thread (gpointer data)
       case JOB_NAME:{
         gint err = rtf_output_name (job->output);
 
-        set_error (fw, err, job->output->path, "open");
+        set_error (fw, err, job->output->path, RTF_FAIL_OPEN);
         break;
       }
       case JOB_RETIRE:
@@ -305,7 +305,7 @@ rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number)
 
 RtfOutput *
 rtf_file_worker_take (RtfFileWorker * fw, guint64 number, gint * err,
-    RtfOutputStep * step)
+    RtfFailStep * step)
 {
   RtfOutput *o = NULL;
 
@@ -385,7 +385,7 @@ rtf_file_worker_wait_idle (RtfFileWorker * fw)
 }
 
 gint
-rtf_file_worker_error (RtfFileWorker * fw, gchar ** path, const gchar ** op)
+rtf_file_worker_error (RtfFileWorker * fw, gchar ** path, RtfFailStep * step)
 {
   gint err;
 
@@ -393,8 +393,8 @@ rtf_file_worker_error (RtfFileWorker * fw, gchar ** path, const gchar ** op)
   err = fw->error;
   if (path)
     *path = g_strdup (fw->error_path);
-  if (op)
-    *op = fw->error_op;
+  if (step && err)
+    *step = fw->error_step;
   g_mutex_unlock (&fw->lock);
   return err;
 }

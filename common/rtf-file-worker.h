@@ -38,7 +38,7 @@ void rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number);
 /* The file prepared for `number`: NULL while it is being opened (*err 0),
  * or when opening it failed (*err, *step). */
 RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
-    gint * err, RtfOutputStep * step);
+    gint * err, RtfFailStep * step);
 /* The recording reached o (its first frame): gives it its names
  * (rtf_output_name()), then wakes the writer. */
 void rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o);
@@ -58,9 +58,10 @@ void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
 gboolean rtf_file_worker_idle (RtfFileWorker * fw);
 void rtf_file_worker_wait_idle (RtfFileWorker * fw);
 /* The first error naming or finishing a file: errno (0 none), with the
- * file's path in *path (caller frees) and *op "open" or "sync". */
+ * file's path in *path (caller frees) and *step OPEN (naming it) or SYNC
+ * (finishing it). */
 gint rtf_file_worker_error (RtfFileWorker * fw, gchar ** path,
-    const gchar ** op);
+    RtfFailStep * step);
 
 G_END_DECLS
 

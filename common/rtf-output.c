@@ -22,13 +22,6 @@ init_tags (RtfOutput * o)
       o->sync_index_tag.output = o;
 }
 
-const gchar *
-rtf_output_step_name (RtfOutputStep step)
-{
-  return step == RTF_OUTPUT_STEP_XFLAGS ? "xflags" :
-      step == RTF_OUTPUT_STEP_INDEX ? "index" : "open";
-}
-
 /* A hidden name beside path, for a file prepared while path holds
  * another: ".cam-00003.raw.3f9a01c2.rtfprep" */
 static gchar *
@@ -117,7 +110,7 @@ name_taken (RtfOutput * o, const RtfOutputConfig * config)
 RtfOutput *
 rtf_output_open (const gchar * path, guint64 number,
     const RtfOutputConfig * config, RtfFileOpenMode how, gint * err,
-    RtfOutputStep * step)
+    RtfFailStep * step)
 {
   RtfOutput *o = g_new0 (RtfOutput, 1);
   gboolean regular;
@@ -135,13 +128,13 @@ rtf_output_open (const gchar * path, guint64 number,
   if (how == RTF_FILE_REPLACE && config->index) {
     gint probe = rtf_index_probe (o->index_path);
 
-    *step = RTF_OUTPUT_STEP_INDEX;
+    *step = RTF_FAIL_INDEX;
     if (probe != 0 && probe != ENOENT) {
       *err = probe;
       goto fail;
     }
   }
-  *step = RTF_OUTPUT_STEP_OPEN;
+  *step = RTF_FAIL_OPEN;
   if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
       && (*err = prepare_hidden (o, config)) != 0)
     goto fail;
@@ -152,7 +145,7 @@ rtf_output_open (const gchar * path, guint64 number,
   if (!regular && (config->xflags.realtime || config->xflags.extent_size))
     o->file.xflags_errno = ENOTTY;      /* XFS file flags: not a device */
   if (o->file.xflags_errno) {
-    *step = RTF_OUTPUT_STEP_XFLAGS;
+    *step = RTF_FAIL_XFLAGS;
     *err = o->file.xflags_errno;
     goto fail;
   }
@@ -160,7 +153,7 @@ rtf_output_open (const gchar * path, guint64 number,
     o->mark_errno = rtf_file_mark_set (o->file.fd, &config->recording_id,
         number);
   if (config->index && regular) {
-    *step = RTF_OUTPUT_STEP_INDEX;
+    *step = RTF_FAIL_INDEX;
     if ((*err = open_index (o, o->tmp_index_path ? o->tmp_index_path :
                 o->index_path, how == RTF_FILE_REPLACE)) != 0)
       goto fail;

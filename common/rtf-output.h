@@ -4,8 +4,10 @@
 #ifndef __RTF_OUTPUT_H__
 #define __RTF_OUTPUT_H__
 
+#include "rtf-failure.h"
 #include "rtf-file.h"
 #include "rtf-index.h"
+#include "rtf-file-mark.h"
 #include "rtf-xflags.h"
 
 G_BEGIN_DECLS
@@ -37,14 +39,6 @@ typedef struct
   guint64 preallocate;          /* bytes reserved at open, 0: none */
   RtfRecordingId recording_id;  /* marked on every data file */
 } RtfOutputConfig;
-
-/* Where opening failed */
-typedef enum
-{
-  RTF_OUTPUT_STEP_OPEN,
-  RTF_OUTPUT_STEP_XFLAGS,
-  RTF_OUTPUT_STEP_INDEX
-} RtfOutputStep;
 
 /* A file of a recording as reported when it is opened or closed */
 typedef struct
@@ -112,10 +106,6 @@ struct _RtfOutput
   RtfIoTag reserve_tag, index_tag, sync_data_tag, sync_index_tag;
 };
 
-/* The step as the writer's failed callback names it: "open", "xflags",
- * "index" */
-const gchar *rtf_output_step_name (RtfOutputStep step);
-
 /* Opens file `number` of a recording at path: REPLACE for the file
  * location names (a regular file there is emptied), CREATE_NEW for a
  * file of a set opened ahead (what is at path is left as it is until
@@ -123,7 +113,7 @@ const gchar *rtf_output_step_name (RtfOutputStep step);
  * recording's. */
 RtfOutput *rtf_output_open (const gchar * path, guint64 number,
     const RtfOutputConfig * config, RtfFileOpenMode how, gint * err,
-    RtfOutputStep * step);
+    RtfFailStep * step);
 
 /* The recording reached o: gives it its names (moves a file prepared
  * under a hidden name over what path held; deletes the replaced file's

@@ -1,14 +1,29 @@
-/* rtframe: the writer engine - takes frames from the queue and appends them
- * to one file with aligned writes, on a thread of its own */
+/* rtframe: the writer engine - takes frames from a producer (the element's
+ * streaming thread) and appends them to a file, or a set of files, with
+ * aligned writes on a thread of its own.
+ *
+ * Its parts (docs/design.md, "The writer"):
+ *   rtf-writer.c          life cycle: start, the run loop and its phases,
+ *                         stop, abandon; the owner's calls
+ *   rtf-writer-admit.c    the producer's side: offering a frame (room,
+ *                         leaky drops, refusals) and what it counts
+ *   rtf-writer-submit.c   I/O: slots, staging and fixed buffers, aligned
+ *                         writes and their completions
+ *   rtf-writer-release.c  in frame order: deadlines, index records,
+ *                         frames handed back
+ *   rtf-writer-files.c    the files: a file's first frame, splits,
+ *                         preallocation, syncs, sealing at the end */
 #ifndef __RTF_WRITER_H__
 #define __RTF_WRITER_H__
 
 #include "rtf-engine.h"
+#include "rtf-failure.h"
 #include "rtf-file.h"
 #include "rtf-histogram.h"
 #include "rtf-output.h"
 #include "rtf-queue.h"
 #include "rtf-regions.h"
+#include "rtf-stats.h"
 
 G_BEGIN_DECLS
 
@@ -38,7 +53,7 @@ typedef struct
 
   /* rotation (rotate: location is a pattern) */
   gboolean rotate;
-  guint64 start_index;          /* number of the first file */
+  guint64 first_file_number;    /* the number of the first file */
   guint64 max_file_size;        /* bytes, 0: no limit */
   guint64 max_file_duration;    /* ns, 0: no limit */
   guint max_files;              /* files kept, 0: all */
@@ -55,68 +70,45 @@ typedef enum
   RTF_LOG_DEBUG
 } RtfLogLevel;
 
+/* What the writer tells its owner.  Every callback may be NULL.  All but
+ * frame_done are called with the writer's callback lock held (so that
+ * rtf_writer_abandon() can turn them off: after it returns none is called
+ * any more); a callback must not call back into the writer.  Write them
+ * with designated initializers. */
 typedef struct
 {
-  /* A frame leaves the writer: state is WRITTEN, FAILED or DROPPED.  In
-   * frame order, on the writer thread (or the caller of rtf_writer_free()
-   * for frames never taken).  Release what the producer attached. */
+  /* A frame leaves the writer: state is WRITTEN, FAILED or DROPPED.
+   * Release what the producer attached.  Written and failed frames: in
+   * frame order, on the writer thread (or the thread calling
+   * rtf_writer_free() for frames never taken); dropped frames: on the
+   * producer's thread, in rtf_writer_offer().  Under the callback lock
+   * too, except for frames never taken. */
   void (*frame_done) (RtfFrame * frame, gpointer user_data);
-  /* The writer stopped on an I/O error; called once, before the producer is
-   * refused.  The files were cut back to the frames written before it.
-   * operation: "write", "sync", or for a file of a rotated set "open",
-   * "xflags" (its XFS flags were refused) or "index"; path: the file. */
-  void (*failed) (gint err, const gchar * operation, const gchar * path,
-      const gchar * detail, gpointer user_data);
+  /* A frame was dropped (leaky): a report of it, and whether its miss was
+   * reported before (then it is counted missed already).  On the
+   * producer's thread, in rtf_writer_offer(). */
+  void (*frame_dropped) (const RtfFrameReport * report,
+      gboolean miss_reported_before, gpointer user_data);
+  /* The writer stopped on an I/O error; called once, before the producer
+   * is refused, after the files were cut back to the frames written
+   * before it.  On the writer thread. */
+  void (*failed) (const RtfFailure * failure, gpointer user_data);
+  /* A line for the log, on whichever thread it happens. */
   void (*log) (RtfLogLevel level, const gchar * message, gpointer user_data);
   /* A frame's deadline passed before its last byte was written: called when
    * the deadline passes (within the wake-up latency of the writer thread),
    * once per frame, on the writer thread. */
-  void (*deadline_missed) (const RtfFrameReport * miss, gpointer user_data);
-  /* A frame that missed its deadline was written after all: miss->where is
-   * WRITTEN and miss->detected_ns the completion time. */
-  void (*late_completion) (const RtfFrameReport * miss, gpointer user_data);
+  void (*deadline_missed) (const RtfFrameReport * report, gpointer user_data);
+  /* A frame that missed its deadline was written after all: report->where
+   * is WRITTEN and report->detected_ns the completion time.  Writer
+   * thread. */
+  void (*late_completion) (const RtfFrameReport * report, gpointer user_data);
   /* A file got its first frame (writer thread) / was finished, made
    * durable and closed (writer thread, or the file helper thread of a
    * rotated recording). */
   void (*file_opened) (const RtfFileInfo * info, gpointer user_data);
   void (*file_closed) (const RtfFileInfo * info, gpointer user_data);
 } RtfWriterCallbacks;
-
-typedef struct
-{
-  RtfEngineKind engine;         /* in use: IO_URING or PSYNC */
-  gint engine_errno;            /* why io_uring was not used, 0 if it is */
-  gboolean direct;
-  gint direct_errno;            /* why O_DIRECT was refused, 0 if not */
-  gsize block;
-  gsize mem_align;
-  /* frame accounting, one consistent snapshot:
-   * received = written + lost + dropped + queued + in_flight */
-  guint64 frames_received;
-  guint64 frames_written;       /* whole frames in the file, in order */
-  guint64 frames_lost;          /* accepted but not written: after an error */
-  guint64 frames_dropped;       /* dropped by the producer (leaky) */
-  guint frames_queued;          /* not yet taken by the writer */
-  guint64 bytes_queued;
-  guint frames_in_flight;       /* taken, not yet released */
-  guint frames_held;            /* queued + in flight (+ one being handed) */
-  guint frames_held_max;        /* high-water marks of frames_held */
-  guint64 bytes_held_max;
-
-  guint64 bytes_written;        /* = offset where the next frame goes */
-  guint64 frames_zero_copy;
-  guint64 frames_copied;
-  guint64 writes_registered;    /* writes from io_uring fixed buffers */
-  guint64 frames_missed;        /* deadline passed before written (writer) */
-  guint64 frames_late;          /* of those, written after all */
-  guint64 bytes_preallocated;   /* file space reserved so far */
-  guint64 files;                /* files that got frames */
-  guint64 file_number;          /* of the file being written */
-  guint64 frames_durable;       /* written and fdatasync'ed */
-  guint64 syncs;                /* fdatasyncs done (sync-interval) */
-  gint64 sync_max_ns;           /* longest of them */
-  gint error;                   /* errno that stopped the writer, 0 none */
-} RtfWriterStats;
 
 /* Latency of the frames written so far, in ns */
 typedef struct
@@ -125,17 +117,52 @@ typedef struct
   RtfHistogram submit_to_done;   /* first write submitted -> last written */
 } RtfWriterLatency;
 
-/* Opens the (first) file.  On failure NULL, *err the errno and *what
- * (may be NULL) the step: "open", "xflags" (the XFS flags were refused)
- * or "index" (the index file could not be created). */
+/* Opens the (first) file.  On failure NULL, *err the errno and *step (may
+ * be NULL) what failed: OPEN, XFLAGS (the XFS flags were refused) or
+ * INDEX (the index file could not be created). */
 RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
     const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err,
-    const gchar ** what);
+    RtfFailStep * step);
 void rtf_writer_free (RtfWriter * w);
 
 RtfQueue *rtf_writer_get_queue (RtfWriter * w);
 void rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats);
 void rtf_writer_get_latency (RtfWriter * w, RtfWriterLatency * latency);
+
+/* ---- the producer's side (one thread) --------------------------------- */
+
+typedef enum
+{
+  RTF_LEAKY_NO,                 /* wait for room */
+  RTF_LEAKY_UPSTREAM,           /* no room: drop the frame offered */
+  RTF_LEAKY_DOWNSTREAM          /* no room: drop the oldest queued frame */
+} RtfLeaky;
+
+typedef enum
+{
+  RTF_OFFER_TAKEN,              /* *frame is the producer's to fill; then
+                                 * rtf_writer_commit() or _cancel() */
+  RTF_OFFER_DROPPED,            /* no room (leaky): the frame offered was
+                                 * dropped, reported and counted */
+  RTF_OFFER_FLUSHING,           /* a flush ended the wait for room */
+  RTF_OFFER_CLOSED              /* the writer failed (it said why) */
+} RtfOffer;
+
+/* Offers a frame of `size` bytes that arrived with `times`: waits for room
+ * (RTF_LEAKY_NO), or drops by `leaky`; each drop is counted, reported
+ * (frame_dropped) and, for a queued frame, released (frame_done).  The
+ * deadline of a frame waiting for room is watched by the writer thread
+ * meanwhile. */
+RtfOffer rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
+    const RtfFrameTimes * times, RtfFrame ** frame);
+/* Hands a filled frame over: it gets its number and the writer is woken. */
+void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
+/* Gives back a frame the producer could not fill. */
+void rtf_writer_cancel (RtfWriter * w, RtfFrame * frame);
+/* Aborts a wait for room (and refuses until unset): flushing. */
+void rtf_writer_set_flushing (RtfWriter * w, gboolean flushing);
+
+/* ---- the writer thread ----------------------------------------------- */
 
 /* The body of the writer thread: returns after rtf_writer_shutdown(), or at
  * once when the I/O engine could not be set up. */

@@ -1,10 +1,17 @@
-/* rtframe: the bus messages rtframesink posts.  Every field is documented
- * in docs/reference.md. */
+/* rtframe: what rtframesink posts - the bus messages about frames and
+ * files, its errors, its statistics (the figures themselves:
+ * gstrtframestats.c).  Every field is documented in docs/reference.md. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstrtframemessages.h"
+#include "gstrtframesink-private.h"
+#include "rtf-clock.h"
+
+#include <errno.h>
+
+#define GST_CAT_DEFAULT gst_rtframe_sink_debug
 
 static const gchar *
 where_name (RtfFrameState where)
@@ -69,7 +76,7 @@ GstMessage *
 gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
 {
   GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_WRITTEN);
-  const RtfFrameReport *m = &e->miss;
+  const RtfFrameReport *m = &e->report;
 
   set_frame_fields (s, m);
   gst_structure_set (s,
@@ -100,78 +107,6 @@ gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
   return msg;
 }
 
-static void
-set_latency (GstStructure * s, const gchar * prefix, const RtfHistogram * h)
-{
-  RtfHistogramSummary sum;
-  gchar name[64];
-
-  rtf_histogram_summarize (h, &sum);
-#define F(field, type, value) \
-  g_snprintf (name, sizeof (name), "%s-%s", prefix, field); \
-  gst_structure_set (s, name, type, value, NULL)
-  F ("min", G_TYPE_UINT64, sum.min);
-  F ("mean", G_TYPE_UINT64, (guint64) sum.mean);
-  F ("max", G_TYPE_UINT64, sum.max);
-  F ("stddev", G_TYPE_UINT64, (guint64) sum.stddev);
-  F ("p50", G_TYPE_UINT64, sum.p50);
-  F ("p99", G_TYPE_UINT64, sum.p99);
-  F ("p99.9", G_TYPE_UINT64, sum.p999);
-  F ("p99.99", G_TYPE_UINT64, sum.p9999);
-#undef F
-}
-
-GstStructure *
-gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
-{
-  const RtfWriterStats *w = &in->writer;
-  GstStructure *s = gst_structure_new_empty (name);
-  gdouble secs = in->elapsed_ns / 1e9;
-  gdouble isecs = in->interval_ns / 1e9;
-
-  gst_structure_set (s,
-      "location", G_TYPE_STRING, in->location,
-      "elapsed", G_TYPE_UINT64, (guint64) MAX (in->elapsed_ns, 0),
-      "deadline", G_TYPE_UINT64, in->deadline,
-      "frames-received", G_TYPE_UINT64, w->frames_received,
-      "frames-written", G_TYPE_UINT64, w->frames_written,
-      "frames-dropped", G_TYPE_UINT64, w->frames_dropped,
-      "frames-missed", G_TYPE_UINT64, w->frames_missed + in->drops_missed,
-      "frames-late", G_TYPE_UINT64, w->frames_late,
-      "frames-lost", G_TYPE_UINT64, w->frames_lost,
-      "frames-queued", G_TYPE_UINT64, (guint64) w->frames_queued,
-      "frames-in-flight", G_TYPE_UINT64, (guint64) w->frames_in_flight,
-      "bytes-written", G_TYPE_UINT64, w->bytes_written,
-      "bytes-queued", G_TYPE_UINT64, w->bytes_queued,
-      "frames-zero-copy", G_TYPE_UINT64, w->frames_zero_copy,
-      "frames-copied", G_TYPE_UINT64, w->frames_copied,
-      "writes-registered", G_TYPE_UINT64, w->writes_registered,
-      "frames-repacked", G_TYPE_UINT64, in->frames_repacked,
-      "throughput", G_TYPE_DOUBLE, secs > 0 ? w->bytes_written / secs : 0.0,
-      "throughput-interval", G_TYPE_DOUBLE,
-      isecs > 0 ? in->interval_bytes / isecs : 0.0,
-      "queue-high-water-frames", G_TYPE_UINT, w->frames_held_max,
-      "queue-high-water-bytes", G_TYPE_UINT64, w->bytes_held_max,
-      "wait-total", G_TYPE_UINT64, in->wait_total_ns,
-      "wait-max", G_TYPE_UINT64, in->wait_max_ns,
-      "waits", G_TYPE_UINT64, in->waits,
-      "io-engine", G_TYPE_STRING,
-      w->engine == RTF_ENGINE_PSYNC ? "psync" : "io-uring",
-      "direct", G_TYPE_BOOLEAN, w->direct,
-      "write-alignment", G_TYPE_UINT, (guint) w->block,
-      "messages-lost", G_TYPE_UINT64, in->events_overflowed,
-      "files", G_TYPE_UINT64, w->files,
-      "file-index", G_TYPE_UINT64, w->file_number,
-      "frames-durable", G_TYPE_UINT64, w->frames_durable,
-      "syncs", G_TYPE_UINT64, w->syncs,
-      "sync-max", G_TYPE_UINT64, (guint64) MAX (w->sync_max_ns, 0), NULL);
-  if (in->latency) {
-    set_latency (s, "latency", &in->latency->arrival_to_done);
-    set_latency (s, "device-latency", &in->latency->submit_to_done);
-  }
-  return s;
-}
-
 /* rtframesink-file-opened / rtframesink-file-closed */
 GstMessage *
 gst_rtframe_message_file (GstObject * src, gboolean opened,
@@ -196,4 +131,177 @@ gst_rtframe_message_file (GstObject * src, gboolean opened,
         NULL);
   }
   return gst_message_new_element (src, s);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+static const gchar *
+step_name (RtfFailStep step)
+{
+  static const gchar *names[] = { "write", "sync", "open", "xflags", "index" };
+
+  return names[step];
+}
+
+/* One RESOURCE error (OPEN_WRITE, or BUSY when the file is being
+ * written), the same words whenever it happens; `detail` (may be NULL) for
+ * the debug text. */
+void
+gst_rtframe_sink_post_open_error (GstRtFrameSink * self, RtfFailStep step,
+    const gchar * path, gint err, RtfDirectMode direct,
+    const RtfXflags * xflags, const gchar * detail)
+{
+  const gchar *e = g_strerror (err);
+  gchar *dbg = g_strdup_printf ("%s: %s%s%s", step_name (step), e,
+      detail ? "; " : "", detail ? detail : "");
+
+  if (err == EWOULDBLOCK) {
+    /* the lock every recording holds on its files (rtf-file.c) */
+    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
+        ("Cannot record to \"%s\": it is being written by another "
+            "recording (another pipeline or process, or an earlier recording "
+            "of this one whose writes are still stalled in the kernel) or "
+            "repaired by rtframe-recover.", path), ("%s", dbg));
+  } else if (step == RTF_FAIL_XFLAGS && err == ENOTTY
+      && (xflags->realtime || xflags->extent_size)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot set XFS file flags (realtime, extent-size-hint) on \"%s\": "
+            "it is not a regular file.", path), ("%s", dbg));
+  } else if (step == RTF_FAIL_XFLAGS && xflags->realtime
+      && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
+            "the filesystem has no realtime section, is not XFS, or the "
+            "kernel lacks XFS realtime support.", path),
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", dbg));
+  } else if (step == RTF_FAIL_XFLAGS) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not set an extent size hint of %" G_GUINT64_FORMAT
+            " bytes on file \"%s\": the filesystem is not XFS or the hint "
+            "is no multiple of its block size.", xflags->extent_size, path),
+        ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s", dbg));
+  } else if (step == RTF_FAIL_INDEX && (err == EEXIST || err == ELOOP)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not create the index of file \"%s\": \"%s%s\" %s; remove "
+            "it, or record with index=false.", path, path, RTF_INDEX_SUFFIX,
+            err == ELOOP ? "is a symbolic link (never followed)" :
+            "exists and is not an rtframe index"), ("%s", dbg));
+  } else if (step == RTF_FAIL_INDEX) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not create the index of file \"%s\": %s.", path, e),
+        ("%s", dbg));
+  } else if (err == ELOOP) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": it is a symbolic link, and rtframesink "
+            "never writes through one (name the file it points to).", path),
+        ("%s", dbg));
+  } else if (err == EEXIST) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": it exists and is not a regular file "
+            "(the files of a recording split by a pattern are regular "
+            "files), or its index name holds a file that is not an rtframe "
+            "index.", path), ("%s", dbg));
+  } else if (err == EINVAL && direct == RTF_DIRECT_ON) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for direct I/O: the filesystem does "
+            "not support O_DIRECT (direct=on).", path),
+        ("open(O_DIRECT): %s", dbg));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not open file \"%s\" for writing: %s.", path, e), ("%s", dbg));
+  }
+  g_free (dbg);
+}
+
+/* The writer stopped on an I/O error: a file of a set could not be opened
+ * (said as at start), the disk is full, or a write or sync failed */
+void
+gst_rtframe_sink_post_failure (GstRtFrameSink * self,
+    const RtfFailure * failure)
+{
+  const gchar *path = failure->path, *detail = failure->detail;
+  const gchar *what = step_name (failure->step);
+  gint err = failure->err;
+
+  if (failure->step == RTF_FAIL_XFLAGS || failure->step == RTF_FAIL_OPEN
+      || (failure->step == RTF_FAIL_INDEX && err != ENOSPC)) {
+    RtfXflags xflags;
+    RtfDirectMode direct;
+
+    GST_OBJECT_LOCK (self);
+    xflags.realtime = self->realtime;
+    xflags.extent_size = self->extent_size_hint;
+    direct = (RtfDirectMode) self->direct;
+    GST_OBJECT_UNLOCK (self);
+    gst_rtframe_sink_post_open_error (self, failure->step, path, err, direct,
+        &xflags, detail);
+  } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("No space left to write to file \"%s\".", path),
+        ("%s failed: %s", what, detail));
+  } else {
+    /* a write, or an fdatasync of sync-interval: the same to the user */
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Error while writing to file \"%s\": %s.", path,
+            g_strerror (err)), ("%s failed: %s", what, detail));
+  }
+}
+
+/* ---- statistics -------------------------------------------------------- */
+
+GstStructure *
+gst_rtframe_sink_stats (GstRtFrameSink * self, const gchar * name,
+    gboolean interval)
+{
+  RtfWriterLatency *latency = g_new (RtfWriterLatency, 1);
+  RtfWriterStats st;
+  GstStructure *s;
+
+  rtf_writer_get_stats (self->writer, &st);
+  rtf_writer_get_latency (self->writer, latency);
+  s = gst_rtframe_sink_stats_of (self, name, interval, &st, latency);
+  g_free (latency);
+  return s;
+}
+
+GstStructure *
+gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
+    gboolean interval, const RtfWriterStats * st,
+    const RtfWriterLatency * latency)
+{
+  GstRtFrameStatsInput in = { 0 };
+  gint64 now = rtf_clock_now_ns ();
+
+  in.writer = st;
+  in.latency = latency;
+  in.location = self->location;
+  in.deadline = self->deadline;
+  in.frames_repacked = self->frames_repacked;
+  g_mutex_lock (&self->stats_lock);
+  in.elapsed_ns = now - self->start_ns;
+  in.events_overflowed = self->events_overflowed;
+  in.interval_bytes = st->bytes_written - self->interval_bytes;
+  in.interval_ns = now - self->interval_start;
+  if (interval) {
+    self->interval_bytes = st->bytes_written;
+    self->interval_start = now;
+  }
+  g_mutex_unlock (&self->stats_lock);
+  return gst_rtframe_stats_new (name, &in);
+}
+
+void
+gst_rtframe_sink_post_stats (GstRtFrameSink * self)
+{
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self);
+  if (self->writer == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  s = gst_rtframe_sink_stats (self, GST_RTFRAME_MSG_STATS, TRUE);
+  GST_OBJECT_UNLOCK (self);
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
 }

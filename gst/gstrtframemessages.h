@@ -17,24 +17,33 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_FILE_OPENED "rtframesink-file-opened"
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
 
-/* What a stats structure is made of, gathered by the element */
+/* What a stats structure is made of (gstrtframestats.c): the writer's
+ * figures (common/rtf-stats.h) and what the element adds */
 typedef struct
 {
   const gchar *location;
   guint64 deadline;
   gint64 elapsed_ns;            /* since start */
-  RtfWriterStats writer;
-  const RtfWriterLatency *latency;
+  const RtfWriterStats *writer;
+  const RtfWriterLatency *latency;      /* NULL: no latency fields */
   guint64 frames_repacked;
-  guint64 drops_missed;         /* dropped frames not reported missed before */
-  guint64 wait_total_ns, wait_max_ns, waits;
   guint64 interval_bytes;       /* written since the last stats message */
   gint64 interval_ns;
-  guint64 events_overflowed;    /* deadline messages not posted (burst) */
+  guint64 events_overflowed;    /* frame messages not posted (burst) */
 } GstRtFrameStatsInput;
 
 GstStructure *gst_rtframe_stats_new (const gchar * name,
     const GstRtFrameStatsInput * in);
+
+/* The fields the element adds, with what each is */
+typedef struct
+{
+  const gchar *name;
+  const gchar *doc;
+} GstRtFrameStatsField;
+
+const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint *
+    n_fields);
 GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);

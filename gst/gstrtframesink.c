@@ -32,7 +32,7 @@
 #include "config.h"
 #endif
 
-#include "gstrtframesink.h"
+#include "gstrtframesink-private.h"
 #include "gstrtframeallocator.h"
 
 #include <errno.h>
@@ -42,91 +42,10 @@
 #include "gstrtframemessages.h"
 #include "rtf-clock.h"
 #include "rtf-pattern.h"
-#include "rtf-thread.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_rtframe_sink_debug);
+GST_DEBUG_CATEGORY (gst_rtframe_sink_debug);
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
 
-/* What the element attached to a queue cell: the buffer and its mappings,
- * kept until the writer is done with the frame. */
-struct _GstRtFrameMapping
-{
-  GstBuffer *buffer;
-  GstMemory *mem[RTF_FRAME_MAX_IOV];
-  GstMapInfo map[RTF_FRAME_MAX_IOV];
-  guint n_map;
-};
-
-#define DEFAULT_LOCATION NULL
-#define DEFAULT_MAX_SIZE_BUFFERS 16
-#define DEFAULT_MAX_SIZE_BYTES (256 * 1024 * 1024)
-#define DEFAULT_IO_DEPTH 4
-#define DEFAULT_IO_ENGINE GST_RTFRAME_IO_ENGINE_AUTO
-#define DEFAULT_DIRECT GST_RTFRAME_DIRECT_AUTO
-#define DEFAULT_PREALLOCATE (128 * 1024 * 1024)
-#define DEFAULT_DEADLINE (50 * GST_MSECOND)
-#define DEFAULT_LEAKY GST_RTFRAME_LEAKY_NO
-#define DEFAULT_STATS_INTERVAL 0
-#define DEFAULT_FRAME_MESSAGES FALSE
-#define DEFAULT_THREAD_POLICY GST_RTFRAME_THREAD_POLICY_DEFAULT
-#define DEFAULT_THREAD_PRIORITY 10
-#define DEFAULT_THREAD_CPUS NULL
-#define DEFAULT_STOP_TIMEOUT (5 * GST_SECOND)
-#define DEFAULT_MAX_FILE_SIZE 0
-#define DEFAULT_MAX_FILE_DURATION 0
-#define DEFAULT_MAX_FILES 0
-#define DEFAULT_START_INDEX 0
-#define DEFAULT_INDEX TRUE
-#define DEFAULT_CHECKSUMS FALSE
-#define DEFAULT_SYNC_INTERVAL (100 * GST_MSECOND)
-#define DEFAULT_REALTIME FALSE
-#define DEFAULT_EXTENT_SIZE_HINT 0
-
-/* frame events waiting to be posted; more in a burst are counted */
-#define EVENT_RING_SIZE 4096
-#define EVENT_BATCH 64
-
-#define MAX_MAX_SIZE_BUFFERS 4096
-#define MAX_IO_DEPTH 64
-
-enum
-{
-  PROP_0,
-  PROP_LOCATION,
-  PROP_MAX_SIZE_BUFFERS,
-  PROP_MAX_SIZE_BYTES,
-  PROP_IO_DEPTH,
-  PROP_IO_ENGINE,
-  PROP_DIRECT,
-  PROP_PREALLOCATE,
-  PROP_DEADLINE,
-  PROP_LEAKY,
-  PROP_STATS,
-  PROP_STATS_INTERVAL,
-  PROP_FRAME_MESSAGES,
-  PROP_THREAD_POLICY,
-  PROP_THREAD_PRIORITY,
-  PROP_THREAD_CPUS,
-  PROP_STOP_TIMEOUT,
-  PROP_MAX_FILE_SIZE,
-  PROP_MAX_FILE_DURATION,
-  PROP_MAX_FILES,
-  PROP_START_INDEX,
-  PROP_INDEX,
-  PROP_CHECKSUMS,
-  PROP_SYNC_INTERVAL,
-  PROP_REALTIME,
-  PROP_EXTENT_SIZE_HINT,
-  PROP_CURRENT_IO_ENGINE,
-  PROP_CURRENT_DIRECT,
-  PROP_WRITE_ALIGNMENT,
-  PROP_FRAMES_WRITTEN,
-  PROP_BYTES_WRITTEN,
-  PROP_FRAMES_ZERO_COPY,
-  PROP_FRAMES_COPIED,
-  PROP_FRAMES_REPACKED,
-  PROP_FRAMES_LOST
-};
 
 #define gst_rtframe_sink_parent_class parent_class
 G_DEFINE_TYPE (GstRtFrameSink, gst_rtframe_sink, GST_TYPE_BASE_SINK);
@@ -143,10 +62,6 @@ static guint gst_rtframe_sink_signals[LAST_SIGNAL] = { 0 };
 
 static void gst_rtframe_sink_finalize (GObject * object);
 static void gst_rtframe_sink_split_now (GstRtFrameSink * self);
-static void gst_rtframe_sink_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_rtframe_sink_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
 static gboolean gst_rtframe_sink_start (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_stop (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps);
@@ -157,14 +72,6 @@ static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
-static gpointer helper_start (const gchar * role, GThreadFunc func,
-    gpointer arg, gpointer data);
-static void helper_join (gpointer handle, gpointer data);
-static GstStructure *stats_structure (GstRtFrameSink * self,
-    const gchar * name, gboolean interval);
-static GstStructure *stats_structure_of (GstRtFrameSink * self,
-    const gchar * name, gboolean interval, const RtfWriterStats * st,
-    const RtfWriterLatency * latency);
 
 static void
 gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
@@ -181,218 +88,13 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
   gobject_class->set_property = gst_rtframe_sink_set_property;
   gobject_class->get_property = gst_rtframe_sink_get_property;
 
-  g_object_class_install_property (gobject_class, PROP_LOCATION,
-      g_param_spec_string ("location", "File Location",
-          "Path of the file to record to (created, or truncated), or a "
-          "pattern with one integer conversion (cam0-%05d.raw) for a "
-          "recording split into several files",
-          DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BUFFERS,
-      g_param_spec_uint ("max-size-buffers", "Max. size (frames)",
-          "Most frames held at once, queued or being written; when reached "
-          "the streaming thread waits", 1, MAX_MAX_SIZE_BUFFERS,
-          DEFAULT_MAX_SIZE_BUFFERS, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BYTES,
-      g_param_spec_uint64 ("max-size-bytes", "Max. size (bytes)",
-          "Most bytes of frames held at once, queued or being written "
-          "(0 = no byte limit); one frame is always taken", 0, G_MAXUINT64,
-          DEFAULT_MAX_SIZE_BYTES, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_IO_DEPTH,
-      g_param_spec_uint ("io-depth", "I/O depth",
-          "Most frames with writes in flight at once", 1, MAX_IO_DEPTH,
-          DEFAULT_IO_DEPTH, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_IO_ENGINE,
-      g_param_spec_enum ("io-engine", "I/O engine",
-          "How the writer thread submits writes", GST_TYPE_RTFRAME_IO_ENGINE,
-          DEFAULT_IO_ENGINE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_DIRECT,
-      g_param_spec_enum ("direct", "Direct I/O",
-          "Write with O_DIRECT, bypassing the page cache",
-          GST_TYPE_RTFRAME_DIRECT, DEFAULT_DIRECT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_PREALLOCATE,
-      g_param_spec_uint64 ("preallocate", "Preallocate (bytes)",
-          "File space reserved ahead of the writes with "
-          "fallocate(KEEP_SIZE), in bytes (0 = off)", 0, G_MAXINT64,
-          DEFAULT_PREALLOCATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_DEADLINE,
-      g_param_spec_uint64 ("deadline", "Deadline (ns)",
-          "Time from a frame's arrival in render until its last byte must be "
-          "written, in nanoseconds (0 = none).  A frame that misses it is "
-          "reported on the bus when the deadline passes.  A change applies "
-          "to frames arriving after it", 0, G_MAXINT64, DEFAULT_DEADLINE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_LEAKY,
-      g_param_spec_enum ("leaky", "Leaky",
-          "What render does when max-size-buffers/bytes frames are held: "
-          "wait (no), drop the new frame (upstream) or drop the oldest frame "
-          "not yet being written (downstream)", GST_TYPE_RTFRAME_LEAKY,
-          DEFAULT_LEAKY, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Frame counters, throughput, latency percentiles, queue and wait "
-          "figures (see docs/reference.md)", GST_TYPE_STRUCTURE,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
-      g_param_spec_uint64 ("stats-interval", "Stats interval (ns)",
-          "Post a rtframesink-stats element message this often, in "
-          "nanoseconds (0 = only at EOS)", 0, G_MAXINT64,
-          DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-          | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_FRAME_MESSAGES,
-      g_param_spec_boolean ("frame-messages", "Frame messages",
-          "Post an element message \"" GST_RTFRAME_MSG_WRITTEN "\" for "
-          "every frame written, with its offset and write times (for "
-          "benchmarks and per-frame indexes)", DEFAULT_FRAME_MESSAGES,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_THREAD_POLICY,
-      g_param_spec_enum ("thread-policy", "Writer thread policy",
-          "Scheduling policy the writer thread and its helpers (pwrite, "
-          "files) ask for (real-time policies need CAP_SYS_NICE or an "
-          "RLIMIT_RTPRIO; if refused: one warning)",
-          GST_TYPE_RTFRAME_THREAD_POLICY, DEFAULT_THREAD_POLICY,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_THREAD_PRIORITY,
-      g_param_spec_int ("thread-priority", "Writer thread priority",
-          "Real-time priority for thread-policy fifo or rr", 1, 99,
-          DEFAULT_THREAD_PRIORITY, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_THREAD_CPUS,
-      g_param_spec_string ("thread-cpus", "Writer thread CPUs",
-          "CPUs the writer thread and its helpers may run on, as a list "
-          "like \"1\" or \"0,2-3\" (NULL = any)", DEFAULT_THREAD_CPUS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_STOP_TIMEOUT,
-      g_param_spec_uint64 ("stop-timeout", "Stop timeout (ns)",
-          "Longest wait, when the element stops, for the disk to finish the "
-          "frames it holds, in nanoseconds (0 = no limit).  Frames not "
-          "written by then are reported lost (error message, frames-lost) "
-          "and the stop goes on; the file is cut back to the frames "
-          "written when the stalled writes end", 0, G_MAXINT64,
-          DEFAULT_STOP_TIMEOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
+  gst_rtframe_sink_install_properties (gobject_class);
 
-  g_object_class_install_property (gobject_class, PROP_MAX_FILE_SIZE,
-      g_param_spec_uint64 ("max-file-size", "Max. file size (bytes)",
-          "Start a new file before a frame that would make the file larger "
-          "than this, in bytes (0 = no limit; needs a pattern in location)",
-          0, G_MAXUINT64, DEFAULT_MAX_FILE_SIZE, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_MAX_FILE_DURATION,
-      g_param_spec_uint64 ("max-file-duration", "Max. file duration (ns)",
-          "Start a new file with the first frame whose running time is this "
-          "far from the file's first, in nanoseconds (0 = no limit; needs a "
-          "pattern in location)", 0, G_MAXUINT64, DEFAULT_MAX_FILE_DURATION,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_MAX_FILES,
-      g_param_spec_uint ("max-files", "Max. files",
-          "Files kept, the one being written included: the oldest is "
-          "deleted (with its index) once closed (0 = keep all; needs a "
-          "pattern in location)", 0, G_MAXUINT, DEFAULT_MAX_FILES,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_START_INDEX,
-      g_param_spec_uint ("start-index", "Start index",
-          "Number of the first file of a pattern", 0, G_MAXUINT,
-          DEFAULT_START_INDEX, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_INDEX,
-      g_param_spec_boolean ("index", "Index",
-          "Write a frame index beside each file (<file>.idx: caps, and per "
-          "frame its number, timestamps, offset, size, write times): what "
-          "rtframesrc, rtframe-verify and rtframe-recover read",
-          DEFAULT_INDEX, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_CHECKSUMS,
-      g_param_spec_boolean ("checksums", "Checksums",
-          "Put a CRC32C of each frame in its index record (computed by the "
-          "writer thread while the frame's write is in flight)",
-          DEFAULT_CHECKSUMS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_SYNC_INTERVAL,
-      g_param_spec_uint64 ("sync-interval", "Sync interval (ns)",
-          "fdatasync the file and its index this often, in nanoseconds, "
-          "after the writes they cover have completed: a power cut loses "
-          "at most about this much (0 = only at EOS and stop)", 0,
-          G_MAXINT64, DEFAULT_SYNC_INTERVAL, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_REALTIME,
-      g_param_spec_boolean ("realtime", "XFS realtime",
-          "Put each file's data on the XFS realtime section "
-          "(FS_XFLAG_REALTIME, set on the new empty file); an error when "
-          "the filesystem has none", DEFAULT_REALTIME, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_EXTENT_SIZE_HINT,
-      g_param_spec_uint64 ("extent-size-hint", "Extent size hint (bytes)",
-          "XFS extent size hint of each file (FS_XFLAG_EXTSIZE), in bytes, "
-          "a multiple of the filesystem block (0 = the filesystem's "
-          "default); an error where it is refused", 0, G_MAXUINT32,
-          DEFAULT_EXTENT_SIZE_HINT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstRtFrameSink::split-now:
-   *
-   * Starts a new file with the next frame (location must be a pattern).
-   */
   gst_rtframe_sink_signals[SIGNAL_SPLIT_NOW] =
       g_signal_new_class_handler ("split-now", G_TYPE_FROM_CLASS (klass),
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
       G_CALLBACK (gst_rtframe_sink_split_now), NULL, NULL, NULL,
       G_TYPE_NONE, 0);
-
-  g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
-      g_param_spec_enum ("current-io-engine", "Current I/O engine",
-          "The I/O engine in use (io-uring or psync; auto before start)",
-          GST_TYPE_RTFRAME_IO_ENGINE, GST_RTFRAME_IO_ENGINE_AUTO,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CURRENT_DIRECT,
-      g_param_spec_boolean ("current-direct", "Current direct I/O",
-          "TRUE when the file is written with O_DIRECT", FALSE,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_WRITE_ALIGNMENT,
-      g_param_spec_uint ("write-alignment", "Write alignment",
-          "Alignment of every write's offset and length in bytes (1 when "
-          "buffered, 0 before start)", 0, G_MAXUINT, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_WRITTEN,
-      g_param_spec_uint64 ("frames-written", "Frames written",
-          "Whole frames written to the file, in order", 0, G_MAXUINT64, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_BYTES_WRITTEN,
-      g_param_spec_uint64 ("bytes-written", "Bytes written",
-          "Bytes of whole frames written to the file", 0, G_MAXUINT64, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_ZERO_COPY,
-      g_param_spec_uint64 ("frames-zero-copy", "Zero-copy frames",
-          "Frames written from their own memory", 0, G_MAXUINT64, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_COPIED,
-      g_param_spec_uint64 ("frames-copied", "Copied frames",
-          "Frames copied to aligned staging memory by the writer thread "
-          "(memory not aligned for direct I/O, or in several pieces)", 0,
-          G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_REPACKED,
-      g_param_spec_uint64 ("frames-repacked", "Repacked frames",
-          "Strided frames (GstVideoMeta with padding) repacked to the tight "
-          "layout by the streaming thread", 0, G_MAXUINT64, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_LOST,
-      g_param_spec_uint64 ("frames-lost", "Frames lost",
-          "Frames accepted but not written because of a write error", 0,
-          G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_set_static_metadata (element_class,
       "Real-time raw video recorder", "Sink/File/Video",
@@ -425,33 +127,8 @@ static void
 gst_rtframe_sink_init (GstRtFrameSink * self)
 {
   self->allocator = gst_rtframe_allocator_new ();
-  self->helper_threads.start = helper_start;
-  self->helper_threads.join = helper_join;
-  self->helper_threads.data = self;
-  self->location = g_strdup (DEFAULT_LOCATION);
-  self->max_size_buffers = DEFAULT_MAX_SIZE_BUFFERS;
-  self->max_size_bytes = DEFAULT_MAX_SIZE_BYTES;
-  self->io_depth = DEFAULT_IO_DEPTH;
-  self->io_engine = DEFAULT_IO_ENGINE;
-  self->direct = DEFAULT_DIRECT;
-  self->preallocate = DEFAULT_PREALLOCATE;
-  self->deadline = DEFAULT_DEADLINE;
-  self->leaky = DEFAULT_LEAKY;
-  self->stats_interval = DEFAULT_STATS_INTERVAL;
-  self->frame_messages = DEFAULT_FRAME_MESSAGES;
-  self->thread_policy = DEFAULT_THREAD_POLICY;
-  self->thread_priority = DEFAULT_THREAD_PRIORITY;
-  self->thread_cpus = g_strdup (DEFAULT_THREAD_CPUS);
-  self->stop_timeout = DEFAULT_STOP_TIMEOUT;
-  self->max_file_size = DEFAULT_MAX_FILE_SIZE;
-  self->max_file_duration = DEFAULT_MAX_FILE_DURATION;
-  self->max_files = DEFAULT_MAX_FILES;
-  self->start_index = DEFAULT_START_INDEX;
-  self->index = DEFAULT_INDEX;
-  self->checksums = DEFAULT_CHECKSUMS;
-  self->sync_interval = DEFAULT_SYNC_INTERVAL;
-  self->realtime = DEFAULT_REALTIME;
-  self->extent_size_hint = DEFAULT_EXTENT_SIZE_HINT;
+  gst_rtframe_sink_init_threads (self);
+  gst_rtframe_sink_init_properties (self);
   g_mutex_init (&self->file_messages_lock);
   g_queue_init (&self->file_messages);
   g_rec_mutex_init (&self->reporter_task_lock);
@@ -482,886 +159,7 @@ gst_rtframe_sink_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-static void
-gst_rtframe_sink_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (object);
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer != NULL && (pspec->flags & GST_PARAM_MUTABLE_READY)) {
-    GST_OBJECT_UNLOCK (self);
-    /* The file is open and the writer set up: a change cannot apply. */
-    GST_WARNING_OBJECT (self, "cannot change '%s' while recording; set the "
-        "element to READY or NULL first", pspec->name);
-    return;
-  }
-  switch (prop_id) {
-    case PROP_LOCATION:
-      g_free (self->location);
-      self->location = g_value_dup_string (value);
-      break;
-    case PROP_MAX_SIZE_BUFFERS:
-      self->max_size_buffers = g_value_get_uint (value);
-      break;
-    case PROP_MAX_SIZE_BYTES:
-      self->max_size_bytes = g_value_get_uint64 (value);
-      break;
-    case PROP_IO_DEPTH:
-      self->io_depth = g_value_get_uint (value);
-      break;
-    case PROP_IO_ENGINE:
-      self->io_engine = g_value_get_enum (value);
-      break;
-    case PROP_DIRECT:
-      self->direct = g_value_get_enum (value);
-      break;
-    case PROP_PREALLOCATE:
-      self->preallocate = g_value_get_uint64 (value);
-      break;
-    case PROP_DEADLINE:
-      self->deadline = g_value_get_uint64 (value);
-      break;
-    case PROP_LEAKY:
-      self->leaky = g_value_get_enum (value);
-      break;
-    case PROP_STATS_INTERVAL:
-      self->stats_interval = g_value_get_uint64 (value);
-      break;
-    case PROP_FRAME_MESSAGES:
-      g_atomic_int_set (&self->frame_messages, g_value_get_boolean (value));
-      break;
-    case PROP_THREAD_POLICY:
-      self->thread_policy = g_value_get_enum (value);
-      break;
-    case PROP_THREAD_PRIORITY:
-      self->thread_priority = g_value_get_int (value);
-      break;
-    case PROP_THREAD_CPUS:
-      g_free (self->thread_cpus);
-      self->thread_cpus = g_value_dup_string (value);
-      break;
-    case PROP_MAX_FILE_SIZE:
-      self->max_file_size = g_value_get_uint64 (value);
-      break;
-    case PROP_MAX_FILE_DURATION:
-      self->max_file_duration = g_value_get_uint64 (value);
-      break;
-    case PROP_MAX_FILES:
-      self->max_files = g_value_get_uint (value);
-      break;
-    case PROP_START_INDEX:
-      self->start_index = g_value_get_uint (value);
-      break;
-    case PROP_INDEX:
-      self->index = g_value_get_boolean (value);
-      break;
-    case PROP_CHECKSUMS:
-      self->checksums = g_value_get_boolean (value);
-      break;
-    case PROP_SYNC_INTERVAL:
-      self->sync_interval = g_value_get_uint64 (value);
-      break;
-    case PROP_REALTIME:
-      self->realtime = g_value_get_boolean (value);
-      break;
-    case PROP_EXTENT_SIZE_HINT:
-      self->extent_size_hint = g_value_get_uint64 (value);
-      break;
-    case PROP_STOP_TIMEOUT:
-      self->stop_timeout = g_value_get_uint64 (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_rtframe_sink_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (object);
-  RtfWriterStats st;
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer)
-    rtf_writer_get_stats (self->writer, &st);
-  else
-    st = self->last_stats;
-
-  switch (prop_id) {
-    case PROP_LOCATION:
-      g_value_set_string (value, self->location);
-      break;
-    case PROP_MAX_SIZE_BUFFERS:
-      g_value_set_uint (value, self->max_size_buffers);
-      break;
-    case PROP_MAX_SIZE_BYTES:
-      g_value_set_uint64 (value, self->max_size_bytes);
-      break;
-    case PROP_IO_DEPTH:
-      g_value_set_uint (value, self->io_depth);
-      break;
-    case PROP_IO_ENGINE:
-      g_value_set_enum (value, self->io_engine);
-      break;
-    case PROP_DIRECT:
-      g_value_set_enum (value, self->direct);
-      break;
-    case PROP_PREALLOCATE:
-      g_value_set_uint64 (value, self->preallocate);
-      break;
-    case PROP_DEADLINE:
-      g_value_set_uint64 (value, self->deadline);
-      break;
-    case PROP_LEAKY:
-      g_value_set_enum (value, self->leaky);
-      break;
-    case PROP_STATS:
-      if (self->writer)
-        g_value_take_boxed (value, stats_structure (self,
-                GST_RTFRAME_MSG_STATS, FALSE));
-      else if (self->last_stats_structure)
-        g_value_set_boxed (value, self->last_stats_structure);
-      else
-        g_value_take_boxed (value,
-            gst_structure_new_empty (GST_RTFRAME_MSG_STATS));
-      break;
-    case PROP_STATS_INTERVAL:
-      g_value_set_uint64 (value, self->stats_interval);
-      break;
-    case PROP_FRAME_MESSAGES:
-      g_value_set_boolean (value, g_atomic_int_get (&self->frame_messages));
-      break;
-    case PROP_THREAD_POLICY:
-      g_value_set_enum (value, self->thread_policy);
-      break;
-    case PROP_THREAD_PRIORITY:
-      g_value_set_int (value, self->thread_priority);
-      break;
-    case PROP_THREAD_CPUS:
-      g_value_set_string (value, self->thread_cpus);
-      break;
-    case PROP_STOP_TIMEOUT:
-      g_value_set_uint64 (value, self->stop_timeout);
-      break;
-    case PROP_MAX_FILE_SIZE:
-      g_value_set_uint64 (value, self->max_file_size);
-      break;
-    case PROP_MAX_FILE_DURATION:
-      g_value_set_uint64 (value, self->max_file_duration);
-      break;
-    case PROP_MAX_FILES:
-      g_value_set_uint (value, self->max_files);
-      break;
-    case PROP_START_INDEX:
-      g_value_set_uint (value, self->start_index);
-      break;
-    case PROP_INDEX:
-      g_value_set_boolean (value, self->index);
-      break;
-    case PROP_CHECKSUMS:
-      g_value_set_boolean (value, self->checksums);
-      break;
-    case PROP_SYNC_INTERVAL:
-      g_value_set_uint64 (value, self->sync_interval);
-      break;
-    case PROP_REALTIME:
-      g_value_set_boolean (value, self->realtime);
-      break;
-    case PROP_EXTENT_SIZE_HINT:
-      g_value_set_uint64 (value, self->extent_size_hint);
-      break;
-    case PROP_CURRENT_IO_ENGINE:
-      g_value_set_enum (value, st.engine);
-      break;
-    case PROP_CURRENT_DIRECT:
-      g_value_set_boolean (value, st.direct);
-      break;
-    case PROP_WRITE_ALIGNMENT:
-      g_value_set_uint (value, (guint) st.block);
-      break;
-    case PROP_FRAMES_WRITTEN:
-      g_value_set_uint64 (value, st.frames_written);
-      break;
-    case PROP_BYTES_WRITTEN:
-      g_value_set_uint64 (value, st.bytes_written);
-      break;
-    case PROP_FRAMES_ZERO_COPY:
-      g_value_set_uint64 (value, st.frames_zero_copy);
-      break;
-    case PROP_FRAMES_COPIED:
-      g_value_set_uint64 (value, st.frames_copied);
-      break;
-    case PROP_FRAMES_REPACKED:
-      g_value_set_uint64 (value, self->frames_repacked);
-      break;
-    case PROP_FRAMES_LOST:
-      g_value_set_uint64 (value, st.frames_lost);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* ---- statistics ------------------------------------------------------- */
-
-/* Call with the object lock held (self->writer set).  With `interval`, the
- * interval figures restart from now (periodic messages). */
-static GstStructure *
-stats_structure (GstRtFrameSink * self, const gchar * name, gboolean interval)
-{
-  RtfWriterLatency *latency = g_new (RtfWriterLatency, 1);
-  RtfWriterStats st;
-  GstStructure *s;
-
-  rtf_writer_get_stats (self->writer, &st);
-  rtf_writer_get_latency (self->writer, latency);
-  s = stats_structure_of (self, name, interval, &st, latency);
-  g_free (latency);
-  return s;
-}
-
-/* The same from a snapshot of the writer's figures */
-static GstStructure *
-stats_structure_of (GstRtFrameSink * self, const gchar * name,
-    gboolean interval, const RtfWriterStats * st,
-    const RtfWriterLatency * latency)
-{
-  GstRtFrameStatsInput in = { 0 };
-  gint64 now = rtf_clock_now_ns ();
-
-  in.writer = *st;
-  in.latency = latency;
-  in.location = self->location;
-  in.deadline = self->deadline;
-  in.frames_repacked = self->frames_repacked;
-  g_mutex_lock (&self->stats_lock);
-  in.elapsed_ns = now - self->start_ns;
-  in.wait_total_ns = self->wait_total;
-  in.wait_max_ns = self->wait_max;
-  in.waits = self->waits;
-  in.drops_missed = self->drops_missed;
-  in.events_overflowed = self->events_overflowed;
-  in.interval_bytes = in.writer.bytes_written - self->interval_bytes;
-  in.interval_ns = now - self->interval_start;
-  if (interval) {
-    self->interval_bytes = in.writer.bytes_written;
-    self->interval_start = now;
-  }
-  g_mutex_unlock (&self->stats_lock);
-  return gst_rtframe_stats_new (name, &in);
-}
-
-static void
-post_stats (GstRtFrameSink * self)
-{
-  GstStructure *s;
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  s = stats_structure (self, GST_RTFRAME_MSG_STATS, TRUE);
-  GST_OBJECT_UNLOCK (self);
-  gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self), s));
-}
-
-/* ---- deadline events -------------------------------------------------- */
-
-static void
-post_event (GstRtFrameSink * self, const RtfEvent * e)
-{
-  GstObject *src = GST_OBJECT_CAST (self);
-  GstElement *el = GST_ELEMENT_CAST (self);
-
-  switch (e->kind) {
-    case RTF_EVENT_MISSED:
-      gst_element_post_message (el, gst_rtframe_message_missed (src, &e->miss));
-      break;
-    case RTF_EVENT_LATE_DONE:
-      gst_element_post_message (el, gst_rtframe_message_late (src, &e->miss));
-      break;
-    case RTF_EVENT_DROPPED:
-    case RTF_EVENT_DROPPED_AFTER_MISS:{
-      RtfWriterStats st = { 0 };
-
-      if (e->kind == RTF_EVENT_DROPPED)
-        gst_element_post_message (el, gst_rtframe_message_missed (src,
-                &e->miss));
-      GST_OBJECT_LOCK (self);
-      if (self->writer)
-        rtf_writer_get_stats (self->writer, &st);
-      GST_OBJECT_UNLOCK (self);
-      gst_element_post_message (el, gst_rtframe_message_qos_drop (src,
-              &e->miss, st.frames_written, st.frames_dropped));
-      break;
-    }
-    case RTF_EVENT_WRITTEN:
-      gst_element_post_message (el, gst_rtframe_message_written (src, e));
-      break;
-  }
-}
-
-/* Posts what the event ring holds, in order. */
-static void
-post_events (GstRtFrameSink * self)
-{
-  guint64 overflowed = 0;
-  guint n, i;
-
-  g_mutex_lock (&self->report_lock);
-  do {
-    n = rtf_events_pop (self->events, self->event_batch, EVENT_BATCH,
-        &overflowed);
-    for (i = 0; i < n; i++)
-      post_event (self, &self->event_batch[i]);
-    if (overflowed) {
-      g_mutex_lock (&self->stats_lock);
-      self->events_overflowed += overflowed;
-      g_mutex_unlock (&self->stats_lock);
-      GST_WARNING_OBJECT (self, "%" G_GUINT64_FORMAT " deadline messages "
-          "not posted: more than %d at once", overflowed, EVENT_RING_SIZE);
-    }
-  } while (n == EVENT_BATCH);
-  for (;;) {
-    GstMessage *msg;
-
-    g_mutex_lock (&self->file_messages_lock);
-    msg = g_queue_pop_head (&self->file_messages);
-    g_mutex_unlock (&self->file_messages_lock);
-    if (msg == NULL)
-      break;
-    gst_element_post_message (GST_ELEMENT_CAST (self), msg);
-  }
-  g_mutex_unlock (&self->report_lock);
-}
-
-/* The reporter task: turns deadline events into bus messages and posts the
- * periodic statistics, so the writer thread never calls into the bus (or
- * an application's sync handler). */
-static void
-reporter_func (gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-  gint64 interval_us = self->stats_interval / 1000;
-  gint64 next_stats = g_get_monotonic_time () + interval_us;
-
-  while (!g_atomic_int_get (&self->reporter_stop)) {
-    gint64 until = interval_us > 0 ? next_stats :
-        g_get_monotonic_time () + G_USEC_PER_SEC;
-
-    rtf_events_wait (self->events, until);
-    post_events (self);
-    if (interval_us > 0 && g_get_monotonic_time () >= next_stats) {
-      post_stats (self);
-      next_stats += interval_us;
-      if (next_stats < g_get_monotonic_time ())
-        next_stats = g_get_monotonic_time () + interval_us;
-    }
-  }
-  post_events (self);
-  gst_task_stop (self->reporter);
-}
-
-/* ---- writer callbacks (writer thread) --------------------------------- */
-
-static void
-mapping_clear (GstRtFrameMapping * mapping)
-{
-  guint i;
-
-  for (i = 0; i < mapping->n_map; i++)
-    gst_memory_unmap (mapping->mem[i], &mapping->map[i]);
-  mapping->n_map = 0;
-  gst_clear_buffer (&mapping->buffer);
-}
-
-/* What the element attached to a frame goes back */
-static void
-frame_clear (RtfFrame * frame)
-{
-  mapping_clear ((GstRtFrameMapping *) frame->user);
-  if (frame->format) {
-    g_ref_string_release ((gchar *) frame->format);
-    frame->format = NULL;
-  }
-}
-
-static void
-writer_frame_done (RtfFrame * frame, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  frame_clear (frame);
-  if (frame->state == RTF_FRAME_WRITTEN
-      && g_atomic_int_get (&self->frame_messages))
-    rtf_events_push_written (self->events, frame);
-}
-
-/* A file (the first, or the next of a set) could not be opened as asked:
- * `what` says which step ("open", "xflags", "index").  One RESOURCE error
- * (OPEN_WRITE, or BUSY when the file is being written), the same words
- * whenever it happens; `detail` (may be NULL) for the debug text. */
-static void
-post_open_error (GstRtFrameSink * self, const gchar * what,
-    const gchar * path, gint err, RtfDirectMode direct,
-    const RtfXflags * xflags, const gchar * detail)
-{
-  const gchar *e = g_strerror (err);
-  gchar *dbg = g_strdup_printf ("%s: %s%s%s", what, e, detail ? "; " : "",
-      detail ? detail : "");
-
-  if (err == EWOULDBLOCK) {
-    /* the lock every recording holds on its files (rtf-file.c) */
-    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
-        ("Cannot record to \"%s\": it is being written by another "
-            "recording (another pipeline or process, or an earlier recording "
-            "of this one whose writes are still stalled in the kernel) or "
-            "repaired by rtframe-recover.", path), ("%s", dbg));
-  } else if (g_str_equal (what, "xflags") && err == ENOTTY
-      && (xflags->realtime || xflags->extent_size)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Cannot set XFS file flags (realtime, extent-size-hint) on \"%s\": "
-            "it is not a regular file.", path), ("%s", dbg));
-  } else if (g_str_equal (what, "xflags") && xflags->realtime
-      && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not make file \"%s\" an XFS realtime file (realtime=true): "
-            "the filesystem has no realtime section, is not XFS, or the "
-            "kernel lacks XFS realtime support.", path),
-        ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", dbg));
-  } else if (g_str_equal (what, "xflags")) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not set an extent size hint of %" G_GUINT64_FORMAT
-            " bytes on file \"%s\": the filesystem is not XFS or the hint "
-            "is no multiple of its block size.", xflags->extent_size, path),
-        ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s", dbg));
-  } else if (g_str_equal (what, "index") && (err == EEXIST || err == ELOOP)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not create the index of file \"%s\": \"%s%s\" %s; remove "
-            "it, or record with index=false.", path, path, RTF_INDEX_SUFFIX,
-            err == ELOOP ? "is a symbolic link (never followed)" :
-            "exists and is not an rtframe index"), ("%s", dbg));
-  } else if (g_str_equal (what, "index")) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not create the index of file \"%s\": %s.", path, e),
-        ("%s", dbg));
-  } else if (err == ELOOP) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Cannot record to \"%s\": it is a symbolic link, and rtframesink "
-            "never writes through one (name the file it points to).", path),
-        ("%s", dbg));
-  } else if (err == EEXIST) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Cannot record to \"%s\": it exists and is not a regular file "
-            "(the files of a recording split by a pattern are regular "
-            "files), or its index name holds a file that is not an rtframe "
-            "index.", path), ("%s", dbg));
-  } else if (err == EINVAL && direct == RTF_DIRECT_ON) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for direct I/O: the filesystem does "
-            "not support O_DIRECT (direct=on).", path),
-        ("open(O_DIRECT): %s", dbg));
-  } else {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not open file \"%s\" for writing: %s.", path, e), ("%s", dbg));
-  }
-  g_free (dbg);
-}
-
-static void
-writer_failed (gint err, const gchar * operation, const gchar * path,
-    const gchar * detail, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  if (g_str_equal (operation, "xflags") || g_str_equal (operation, "open")
-      || (g_str_equal (operation, "index") && err != ENOSPC)) {
-    /* the next file of a set: said as at start */
-    RtfXflags xflags;
-    RtfDirectMode direct;
-
-    GST_OBJECT_LOCK (self);
-    xflags.realtime = self->realtime;
-    xflags.extent_size = self->extent_size_hint;
-    direct = (RtfDirectMode) self->direct;
-    GST_OBJECT_UNLOCK (self);
-    post_open_error (self, operation, path, err, direct, &xflags, detail);
-  } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("No space left to write to file \"%s\".", path),
-        ("%s failed: %s", operation, detail));
-  } else {
-    /* a write, or an fdatasync of sync-interval: the same to the user */
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Error while writing to file \"%s\": %s.", path,
-            g_strerror (err)), ("%s failed: %s", operation, detail));
-  }
-}
-
-/* file-opened/closed: made here (a file changes a few times an hour at
- * most), posted by the reporter task in order */
-static void
-push_file_message (GstRtFrameSink * self, gboolean opened,
-    const RtfFileInfo * info)
-{
-  GstMessage *msg;
-
-  GST_INFO_OBJECT (self, "%s %s", opened ? "opened" : "closed", info->path);
-  /* one file: EOS says it all */
-  if (!self->rotate)
-    return;
-  msg = gst_rtframe_message_file (GST_OBJECT_CAST (self), opened, info);
-  g_mutex_lock (&self->file_messages_lock);
-  g_queue_push_tail (&self->file_messages, msg);
-  g_mutex_unlock (&self->file_messages_lock);
-  rtf_events_wake (self->events);
-}
-
-static void
-writer_file_opened (const RtfFileInfo * info, gpointer user_data)
-{
-  push_file_message (GST_RTFRAME_SINK (user_data), TRUE, info);
-}
-
-static void
-writer_file_closed (const RtfFileInfo * info, gpointer user_data)
-{
-  push_file_message (GST_RTFRAME_SINK (user_data), FALSE, info);
-}
-
-static void
-writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
-{
-  static const GstDebugLevel levels[] = {
-    GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
-  };
-
-  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
-}
-
-static void
-writer_deadline_missed (const RtfFrameReport * miss, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push (self->events, RTF_EVENT_MISSED, miss);
-}
-
-static void
-writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
-}
-
-static const RtfWriterCallbacks writer_callbacks = {
-  writer_frame_done, writer_failed, writer_log, writer_deadline_missed,
-  writer_late_completion, writer_file_opened, writer_file_closed
-};
-
-/* ---- writer thread ---------------------------------------------------- */
-
-static void
-post_stream_status (GstRtFrameSink * self, GstTask * task,
-    GstStreamStatusType type)
-{
-  GstMessage *msg;
-  GValue val = G_VALUE_INIT;
-
-  msg = gst_message_new_stream_status (GST_OBJECT_CAST (self), type,
-      GST_ELEMENT_CAST (self));
-  g_value_init (&val, GST_TYPE_TASK);
-  g_value_set_object (&val, task);
-  gst_message_set_stream_status_object (msg, &val);
-  g_value_unset (&val);
-  gst_element_post_message (GST_ELEMENT_CAST (self), msg);
-}
-
-/* Gives the calling thread the scheduling asked for (thread-policy,
- * thread-priority, thread-cpus); FALSE with *why when it was refused. */
-static gboolean
-apply_thread_scheduling (GstRtFrameSink * self, gchar ** why)
-{
-  RtfSchedPolicy policy;
-  gint priority;
-  gchar *cpus;
-  gboolean ok = TRUE;
-
-  GST_OBJECT_LOCK (self);
-  policy = (RtfSchedPolicy) self->thread_policy;
-  priority = self->thread_priority;
-  cpus = g_strdup (self->thread_cpus);
-  GST_OBJECT_UNLOCK (self);
-  if (policy != RTF_SCHED_DEFAULT || cpus)
-    ok = rtf_thread_apply (policy, priority, cpus, why);
-  g_free (cpus);
-  return ok;
-}
-
-/* In the writer thread, before it runs: the scheduling asked for, then
- * ENTER so an application's sync handler has the last word. */
-static void
-writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-  gchar *why = NULL;
-
-  if (!apply_thread_scheduling (self, &why)) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Could not set the writer thread's scheduling (%s); recording goes "
-            "on with the default.", why), (NULL));
-    g_free (why);
-  }
-  post_stream_status (self, task, GST_STREAM_STATUS_TYPE_ENTER);
-}
-
-static void
-task_enter (GstTask * task, GThread * thread, gpointer user_data)
-{
-  post_stream_status (GST_RTFRAME_SINK (user_data), task,
-      GST_STREAM_STATUS_TYPE_ENTER);
-}
-
-static void
-task_leave (GstTask * task, GThread * thread, gpointer user_data)
-{
-  post_stream_status (GST_RTFRAME_SINK (user_data), task,
-      GST_STREAM_STATUS_TYPE_LEAVE);
-}
-
-/* The writer's helper threads (common/rtf-thread.h): the pwrite engine's
- * and the file helper of a rotated recording.  They run as tasks like the
- * writer's, named rtframesink-pwrite and rtframesink-files, so they too are
- * announced with STREAM_STATUS (CREATE and DESTROY from the writer thread,
- * which starts and joins them) and get the writer's scheduling. */
-typedef struct
-{
-  GstRtFrameSink *sink;
-  GThreadFunc func;
-  gpointer arg;
-  GstTask *task;
-  GRecMutex lock;
-} GstRtFrameHelper;
-
-static void
-helper_func (gpointer data)
-{
-  GstRtFrameHelper *helper = data;
-
-  helper->func (helper->arg);
-  gst_task_stop (helper->task);
-}
-
-/* The writer thread already warned if the scheduling was refused. */
-static void
-helper_enter (GstTask * task, GThread * thread, gpointer user_data)
-{
-  GstRtFrameHelper *helper = user_data;
-  gchar *why = NULL;
-
-  if (!apply_thread_scheduling (helper->sink, &why)) {
-    GST_INFO_OBJECT (helper->sink, "%s keeps the default scheduling: %s",
-        GST_OBJECT_NAME (task), why);
-    g_free (why);
-  }
-  post_stream_status (helper->sink, task, GST_STREAM_STATUS_TYPE_ENTER);
-}
-
-static void
-helper_free (GstRtFrameHelper * helper)
-{
-  gst_object_unref (helper->task);
-  g_rec_mutex_clear (&helper->lock);
-  g_free (helper);
-}
-
-static gpointer
-helper_start (const gchar * role, GThreadFunc func, gpointer arg, gpointer data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (data);
-  GstRtFrameHelper *helper = g_new0 (GstRtFrameHelper, 1);
-  gchar *name = g_strdup_printf ("rtframesink-%s", role);
-
-  helper->sink = self;
-  helper->func = func;
-  helper->arg = arg;
-  g_rec_mutex_init (&helper->lock);
-  helper->task = gst_task_new (helper_func, helper, NULL);
-  gst_object_set_name (GST_OBJECT_CAST (helper->task), name);
-  g_free (name);
-  gst_task_set_lock (helper->task, &helper->lock);
-  gst_task_set_enter_callback (helper->task, helper_enter, helper, NULL);
-  gst_task_set_leave_callback (helper->task, task_leave, self, NULL);
-  post_stream_status (self, helper->task, GST_STREAM_STATUS_TYPE_CREATE);
-  if (!gst_task_start (helper->task)) {
-    GST_WARNING_OBJECT (self, "could not start task %s: a plain thread "
-        "runs it", GST_OBJECT_NAME (helper->task));
-    post_stream_status (self, helper->task, GST_STREAM_STATUS_TYPE_DESTROY);
-    helper_free (helper);
-    return NULL;
-  }
-  return helper;
-}
-
-static void
-helper_join (gpointer handle, gpointer data)
-{
-  GstRtFrameHelper *helper = handle;
-
-  gst_task_join (helper->task);
-  post_stream_status (helper->sink, helper->task,
-      GST_STREAM_STATUS_TYPE_DESTROY);
-  helper_free (helper);
-}
-
-/* What the writer thread holds of its own: it outlives a stop that gave
- * up on a stalled disk (stop-timeout), so it keeps the element alive and
- * has its own task lock. */
-struct _GstRtFrameWriterRun
-{
-  /* a ref only once abandoned: until then stop() joins the thread (it
-   * posts STREAM_STATUS on the element), after it the thread may outlive
-   * the application's last ref */
-  GstRtFrameSink *sink;
-  gboolean sink_ref;
-  RtfWriter *writer;
-  GstTask *task;                /* its task (no ref: the task owns this) */
-  GRecMutex task_lock;
-  GstRtFrameMapping *mappings;  /* given to an abandoned writer */
-  gchar *location;
-};
-
-static GstRtFrameWriterRun *
-writer_run_new (GstRtFrameSink * self, RtfWriter * writer)
-{
-  GstRtFrameWriterRun *run = g_new0 (GstRtFrameWriterRun, 1);
-
-  run->sink = self;
-  run->writer = writer;
-  g_rec_mutex_init (&run->task_lock);
-  return run;
-}
-
-/* When the task is finalized: its thread has ended */
-static void
-writer_run_free (gpointer data)
-{
-  GstRtFrameWriterRun *run = data;
-
-  g_rec_mutex_clear (&run->task_lock);
-  if (run->sink_ref)
-    gst_object_unref (run->sink);
-  g_free (run);
-}
-
-/* From another thread (gst_element_call_async()): waits for the task of an
- * abandoned writer to end, which gives its thread back to the pool */
-static void
-join_abandoned_task (GstElement * element, gpointer data)
-{
-  GstTask *task = data;
-
-  gst_task_join (task);
-  post_stream_status (GST_RTFRAME_SINK (element), task,
-      GST_STREAM_STATUS_TYPE_DESTROY);
-}
-
-/* An abandoned writer is done: its frames are released, its file closed */
-static void
-writer_run_abandoned_done (gpointer data)
-{
-  GstRtFrameWriterRun *run = data;
-  GstRtFrameSink *self = run->sink;
-
-  /* its task cannot join itself: another thread does, once it ends */
-  gst_element_call_async (GST_ELEMENT_CAST (self), join_abandoned_task,
-      gst_object_ref (run->task), gst_object_unref);
-
-  g_free (run->mappings);
-  run->mappings = NULL;
-  GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
-      "holds the frames reported written", run->location);
-  g_free (run->location);
-  run->location = NULL;
-}
-
-static void
-writer_thread_func (gpointer user_data)
-{
-  GstRtFrameWriterRun *run = user_data;
-
-  /* Runs until rtf_writer_shutdown(); then the task ends.  An abandoned
-   * writer is freed by the time it returns. */
-  rtf_writer_run (run->writer);
-  gst_task_stop (run->task);
-}
-
-/* ---- GstBaseSink vfuncs ----------------------------------------------- */
-
-static void
-free_running_state (GstRtFrameSink * self)
-{
-  RtfWriter *writer;
-
-  GST_OBJECT_LOCK (self);
-  writer = self->writer;
-  if (writer)
-    rtf_writer_get_stats (writer, &self->last_stats);
-  self->writer = NULL;
-  GST_OBJECT_UNLOCK (self);
-
-  /* releases (and unrefs) frames the writer never took */
-  rtf_writer_free (writer);
-  g_free (self->mappings);
-  self->mappings = NULL;
-  if (self->task) {
-    gst_object_unref (self->task);
-    self->task = NULL;
-    self->run = NULL;
-  }
-  if (self->reporter) {
-    gst_object_unref (self->reporter);
-    self->reporter = NULL;
-  }
-  rtf_events_free (self->events);
-  self->events = NULL;
-  g_free (self->event_batch);
-  self->event_batch = NULL;
-}
-
-static gboolean
-start_reporter (GstRtFrameSink * self)
-{
-  g_atomic_int_set (&self->reporter_stop, 0);
-  self->reporter = gst_task_new (reporter_func, self, NULL);
-  gst_object_set_name (GST_OBJECT_CAST (self->reporter),
-      "rtframesink-reporter");
-  gst_task_set_lock (self->reporter, &self->reporter_task_lock);
-  gst_task_set_enter_callback (self->reporter, task_enter, self, NULL);
-  gst_task_set_leave_callback (self->reporter, task_leave, self, NULL);
-  post_stream_status (self, self->reporter, GST_STREAM_STATUS_TYPE_CREATE);
-  return gst_task_start (self->reporter);
-}
-
-static void
-stop_reporter (GstRtFrameSink * self)
-{
-  if (self->reporter == NULL)
-    return;
-  g_atomic_int_set (&self->reporter_stop, 1);
-  rtf_events_wake (self->events);
-  gst_task_join (self->reporter);
-  post_stream_status (self, self->reporter, GST_STREAM_STATUS_TYPE_DESTROY);
-}
+/* ---- start and stop --------------------------------------------------- */
 
 static gboolean
 gst_rtframe_sink_start (GstBaseSink * sink)
@@ -1371,7 +169,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   RtfWriterStats st;
   RtfWriter *writer;
   RtfQueue *queue;
-  const gchar *what = "open";
+  RtfFailStep step = RTF_FAIL_OPEN;
   gchar *why = NULL, *first, *location;
   guint i;
   gint err = 0;
@@ -1397,7 +195,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.index = self->index;
   config.checksums = self->checksums;
   config.sync_interval = self->sync_interval;
-  config.start_index = self->start_index;
+  config.first_file_number = self->start_index;
   config.max_file_size = self->max_file_size;
   config.max_file_duration = self->max_file_duration;
   config.max_files = self->max_files;
@@ -1431,15 +229,15 @@ gst_rtframe_sink_start (GstBaseSink * sink)
 
   g_mutex_lock (&self->stats_lock);
   self->start_ns = self->interval_start = rtf_clock_now_ns ();
-  self->wait_total = self->wait_max = self->waits = 0;
-  self->drops_missed = self->events_overflowed = self->interval_bytes = 0;
+  self->events_overflowed = self->interval_bytes = 0;
   g_mutex_unlock (&self->stats_lock);
   self->events = rtf_events_new (EVENT_RING_SIZE);
   self->event_batch = g_new (RtfEvent, EVENT_BATCH);
 
-  writer = rtf_writer_new (&config, &writer_callbacks, self, &err, &what);
+  writer = rtf_writer_new (&config, &gst_rtframe_sink_writer_callbacks, self,
+      &err, &step);
   if (writer == NULL) {
-    free_running_state (self);
+    gst_rtframe_sink_free_running_state (self);
     goto open_failed;
   }
   g_clear_pointer (&location, g_free);
@@ -1461,23 +259,13 @@ gst_rtframe_sink_start (GstBaseSink * sink)
             g_strerror (st.direct_errno)), ("open(O_DIRECT) refused"));
   }
 
-  self->run = writer_run_new (self, writer);
-  self->task = gst_task_new (writer_thread_func, self->run, writer_run_free);
-  self->run->task = self->task;
-  gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
-  gst_task_set_lock (self->task, &self->run->task_lock);
-  gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
-  gst_task_set_leave_callback (self->task, task_leave, self, NULL);
-  /* Posted synchronously: a sync bus handler can set a task pool or
-   * prepare scheduling before the thread exists. */
-  post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_CREATE);
-  if (!gst_task_start (self->task))
+  if (!gst_rtframe_sink_start_writer_task (self))
     goto thread_failed;
 
   err = rtf_writer_wait_started (writer);
   if (err != 0)
     goto io_uring_failed;
-  if (!start_reporter (self))
+  if (!gst_rtframe_sink_start_reporter (self))
     goto reporter_failed;
 
   rtf_writer_get_stats (writer, &st);
@@ -1509,8 +297,9 @@ bad_location:
   }
 open_failed:
   first = config.rotate ? rtf_pattern_format (location,
-      config.start_index) : g_strdup (location);
-  post_open_error (self, what, first, err, config.direct, &config.xflags, NULL);
+      config.first_file_number) : g_strdup (location);
+  gst_rtframe_sink_post_open_error (self, step, first, err, config.direct,
+      &config.xflags, NULL);
   g_free (first);
   g_free (location);
   return FALSE;
@@ -1518,7 +307,7 @@ thread_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not start the writer thread."), (NULL));
-    free_running_state (self);
+    gst_rtframe_sink_free_running_state (self);
     return FALSE;
   }
 reporter_failed:
@@ -1526,9 +315,8 @@ reporter_failed:
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not start the reporter thread."), (NULL));
     rtf_writer_shutdown (self->writer);
-    gst_task_join (self->task);
-    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
-    free_running_state (self);
+    gst_rtframe_sink_join_writer_task (self);
+    gst_rtframe_sink_free_running_state (self);
     return FALSE;
   }
 io_uring_failed:
@@ -1536,9 +324,8 @@ io_uring_failed:
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("io_uring is not available (%s) and io-engine=io-uring was "
             "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
-    gst_task_join (self->task);
-    post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
-    free_running_state (self);
+    gst_rtframe_sink_join_writer_task (self);
+    gst_rtframe_sink_free_running_state (self);
     return FALSE;
   }
 }
@@ -1558,72 +345,6 @@ gst_rtframe_sink_split_now (GstRtFrameSink * self)
   g_atomic_int_set (&self->split_pending, 1);
 }
 
-/* stop() waited stop-timeout and the writer still holds frames: leave it
- * to finish in the kernel on its own, report the frames it holds lost. */
-static gboolean
-abandon_writer (GstRtFrameSink * self, guint64 timeout)
-{
-  GstRtFrameWriterRun *run = self->run;
-  RtfWriter *writer;
-  RtfWriterLatency *latency;
-  RtfWriterStats final;
-  gchar *location;
-
-  /* Once abandoned the writer may be gone at any moment: nobody may reach
-   * it through self->writer (get_property) from before the call on, and
-   * only copies of what the thread frees are used after it. */
-  run->sink_ref = TRUE;
-  gst_object_ref (self);
-  GST_OBJECT_LOCK (self);
-  writer = self->writer;
-  self->writer = NULL;
-  rtf_writer_get_stats (writer, &self->last_stats);
-  location = g_strdup (self->location);
-  run->mappings = self->mappings;
-  run->location = g_strdup (location);
-  GST_OBJECT_UNLOCK (self);
-
-  latency = g_new (RtfWriterLatency, 1);
-  if (!rtf_writer_abandon (writer, writer_run_abandoned_done, run, &final,
-          latency)) {
-    /* it finished just now */
-    GST_OBJECT_LOCK (self);
-    self->writer = writer;
-    GST_OBJECT_UNLOCK (self);
-    run->mappings = NULL;
-    g_clear_pointer (&run->location, g_free);
-    run->sink_ref = FALSE;
-    gst_object_unref (self);
-    g_free (latency);
-    g_free (location);
-    return FALSE;
-  }
-  /* the writer, its frames and their mappings are the thread's now */
-  GST_OBJECT_LOCK (self);
-  self->mappings = NULL;
-  self->last_stats = final;
-  GST_OBJECT_UNLOCK (self);
-  gst_task_stop (self->task);
-
-  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-      ("Stopped before the disk finished writing file \"%s\": %"
-          G_GUINT64_FORMAT " frames accepted were not written.", location,
-          final.frames_lost), ("the writes did not end within stop-timeout "
-          "(%" GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
-          G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
-          "stalled writes end", GST_TIME_ARGS (timeout),
-          final.frames_written, final.bytes_written));
-
-  stop_reporter (self);
-  GST_OBJECT_LOCK (self);
-  self->last_stats_structure = stats_structure_of (self,
-      GST_RTFRAME_MSG_STATS, FALSE, &final, latency);
-  GST_OBJECT_UNLOCK (self);
-  g_free (latency);
-  g_free (location);
-  return TRUE;
-}
-
 static gboolean
 gst_rtframe_sink_stop (GstBaseSink * sink)
 {
@@ -1641,21 +362,22 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
      * not take it within stop-timeout. */
     rtf_writer_shutdown (self->writer);
     if (rtf_writer_wait_finished (self->writer, timeout ? (gint64) timeout : -1)
-        || !abandon_writer (self, timeout)) {
-      gst_task_join (self->task);
-      post_stream_status (self, self->task, GST_STREAM_STATUS_TYPE_DESTROY);
-      stop_reporter (self);
+        || !gst_rtframe_sink_abandon_writer (self, timeout)) {
+      gst_rtframe_sink_join_writer_task (self);
+      gst_rtframe_sink_stop_reporter (self);
       GST_OBJECT_LOCK (self);
-      self->last_stats_structure = stats_structure (self,
+      self->last_stats_structure = gst_rtframe_sink_stats (self,
           GST_RTFRAME_MSG_STATS, FALSE);
       GST_OBJECT_UNLOCK (self);
     }
-    free_running_state (self);
+    gst_rtframe_sink_free_running_state (self);
   }
   gst_clear_object (&self->repack_pool);
   memset (&self->format, 0, sizeof (self->format));
   return TRUE;
 }
+
+/* ---- caps and memory ------------------------------------------------- */
 
 static guint64
 frames_accepted (GstRtFrameSink * self)
@@ -1838,11 +560,13 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
       return FALSE;
     }
     /* every deadline message before the final stats, and both before EOS */
-    post_events (self);
-    post_stats (self);
+    gst_rtframe_sink_post_events (self);
+    gst_rtframe_sink_post_stats (self);
   }
   return GST_BASE_SINK_CLASS (parent_class)->event (sink, event);
 }
+
+/* ---- frames ---------------------------------------------------------- */
 
 static gboolean
 layout_is_tight (const GstVideoInfo * info, const GstVideoMeta * meta)
@@ -1905,78 +629,101 @@ repack (GstRtFrameSink * self, GstBuffer * buffer)
 
 /* The times a frame carries into the writer and into its reports. */
 static void
-stamp_frame (GstRtFrameSink * self, RtfFrame * f, GstBuffer * buf,
+stamp_times (GstRtFrameSink * self, RtfFrameTimes * t, GstBuffer * buf,
     gint64 arrival, guint64 deadline)
 {
   GstSegment *segment = &GST_BASE_SINK (self)->segment;
   GstClockTime pts = GST_BUFFER_PTS (buf);
 
-  memset (f, 0, sizeof (*f));
-  f->size = self->format.frame_size;
-  f->times.arrival_ns = arrival;
-  f->times.deadline_ns = deadline ? arrival + (gint64) deadline : 0;
-  f->times.pts = pts;
-  f->times.duration = GST_BUFFER_DURATION (buf);
-  f->times.running_time = f->times.stream_time = GST_CLOCK_TIME_NONE;
+  rtf_frame_times_clear (t);
+  t->arrival_ns = arrival;
+  t->deadline_ns = deadline ? arrival + (gint64) deadline : 0;
+  t->pts = pts;
+  t->duration = GST_BUFFER_DURATION (buf);
   if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
-    f->times.running_time =
-        gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
-    f->times.stream_time =
-        gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
+    t->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        pts);
+    t->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
   }
 }
 
-/* A frame leaves without being written: a missed deadline (reported once
- * per frame) and a QoS message, like GstBaseSink's for its drops.  Called
- * once the drop is counted (the frame released), with the frame as it was
- * (the streaming thread is the only one that reuses it). */
-static void
-report_drop (GstRtFrameSink * self, const RtfFrame * f)
+/* Maps the buffer's memories into the frame the writer gave: FALSE when
+ * one cannot be read */
+static gboolean
+attach (RtfFrame * frame, GstBuffer * frame_buf)
 {
-  RtfFrameReport m;
-  RtfQueueLevel level;
-  gboolean reported = f->miss_reported;
+  GstRtFrameMapping *mapping = frame->user;
+  guint i, n_mem = gst_buffer_n_memory (frame_buf);
 
-  rtf_queue_get_level (rtf_writer_get_queue (self->writer), &level);
-  rtf_frame_report_init (&m, f, rtf_clock_now_ns (), RTF_FRAME_DROPPED,
-      level.queued, level.queued_bytes, level.held);
-  if (!reported) {
-    g_mutex_lock (&self->stats_lock);
-    self->drops_missed++;
-    g_mutex_unlock (&self->stats_lock);
+  g_assert (n_mem <= RTF_FRAME_MAX_IOV);
+  mapping->buffer = frame_buf;
+  for (i = 0; i < n_mem; i++) {
+    mapping->mem[i] = gst_buffer_peek_memory (frame_buf, i);
+    if (!gst_memory_map (mapping->mem[i], &mapping->map[i], GST_MAP_READ))
+      return FALSE;
+    mapping->n_map = i + 1;
+    frame->iov[i].iov_base = mapping->map[i].data;
+    frame->iov[i].iov_len = mapping->map[i].size;
   }
-  GST_DEBUG_OBJECT (self, "dropped frame %" G_GUINT64_FORMAT, m.seq);
-  rtf_events_push (self->events, reported ? RTF_EVENT_DROPPED_AFTER_MISS :
-      RTF_EVENT_DROPPED, &m);
+  frame->n_iov = n_mem;
+  return TRUE;
 }
 
-/* render waited for room and was then refused (a flush, or the writer
- * failed).  A frame whose miss was reported while it waited already has
- * its number: it is counted as received and dropped under it, so the
- * numbers of the frames after it stay right. */
-static void
-drop_refused (GstRtFrameSink * self, RtfQueue * queue, RtfFrame * stamp)
+/* The buffer as one frame of the tight layout: itself, or (strided, with a
+ * GstVideoMeta) a repacked copy.  NULL with the error posted. */
+static GstBuffer *
+frame_buffer_of (GstRtFrameSink * self, GstBuffer * buffer, gsize size)
 {
-  if (!stamp->miss_reported)
-    return;
-  stamp->seq = rtf_queue_count_dropped_incoming (queue, NULL);
-  report_drop (self, stamp);
+  GstVideoMeta *meta = NULL;
+  GstBuffer *out;
+
+  if (self->format.is_video)
+    meta = gst_buffer_get_video_meta (buffer);
+  if (meta == NULL || layout_is_tight (&self->format.info, meta)) {
+    if (size == self->format.frame_size)
+      return gst_buffer_ref (buffer);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Buffer of %" G_GSIZE_FORMAT " bytes does not hold one frame of "
+            "%" G_GSIZE_FORMAT " bytes.", size, self->format.frame_size),
+        ("buffer %" GST_PTR_FORMAT " refused: a frame's size follows from "
+            "the caps; nothing of it was written", buffer));
+    return NULL;
+  }
+  if ((gint) meta->width != GST_VIDEO_INFO_WIDTH (&self->format.info)
+      || (gint) meta->height != GST_VIDEO_INFO_HEIGHT (&self->format.info)
+      || meta->format != GST_VIDEO_INFO_FORMAT (&self->format.info)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Frame of %ux%u does not match the caps (%dx%d).", meta->width,
+            meta->height, GST_VIDEO_INFO_WIDTH (&self->format.info),
+            GST_VIDEO_INFO_HEIGHT (&self->format.info)), (NULL));
+    return NULL;
+  }
+  if ((out = repack (self, buffer)) == NULL)
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Could not repack a strided frame."), (NULL));
+  return out;
 }
 
+static const RtfLeaky leaky_of[] = {
+  [GST_RTFRAME_LEAKY_NO] = RTF_LEAKY_NO,
+  [GST_RTFRAME_LEAKY_UPSTREAM] = RTF_LEAKY_UPSTREAM,
+  [GST_RTFRAME_LEAKY_DOWNSTREAM] = RTF_LEAKY_DOWNSTREAM,
+};
+
+/* Checks the frame, hands it to the writer's queue: no I/O, no
+ * allocation (a repack takes its buffer from a pool).  What becomes of
+ * frames that find no room (leaky) the writer decides and reports. */
 static GstFlowReturn
 gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
   gint64 arrival = rtf_clock_now_ns ();
-  GstBuffer *frame_buf = NULL;
-  GstVideoMeta *meta = NULL;
-  GstRtFrameMapping *mapping;
-  RtfQueue *queue;
-  RtfFrame *frame, stamp;
+  GstBuffer *frame_buf;
+  RtfFrameTimes times;
+  RtfFrame *frame;
   GstRtFrameLeaky leaky;
   guint64 deadline;
   gsize size;
-  guint i, n_mem;
 
   if (self->writer == NULL || self->format.frame_size == 0)
     goto not_negotiated;
@@ -1988,88 +735,37 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     GST_LOG_OBJECT (self, "skipping empty buffer");
     return GST_FLOW_OK;
   }
-
-  if (self->format.is_video)
-    meta = gst_buffer_get_video_meta (buffer);
-  if (meta && !layout_is_tight (&self->format.info, meta)) {
-    if ((gint) meta->width != GST_VIDEO_INFO_WIDTH (&self->format.info)
-        || (gint) meta->height != GST_VIDEO_INFO_HEIGHT (&self->format.info)
-        || meta->format != GST_VIDEO_INFO_FORMAT (&self->format.info))
-      goto wrong_meta;
-    frame_buf = repack (self, buffer);
-    if (frame_buf == NULL)
-      goto repack_failed;
-  } else {
-    if (size != self->format.frame_size)
-      goto wrong_size;
-    frame_buf = gst_buffer_ref (buffer);
-  }
+  if ((frame_buf = frame_buffer_of (self, buffer, size)) == NULL)
+    return GST_FLOW_ERROR;
 
   GST_OBJECT_LOCK (self);
   deadline = self->deadline;
   leaky = self->leaky;
   GST_OBJECT_UNLOCK (self);
-  stamp_frame (self, &stamp, frame_buf, arrival, deadline);
+  stamp_times (self, &times, frame_buf, arrival, deadline);
 
-  queue = rtf_writer_get_queue (self->writer);
-  for (;;) {
-    gint64 waited = 0;
-    RtfFrame *old;
-
-    switch (rtf_queue_reserve (queue, self->format.frame_size,
-            leaky == GST_RTFRAME_LEAKY_NO, &stamp, &frame, &waited)) {
-      case RTF_QUEUE_OK:
-        break;
-      case RTF_QUEUE_FULL:
-        if (leaky == GST_RTFRAME_LEAKY_DOWNSTREAM
-            && (old = rtf_queue_drop_oldest (queue)) != NULL) {
-          frame_clear (old);
-          rtf_queue_release (queue, old);
-          report_drop (self, old);
-          continue;
-        }
-        /* upstream, or nothing left to drop but this frame */
-        stamp.seq = rtf_queue_count_dropped_incoming (queue, NULL);
-        report_drop (self, &stamp);
-        gst_buffer_unref (frame_buf);
-        return GST_FLOW_OK;
-      case RTF_QUEUE_FLUSHING:
-        drop_refused (self, queue, &stamp);
-        gst_buffer_unref (frame_buf);
-        return GST_FLOW_FLUSHING;
-      default:
-        drop_refused (self, queue, &stamp);
-        gst_buffer_unref (frame_buf);
-        return GST_FLOW_ERROR;  /* the writer posted the error */
-    }
-    if (waited > 0) {
-      g_mutex_lock (&self->stats_lock);
-      self->wait_total += waited;
-      self->wait_max = MAX (self->wait_max, (guint64) waited);
-      self->waits++;
-      g_mutex_unlock (&self->stats_lock);
-    }
-    break;
+  switch (rtf_writer_offer (self->writer, self->format.frame_size,
+          leaky_of[leaky], &times, &frame)) {
+    case RTF_OFFER_TAKEN:
+      break;
+    case RTF_OFFER_DROPPED:
+      gst_buffer_unref (frame_buf);
+      return GST_FLOW_OK;
+    case RTF_OFFER_FLUSHING:
+      gst_buffer_unref (frame_buf);
+      return GST_FLOW_FLUSHING;
+    case RTF_OFFER_CLOSED:
+    default:
+      gst_buffer_unref (frame_buf);
+      return GST_FLOW_ERROR;    /* the writer posted the error */
   }
 
-  mapping = frame->user;
-  n_mem = gst_buffer_n_memory (frame_buf);
-  g_assert (n_mem <= RTF_FRAME_MAX_IOV);
-  mapping->buffer = frame_buf;
-  for (i = 0; i < n_mem; i++) {
-    mapping->mem[i] = gst_buffer_peek_memory (frame_buf, i);
-    if (!gst_memory_map (mapping->mem[i], &mapping->map[i], GST_MAP_READ))
-      goto map_failed;
-    mapping->n_map = i + 1;
-    frame->iov[i].iov_base = mapping->map[i].data;
-    frame->iov[i].iov_len = mapping->map[i].size;
-  }
-  frame->n_iov = n_mem;
-  frame->times = stamp.times;
+  if (!attach (frame, frame_buf))
+    goto map_failed;
   frame->format = g_ref_string_acquire (self->format_text);
   frame->split = self->rotate
       && g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
-  rtf_queue_commit (queue, frame);
+  rtf_writer_commit (self->writer, frame);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -2079,33 +775,10 @@ not_negotiated:
         ("buffer received before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-wrong_size:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Buffer of %" G_GSIZE_FORMAT " bytes does not hold one frame of "
-            "%" G_GSIZE_FORMAT " bytes.", size, self->format.frame_size),
-        ("buffer %" GST_PTR_FORMAT " refused: a frame's size follows from "
-            "the caps; nothing of it was written", buffer));
-    return GST_FLOW_ERROR;
-  }
-wrong_meta:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Frame of %ux%u does not match the caps (%dx%d).", meta->width,
-            meta->height, GST_VIDEO_INFO_WIDTH (&self->format.info),
-            GST_VIDEO_INFO_HEIGHT (&self->format.info)), (NULL));
-    return GST_FLOW_ERROR;
-  }
-repack_failed:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Could not repack a strided frame."), (NULL));
-    return GST_FLOW_ERROR;
-  }
 map_failed:
   {
-    mapping_clear (mapping);
-    rtf_queue_cancel (queue, frame);
+    gst_rtframe_sink_frame_clear (frame);
+    rtf_writer_cancel (self->writer, frame);
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Could not read the frame's memory."), (NULL));
     return GST_FLOW_ERROR;
@@ -2119,7 +792,7 @@ gst_rtframe_sink_unlock (GstBaseSink * sink)
 
   GST_OBJECT_LOCK (self);
   if (self->writer)
-    rtf_queue_set_flushing (rtf_writer_get_queue (self->writer), TRUE);
+    rtf_writer_set_flushing (self->writer, TRUE);
   GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
@@ -2131,7 +804,7 @@ gst_rtframe_sink_unlock_stop (GstBaseSink * sink)
 
   GST_OBJECT_LOCK (self);
   if (self->writer)
-    rtf_queue_set_flushing (rtf_writer_get_queue (self->writer), FALSE);
+    rtf_writer_set_flushing (self->writer, FALSE);
   GST_OBJECT_UNLOCK (self);
   return TRUE;
 }

@@ -85,8 +85,6 @@ struct _GstRtFrameSink
   /* under stats_lock */
   GMutex stats_lock;
   gint64 start_ns;
-  guint64 wait_total, wait_max, waits;
-  guint64 drops_missed;
   guint64 events_overflowed;
   guint64 interval_bytes;       /* bytes-written at the last stats message */
   gint64 interval_start;

@@ -20,7 +20,7 @@ test_events_order_and_overflow (void)
   g_assert_cmpuint (rtf_events_pop (ev, out, 8, &over), ==, 4);
   g_assert_cmpuint (over, ==, 2);       /* counted, not kept */
   for (i = 0; i < 4; i++)
-    g_assert_cmpuint (out[i].miss.seq, ==, i);
+    g_assert_cmpuint (out[i].report.seq, ==, i);
   g_assert_cmpuint (rtf_events_pop (ev, out, 8, &over), ==, 0);
   g_assert_cmpuint (over, ==, 0);
   rtf_events_free (ev);

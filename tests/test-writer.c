@@ -52,16 +52,18 @@ frame_done (RtfFrame * f, gpointer user_data)
 }
 
 static void
-failed (gint err, const gchar * op, const gchar * path, const gchar * detail,
-    gpointer user_data)
+failed (const RtfFailure * failure, gpointer user_data)
 {
   Ctx *ctx = user_data;
 
   ctx->failed_calls++;
-  ctx->failed_err = err;
+  ctx->failed_err = failure->err;
 }
 
-static const RtfWriterCallbacks callbacks = { frame_done, failed, NULL };
+static const RtfWriterCallbacks callbacks = {
+  .frame_done = frame_done,
+  .failed = failed,
+};
 
 static gpointer
 run_writer (gpointer w)
@@ -70,18 +72,20 @@ run_writer (gpointer w)
   return NULL;
 }
 
-/* Hands frame `seq` of stream 0 to the writer, laid out as `mem` says. */
-static RtfQueueResult
+/* Hands frame `seq` of stream 0 to the writer, laid out as `mem` says:
+ * what the writer answered the offer */
+static RtfOffer
 push_frame (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq, MemKind mem)
 {
-  RtfQueue *q = rtf_writer_get_queue (w);
+  RtfFrameTimes times;
   RtfFrame *f;
-  RtfQueueResult res;
+  RtfOffer res;
   void *p = NULL;
   guint8 *data;
 
-  res = rtf_queue_reserve (q, size, TRUE, NULL, &f, NULL);
-  if (res != RTF_QUEUE_OK)
+  rtf_frame_times_clear (&times);
+  res = rtf_writer_offer (w, size, RTF_LEAKY_NO, &times, &f);
+  if (res != RTF_OFFER_TAKEN)
     return res;
   g_assert_cmpint (posix_memalign (&p, 4096, size + 4096), ==, 0);
   ctx->mem[f->cell] = p;
@@ -98,8 +102,8 @@ push_frame (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq, MemKind mem)
     f->iov[0] = (struct iovec) { data, size };
     f->n_iov = 1;
   }
-  rtf_queue_commit (q, f);
-  return RTF_QUEUE_OK;
+  rtf_writer_commit (w, f);
+  return RTF_OFFER_TAKEN;
 }
 
 static void
@@ -129,7 +133,7 @@ test_case (gconstpointer data)
 
   for (i = 0; i < c->n_frames; i++) {
     g_assert_cmpint (push_frame (w, &ctx, c->frame_size, i, c->mem), ==,
-        RTF_QUEUE_OK);
+        RTF_OFFER_TAKEN);
     /* a sync in the middle: the file is whole, and writing goes on */
     if (i == c->n_frames / 2) {
       g_assert_cmpint (rtf_writer_sync (w), ==, 0);
@@ -297,11 +301,11 @@ test_write_error (void)
   t = g_thread_new ("writer", run_writer, w);
   g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
   for (i = 0; i < 50; i++) {
-    RtfQueueResult r = push_frame (w, &ctx, 8192, i, MEM_ALIGNED);
+    RtfOffer r = push_frame (w, &ctx, 8192, i, MEM_ALIGNED);
 
-    if (r == RTF_QUEUE_CLOSED)
+    if (r == RTF_OFFER_CLOSED)
       break;
-    g_assert_cmpint (r, ==, RTF_QUEUE_OK);
+    g_assert_cmpint (r, ==, RTF_OFFER_TAKEN);
     accepted++;
   }
   g_assert_cmpuint (i, <, 50);  /* refused once the writer failed */
@@ -356,7 +360,7 @@ test_abandon (gconstpointer data)
   g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
   for (i = 0; i < 3; i++)
     g_assert_cmpint (push_frame (w, &ctx, size, i, MEM_ALIGNED), ==,
-        RTF_QUEUE_OK);
+        RTF_OFFER_TAKEN);
 
   rtf_writer_shutdown (w);
   g_assert_false (rtf_writer_wait_finished (w, 100 * G_TIME_SPAN_MILLISECOND
@@ -457,7 +461,10 @@ test_rotation (gconstpointer data)
   const gsize size = 3000;
   const guint n = 19;
   static const RtfWriterCallbacks rot_callbacks = {
-    frame_done, failed, NULL, NULL, NULL, rot_opened, rot_closed
+    .frame_done = frame_done,
+    .failed = failed,
+    .file_opened = rot_opened,
+    .file_closed = rot_closed,
   };
   gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
   gchar *pattern = g_build_filename (dir, "rot-%03d.raw", NULL);
@@ -474,7 +481,7 @@ test_rotation (gconstpointer data)
   guint i, k;
 
   cfg.rotate = TRUE;
-  cfg.start_index = 5;
+  cfg.first_file_number = 5;
   cfg.max_file_size = 4 * size + 100;
   cfg.index = TRUE;
   cfg.checksums = TRUE;

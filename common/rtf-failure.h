@@ -1,0 +1,33 @@
+/* rtframe: what failed, as the engine tells its owner - a step and an
+ * errno, never a string to compare */
+#ifndef __RTF_FAILURE_H__
+#define __RTF_FAILURE_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTF_FAIL_WRITE,               /* a frame's write, or an index write */
+  RTF_FAIL_SYNC,                /* an fdatasync (sync-interval), or finishing
+                                 * a file of a set */
+  RTF_FAIL_OPEN,                /* opening a file, or giving the next file of
+                                 * a set its name */
+  RTF_FAIL_XFLAGS,              /* the file's XFS flags were refused */
+  RTF_FAIL_INDEX                /* the file's index could not be created */
+} RtfFailStep;
+
+typedef struct
+{
+  RtfFailStep step;
+  gint err;                     /* errno */
+  const gchar *path;            /* the file */
+  /* what became of the recording: frames written, what the file was cut
+   * back to, frames accepted and not written (NULL when opening failed) */
+  const gchar *detail;
+} RtfFailure;
+
+G_END_DECLS
+
+#endif /* __RTF_FAILURE_H__ */

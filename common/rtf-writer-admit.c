@@ -1,0 +1,132 @@
+/* rtframe: the producer's side of the writer - a frame offered is taken
+ * when there is room, or the producer waits for room, or (leaky) a frame
+ * is dropped; every drop is counted, numbered and reported here, so the
+ * element only fills the frame it is given.
+ *
+ * Everything here runs on the producer's thread (the element's streaming
+ * thread), one at a time. */
+#include "rtf-writer-private.h"
+#include "rtf-clock.h"
+
+/* A frame leaves without being written: a report of it (its deadline is
+ * missed with it, unless that was reported already) and the count. */
+static void
+report_drop (RtfWriter * w, const RtfFrame * f)
+{
+  RtfFrameReport m;
+  RtfQueueLevel level;
+  gboolean reported = f->miss_reported;
+
+  rtf_queue_get_level (w->queue, &level);
+  rtf_frame_report_init (&m, f, rtf_clock_now_ns (), RTF_FRAME_DROPPED,
+      level.queued, level.queued_bytes, level.held);
+  if (!reported) {
+    g_mutex_lock (&w->lock);
+    w->stats.frames_missed++;
+    g_mutex_unlock (&w->lock);
+  }
+  rtf_writer_log (w, RTF_LOG_DEBUG, "dropped frame %" G_GUINT64_FORMAT, m.seq);
+  RTF_WRITER_CALLBACK (w, frame_dropped, &m, reported);
+}
+
+/* leaky=downstream: the oldest queued frame goes, FALSE when none is
+ * queued (all are being written) */
+static gboolean
+drop_oldest (RtfWriter * w)
+{
+  RtfFrame *old = rtf_queue_drop_oldest (w->queue);
+
+  if (old == NULL)
+    return FALSE;
+  RTF_WRITER_CALLBACK (w, frame_done, old);
+  rtf_queue_release (w->queue, old);
+  /* counted dropped now (a QoS message's figures include it); the frame
+   * is as it was: only this thread reuses a cell */
+  report_drop (w, old);
+  return TRUE;
+}
+
+/* The frame offered goes: it takes its number and counts as received and
+ * dropped */
+static void
+drop_offered (RtfWriter * w, RtfFrame * offered)
+{
+  offered->seq = rtf_queue_count_dropped_incoming (w->queue, NULL);
+  report_drop (w, offered);
+}
+
+/* The producer waited for room and was then refused (a flush, or the
+ * writer failed).  A frame whose miss was reported while it waited already
+ * has its number: it is counted as received and dropped under it, so the
+ * numbers of the frames after it stay right. */
+static void
+drop_refused (RtfWriter * w, RtfFrame * offered)
+{
+  if (offered->miss_reported)
+    drop_offered (w, offered);
+}
+
+/* render waited for room, and got it */
+static void
+count_wait (RtfWriter * w, gint64 waited)
+{
+  if (waited <= 0)
+    return;
+  g_mutex_lock (&w->lock);
+  w->stats.wait_total_ns += waited;
+  w->stats.wait_max_ns = MAX (w->stats.wait_max_ns, waited);
+  w->stats.waits++;
+  g_mutex_unlock (&w->lock);
+}
+
+RtfOffer
+rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
+    const RtfFrameTimes * times, RtfFrame ** frame)
+{
+  /* what the writer watches while the producer waits with it */
+  RtfFrame offered = { 0 };
+  gint64 waited = 0;
+
+  offered.size = size;
+  offered.times = *times;
+  for (;;) {
+    switch (rtf_queue_reserve (w->queue, size, leaky == RTF_LEAKY_NO,
+            &offered, frame, &waited)) {
+      case RTF_QUEUE_OK:
+        count_wait (w, waited);
+        (*frame)->times = *times;
+        return RTF_OFFER_TAKEN;
+      case RTF_QUEUE_FULL:
+        if (leaky == RTF_LEAKY_DOWNSTREAM && drop_oldest (w))
+          continue;
+        /* upstream, or nothing left to drop but this frame */
+        drop_offered (w, &offered);
+        return RTF_OFFER_DROPPED;
+      case RTF_QUEUE_FLUSHING:
+        drop_refused (w, &offered);
+        return RTF_OFFER_FLUSHING;
+      case RTF_QUEUE_CLOSED:
+      default:
+        drop_refused (w, &offered);
+        return RTF_OFFER_CLOSED;
+    }
+  }
+}
+
+void
+rtf_writer_commit (RtfWriter * w, RtfFrame * frame)
+{
+  rtf_queue_commit (w->queue, frame);
+}
+
+void
+rtf_writer_cancel (RtfWriter * w, RtfFrame * frame)
+{
+  rtf_queue_cancel (w->queue, frame);
+}
+
+void
+rtf_writer_set_flushing (RtfWriter * w, gboolean flushing)
+{
+  rtf_queue_set_flushing (w->queue, flushing);
+}

@@ -1,0 +1,206 @@
+/* rtframe: the writer engine's insides, shared by its files (their list
+ * is in rtf-writer.h).  Not for use outside common/rtf-writer*.c. */
+#ifndef __RTF_WRITER_PRIVATE_H__
+#define __RTF_WRITER_PRIVATE_H__
+
+#include "rtf-file-worker.h"
+#include "rtf-layout.h"
+#include "rtf-writer.h"
+
+G_BEGIN_DECLS
+
+/* Longest single write handed to the engine (io_uring takes 32-bit
+ * lengths, pwrite stops at 2 GiB). */
+#define RTF_WRITER_MAX_IO_CHUNK ((gsize) 1 << 30)
+
+/* What a step of the run loop returns to end the loop */
+#define RTF_WRITER_STOP G_GINT64_CONSTANT (-2)
+
+/* Where the writer thread is in its life (under lock).  One owner thread
+ * and the writer thread move it:
+ *   STARTING -> RUNNING -> FAILED -> REPORTED -> DONE
+ *   STARTING -> DONE                (the I/O engine could not be set up)
+ *   RUNNING -> ABANDONED -> DONE    (the owner gave up at stop-timeout)
+ *   ABANDONED -> FAILED             (an error while it drains)
+ * The writer thread's loop does what its phase says (rtf_writer_run()). */
+typedef enum
+{
+  RTF_PHASE_STARTING,           /* made; the thread has not set up its engine */
+  RTF_PHASE_RUNNING,            /* takes frames and writes them */
+  RTF_PHASE_FAILED,             /* an I/O error: takes nothing more, lets the
+                                 * writes in flight end */
+  RTF_PHASE_REPORTED,           /* the failure was told and the files cut:
+                                 * what is still handed over is lost */
+  RTF_PHASE_ABANDONED,          /* the owner gave up: the writes in flight
+                                 * end, then the files are cut back to what
+                                 * it was told */
+  RTF_PHASE_DONE                /* rtf_writer_run() returned */
+} RtfWriterPhase;
+
+typedef struct
+{
+  RtfIoKind kind;               /* RTF_IO_WRITE: tags are WriteOp or RtfIoTag */
+  RtfFrame *frame;
+  RtfOutput *out;
+  const guint8 *buf;
+  guint64 offset;
+  gsize length, done;
+  gboolean active;              /* submitted, completion pending */
+} WriteOp;
+
+/* The writer's resources for one frame in flight */
+typedef struct
+{
+  guint8 *staging;              /* copy of a frame that cannot go direct */
+  gsize staging_size;
+  guint8 *head_block;           /* previous tail + this frame's head */
+  guint8 *tail_block;           /* this frame's last partial block */
+  WriteOp ops[RTF_LAYOUT_MAX_SEGMENTS];
+  guint n_ops;
+  gboolean used;
+  gboolean staging_registered;  /* staging is fixed buffer RTF_REGIONS_MAX + i */
+} IoSlot;
+
+/* Locks, in the order they may be taken (docs/design.md, "Threads and
+ * locks"): cb_lock, then lock, then the queue's own.  The writer thread
+ * owns everything marked "writer thread" and touches it without a lock. */
+struct _RtfWriter
+{
+  /* set at rtf_writer_new(), read-only after */
+  RtfWriterConfig config;
+  gchar *location;              /* config.location points here */
+  RtfWriterCallbacks cb;
+  gpointer user_data;
+  RtfQueue *queue;              /* frames from the producer (its own lock) */
+  gsize buf_align;              /* alignment of the writer's own buffers */
+  gsize block, mem_align;       /* of the first file; a set shares them */
+  gboolean stream;              /* a pipe or character device: no index,
+                                 * no sync, one write in flight */
+  gboolean device;              /* a block device: no index, never cut */
+  RtfOutputConfig out_config;   /* how every file is opened */
+  guint n_slots;                /* frames in flight at most */
+
+  /* lock: the life cycle, the figures */
+  GMutex lock;
+  GCond cond;                   /* phase changes */
+  RtfWriterPhase phase;
+  gint start_error;             /* setting up the engine failed with it */
+  RtfWriterStats stats;
+  RtfWriterLatency latency;
+
+  /* cb_lock: held across every callback but frame_done for never-taken
+   * frames, so rtf_writer_abandon() can turn them off for good */
+  GMutex cb_lock;
+  gboolean callbacks_on;        /* the owner still listens */
+
+  /* lifetime: the owner's reference, and the thread's once abandoned
+   * (atomic); abandon_notify runs when the last one goes */
+  gint refs;
+  gboolean thread_holds_ref;    /* under lock: abandoned, the thread frees */
+  GDestroyNotify abandon_notify;
+  gpointer abandon_data;
+
+  /* writer thread: files (cur is opened by rtf_writer_new()) */
+  RtfOutput *cur;               /* where new frames go */
+  RtfOutput *prev;              /* the previous file, frames in flight */
+  RtfFileWorker *worker;        /* rotation only: the file helper */
+  RtfFrame *waiting;            /* popped, waits for the next file */
+  gint error;                   /* the errno that stopped it, 0 none */
+  RtfFailStep fail_step;        /* ... and where */
+  gchar *fail_path;             /* ... on which file (NULL: the current) */
+
+  /* writer thread: durability */
+  gint64 last_sync_ns;
+  gint syncs_pending;           /* fdatasyncs in flight */
+  gint64 sync_started;
+  guint64 sync_covers;          /* frames the syncs in flight make durable */
+  guint64 released_written;     /* frames released written, all files */
+
+  /* writer thread: I/O */
+  RtfEngine *engine;
+  IoSlot *slots;                /* n_slots of them */
+  RtfFrame **in_flight;         /* taken frames, oldest first (a ring) */
+  guint if_first;
+  guint frames_in_flight;
+  guint n_recorded;             /* of those, the first ones done and
+                                 * recorded in their index */
+  guint ops_in_flight;          /* engine operations not yet completed */
+  RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
+  guint8 *carry;                /* file bytes of cur's last partial block */
+  gsize carry_len;
+  gboolean prefix_broken;       /* a frame was lost: no later one counts */
+  RtfCompletion *completions;   /* scratch for the engine's reap */
+  RtfFrameReport *misses;       /* scratch for rtf_queue_collect_missed() */
+  guint max_misses;
+  /* fixed buffers: regions 0 .. n_regions - 1 of config.regions (those
+   * seen so far), each registered when the first write from it goes out;
+   * then each slot's staging memory */
+  gpointer reg_base[RTF_REGIONS_MAX];
+  gsize reg_size[RTF_REGIONS_MAX];
+  gboolean reg_done[RTF_REGIONS_MAX];
+  guint n_regions;
+  gboolean registration_off;
+};
+
+/* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
+
+void rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format,
+    ...) G_GNUC_PRINTF (3, 4);
+/* Runs `call` (a callback) with the callback lock held, unless the owner
+ * has turned callbacks off: TRUE when it ran */
+#define RTF_WRITER_CALLBACK(w, name, ...) \
+  G_STMT_START { \
+    if ((w)->cb.name) { \
+      g_mutex_lock (&(w)->cb_lock); \
+      if ((w)->callbacks_on) \
+        (w)->cb.name (__VA_ARGS__, (w)->user_data); \
+      g_mutex_unlock (&(w)->cb_lock); \
+    } \
+  } G_STMT_END
+/* Stops the writer on an I/O error of `step` (frame: the one that failed,
+ * or NULL): RUNNING or ABANDONED -> FAILED; the first error is the one
+ * reported.  path NULL: the current file. */
+void rtf_writer_fail_at (RtfWriter * w, RtfFailStep step, gint err,
+    const gchar * path, RtfFrame * frame);
+RtfWriterPhase rtf_writer_phase (RtfWriter * w);
+
+/* ---- rtf-writer-submit.c: I/O ------------------------------------- */
+
+gboolean rtf_writer_slots_new (RtfWriter * w);
+void rtf_writer_slots_free (RtfWriter * w);
+guint rtf_writer_engine_entries (RtfWriter * w);
+void rtf_writer_learn_new_regions (RtfWriter * w);
+void rtf_writer_submit_frame (RtfWriter * w, RtfFrame * f);
+void rtf_writer_submit_blocked (RtfWriter * w);
+/* Waits up to timeout (ns, -1: no limit, 0: not at all) for completions
+ * and dispatches them.  Returns how many. */
+guint rtf_writer_reap (RtfWriter * w, gint64 timeout);
+
+/* ---- rtf-writer-release.c: in frame order ---------------------------- */
+
+gint64 rtf_writer_check_deadlines (RtfWriter * w);
+void rtf_writer_frame_written (RtfWriter * w, RtfFrame * f);
+void rtf_writer_submit_index (RtfWriter * w, RtfOutput * o);
+void rtf_writer_release_done (RtfWriter * w);
+void rtf_writer_release_lost (RtfWriter * w, RtfFrame * f);
+void rtf_writer_release_queued_as_lost (RtfWriter * w);
+
+/* ---- rtf-writer-files.c: the files --------------------------------- */
+
+void rtf_writer_begin_file (RtfWriter * w, RtfFrame * f);
+gboolean rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f);
+gboolean rtf_writer_start_next_file (RtfWriter * w);
+void rtf_writer_retire_prev (RtfWriter * w);
+void rtf_writer_reserve_ahead (RtfWriter * w);
+void rtf_writer_reserve_done (RtfWriter * w, RtfOutput * o, gint res);
+void rtf_writer_maybe_sync (RtfWriter * w);
+void rtf_writer_sync_done (RtfWriter * w, gint res);
+void rtf_writer_check_file_helper (RtfWriter * w);
+gint rtf_writer_seal_outputs (RtfWriter * w);
+gint rtf_writer_end_at_eos (RtfWriter * w);
+void rtf_writer_close_files (RtfWriter * w);
+void rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err);
+
+G_END_DECLS
+
+#endif /* __RTF_WRITER_PRIVATE_H__ */

@@ -1,0 +1,286 @@
+/* rtframe: the writer's frames in frame order - deadlines watched while
+ * frames are held, the index record of each frame written, and frames
+ * handed back to the producer in order, each once it can be found after a
+ * crash (its record on file, its file at its name).
+ *
+ * Everything here runs on the writer thread. */
+#include "rtf-writer-private.h"
+#include "rtf-clock.h"
+
+static void
+describe (RtfWriter * w, const RtfFrame * f, gint64 when,
+    RtfFrameState where, RtfFrameReport * m)
+{
+  RtfQueueLevel level;
+
+  rtf_queue_get_level (w->queue, &level);
+  rtf_frame_report_init (m, f, when, where, level.queued, level.queued_bytes,
+      level.held);
+}
+
+static void
+report_miss (RtfWriter * w, RtfFrame * f, gint64 now, RtfFrameState where)
+{
+  RtfFrameReport m;
+
+  f->miss_reported = TRUE;
+  g_mutex_lock (&w->lock);
+  w->stats.frames_missed++;
+  g_mutex_unlock (&w->lock);
+  if (w->cb.deadline_missed) {
+    describe (w, f, now, where, &m);
+    RTF_WRITER_CALLBACK (w, deadline_missed, &m);
+  }
+}
+
+/* The last write of f completed. */
+void
+rtf_writer_frame_written (RtfWriter * w, RtfFrame * f)
+{
+  gboolean late = f->times.deadline_ns != 0
+      && f->complete_ns > f->times.deadline_ns;
+  RtfFrameReport m;
+
+  /* A deadline that passed while the thread was busy: reported now, just
+   * before the completion. */
+  if (late && !f->miss_reported)
+    report_miss (w, f, f->complete_ns, RTF_FRAME_IN_FLIGHT);
+
+  g_mutex_lock (&w->lock);
+  rtf_histogram_add (&w->latency.arrival_to_done,
+      f->complete_ns - f->times.arrival_ns);
+  rtf_histogram_add (&w->latency.submit_to_done, f->complete_ns - f->submit_ns);
+  if (late)
+    w->stats.frames_late++;
+  g_mutex_unlock (&w->lock);
+
+  if (late && w->cb.late_completion) {
+    describe (w, f, f->complete_ns, RTF_FRAME_WRITTEN, &m);
+    RTF_WRITER_CALLBACK (w, late_completion, &m);
+  }
+}
+
+/* The earlier of next and f's deadline, or f reported when it passed */
+static gint64
+watch (RtfWriter * w, RtfFrame * f, gint64 now, RtfFrameState where,
+    gint64 next)
+{
+  if (f->times.deadline_ns == 0 || f->miss_reported)
+    return next;
+  if (f->times.deadline_ns <= now) {
+    report_miss (w, f, now, where);
+    return next;
+  }
+  return MIN (next, f->times.deadline_ns);
+}
+
+/* Reports the frames whose deadline has passed - in flight, waiting for
+ * the next file, queued, or held by the producer waiting for room - and
+ * returns how long the thread may wait before the next one passes (-1:
+ * no deadline pending). */
+gint64
+rtf_writer_check_deadlines (RtfWriter * w)
+{
+  gint64 now = rtf_clock_now_ns ();
+  gint64 next = G_MAXINT64, queued_next;
+  guint i, n;
+
+  for (i = 0; i < w->frames_in_flight; i++) {
+    RtfFrame *f = w->in_flight[(w->if_first + i) % w->n_slots];
+
+    if (f->state == RTF_FRAME_IN_FLIGHT)
+      next = watch (w, f, now, RTF_FRAME_IN_FLIGHT, next);
+  }
+  /* taken from the queue, waiting for the next file to be ready */
+  if (w->waiting)
+    next = watch (w, w->waiting, now, RTF_FRAME_QUEUED, next);
+
+  n = rtf_queue_collect_missed (w->queue, now, w->misses, w->max_misses,
+      &queued_next);
+  next = MIN (next, queued_next);
+  if (n > 0) {
+    g_mutex_lock (&w->lock);
+    w->stats.frames_missed += n;
+    g_mutex_unlock (&w->lock);
+  }
+  for (i = 0; i < n; i++)
+    RTF_WRITER_CALLBACK (w, deadline_missed, &w->misses[i]);
+
+  if (next == G_MAXINT64)
+    return -1;
+  now = rtf_clock_now_ns ();
+  return next > now ? next - now : 0;
+}
+
+/* ---- index records --------------------------------------------------- */
+
+/* The index records released frames left, once the last write is done */
+void
+rtf_writer_submit_index (RtfWriter * w, RtfOutput * o)
+{
+  const guint8 *buf;
+  gsize len;
+  guint64 offset;
+
+  if (w->error || !rtf_output_index_next (o, &buf, &len, &offset))
+    return;
+  w->ops_in_flight++;
+  w->engine->ops->write (w->engine, o->index_fd, buf, len, offset, -1,
+      &o->index_tag);
+}
+
+static void
+index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
+{
+  r->seq = f->seq;
+  r->pts = f->times.pts;
+  r->duration = f->times.duration;
+  r->running_time = f->times.running_time;
+  r->arrival_ns = f->times.arrival_ns;
+  r->complete_ns = f->complete_ns;
+  r->offset = f->offset;
+  r->size = (guint32) f->size;
+  r->checksum = f->checksum;
+  r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
+      | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
+      RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
+}
+
+/* Whether the owner still listens (it has not abandoned the writer): what
+ * it was told is what counts */
+static gboolean
+owner_listens (RtfWriter * w)
+{
+  gboolean on;
+
+  g_mutex_lock (&w->cb_lock);
+  on = w->callbacks_on;
+  g_mutex_unlock (&w->cb_lock);
+  return on;
+}
+
+/* Decides the outcome of the frames whose writes are all done, in order,
+ * and puts the record of each written one in its file's index.  After an
+ * error every frame from the first failed one on is lost, even if its own
+ * write went through: the file keeps only the whole prefix. */
+static void
+record_done (RtfWriter * w)
+{
+  gboolean listens = owner_listens (w);
+
+  while (w->n_recorded < w->frames_in_flight) {
+    RtfFrame *f = w->in_flight[(w->if_first + w->n_recorded) % w->n_slots];
+    RtfOutput *o = f->output;
+    RtfIndexRecord r;
+
+    if (f->pending > 0)
+      break;
+    /* abandoned: the owner was told every frame held is lost */
+    if (f->state == RTF_FRAME_WRITTEN && (w->prefix_broken || !listens))
+      f->state = RTF_FRAME_FAILED;
+    if (f->state == RTF_FRAME_FAILED)
+      w->prefix_broken = TRUE;
+    if (f->state == RTF_FRAME_WRITTEN) {
+      /* its record must fit in the index first (the index write in
+       * flight frees room when it completes) */
+      if (!rtf_output_index_has_room (o))
+        break;
+      g_assert (f->offset == o->written_end);
+      o->written_end = f->offset + f->size;
+      index_record_of (w, f, &r);
+      rtf_output_add_record (o, &r);
+      f->record_no = o->index_records;
+    }
+    w->n_recorded++;
+  }
+  if (w->prev)
+    rtf_writer_submit_index (w, w->prev);
+  rtf_writer_submit_index (w, w->cur);
+}
+
+/* ---- handing frames back --------------------------------------------- */
+
+/* A written frame can be found after a crash: its record on file, its
+ * file at its name.  (After an error the records still held are written
+ * by rtf_output_seal(); the frames go back at once.) */
+static gboolean
+findable (RtfWriter * w, const RtfFrame * f)
+{
+  RtfOutput *o = f->output;
+
+  if (w->error)
+    return TRUE;
+  if (o->index_fd >= 0 && f->record_no > o->index_records_done)
+    return FALSE;
+  return rtf_output_is_named (o);
+}
+
+static void
+count_written (RtfWriter * w, RtfFrame * f)
+{
+  RtfOutput *o = f->output;
+
+  w->released_written++;
+  o->released_end = f->offset + f->size;
+  o->released_records = f->record_no;
+  g_mutex_lock (&w->lock);
+  w->stats.bytes_written += f->size;
+  if (f->copied)
+    w->stats.frames_copied++;
+  else
+    w->stats.frames_zero_copy++;
+  g_mutex_unlock (&w->lock);
+}
+
+/* Hands finished frames back, in order, once they can be found.  Under
+ * the callback lock, so a frame is counted written exactly when the owner
+ * is told (rtf_writer_abandon() takes the lock to stop that). */
+void
+rtf_writer_release_done (RtfWriter * w)
+{
+  record_done (w);
+  while (w->n_recorded > 0) {
+    RtfFrame *f = w->in_flight[w->if_first];
+    RtfOutput *o = f->output;
+
+    g_mutex_lock (&w->cb_lock);
+    if (f->state == RTF_FRAME_WRITTEN && w->callbacks_on && !findable (w, f)) {
+      g_mutex_unlock (&w->cb_lock);
+      break;
+    }
+    /* abandoned: the owner was told this frame is lost */
+    if (f->state == RTF_FRAME_WRITTEN && !w->callbacks_on)
+      f->state = RTF_FRAME_FAILED;
+    if (f->state == RTF_FRAME_WRITTEN)
+      count_written (w, f);
+    o->frames_in_flight--;
+    w->if_first = (w->if_first + 1) % w->n_slots;
+    w->frames_in_flight--;
+    w->n_recorded--;
+    if (w->cb.frame_done)
+      w->cb.frame_done (f, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
+    rtf_queue_release (w->queue, f);
+  }
+}
+
+void
+rtf_writer_release_lost (RtfWriter * w, RtfFrame * f)
+{
+  f->state = RTF_FRAME_FAILED;
+  g_mutex_lock (&w->cb_lock);
+  if (w->cb.frame_done)
+    w->cb.frame_done (f, w->user_data);
+  g_mutex_unlock (&w->cb_lock);
+  rtf_queue_release (w->queue, f);
+}
+
+/* Frames still queued after a failure: lost. */
+void
+rtf_writer_release_queued_as_lost (RtfWriter * w)
+{
+  RtfFrame *f;
+
+  while ((f = rtf_queue_pop (w->queue)) != NULL)
+    rtf_writer_release_lost (w, f);
+}

@@ -1,0 +1,90 @@
+/* rtframe: rtframesink's insides, shared by its files:
+ *   gstrtframesink.c       the element: GstBaseSink methods (start, stop,
+ *                          caps, allocation, events, render, unlock)
+ *   gstrtframesinkprops.c  its properties
+ *   gstrtframetasks.c      its threads: the writer task, the reporter task,
+ *                          the writer's helpers, a writer given up on at
+ *                          stop; and what the writer tells them
+ *   gstrtframemessages.c   what it posts: messages, statistics, errors */
+#ifndef __GST_RTFRAME_SINK_PRIVATE_H__
+#define __GST_RTFRAME_SINK_PRIVATE_H__
+
+#include "gstrtframesink.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_rtframe_sink_debug);
+
+/* frame events waiting to be posted (a fixed ring: the writer never
+ * allocates for them); more in a burst are counted in messages-lost */
+#define EVENT_RING_SIZE 4096
+/* popped and posted at once by the reporter */
+#define EVENT_BATCH 64
+
+/* What the element attached to a queue cell: the buffer and its
+ * mappings, kept until the writer is done with the frame. */
+struct _GstRtFrameMapping
+{
+  GstBuffer *buffer;
+  GstMemory *mem[RTF_FRAME_MAX_IOV];
+  GstMapInfo map[RTF_FRAME_MAX_IOV];
+  guint n_map;
+};
+
+/* ---- gstrtframesinkprops.c ------------------------------------------- */
+
+void gst_rtframe_sink_install_properties (GObjectClass * gobject_class);
+void gst_rtframe_sink_init_properties (GstRtFrameSink * self);
+void gst_rtframe_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+void gst_rtframe_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+
+/* ---- gstrtframetasks.c ----------------------------------------------- */
+
+extern const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks;
+
+void gst_rtframe_sink_post_stream_status (GstRtFrameSink * self,
+    GstTask * task, GstStreamStatusType type);
+/* The writer's helper threads run as tasks (self->helper_threads) */
+void gst_rtframe_sink_init_threads (GstRtFrameSink * self);
+/* Creates and starts the writer task for self->writer: FALSE when it
+ * could not start */
+gboolean gst_rtframe_sink_start_writer_task (GstRtFrameSink * self);
+void gst_rtframe_sink_join_writer_task (GstRtFrameSink * self);
+/* stop() waited stop-timeout and the writer still holds frames: leave it
+ * to finish in the kernel on its own, report the frames it holds lost.
+ * FALSE when it had finished after all (then join it as usual). */
+gboolean gst_rtframe_sink_abandon_writer (GstRtFrameSink * self,
+    guint64 timeout);
+gboolean gst_rtframe_sink_start_reporter (GstRtFrameSink * self);
+void gst_rtframe_sink_stop_reporter (GstRtFrameSink * self);
+/* Posts what the event ring holds, in order (the reporter task, and
+ * before EOS) */
+void gst_rtframe_sink_post_events (GstRtFrameSink * self);
+void gst_rtframe_sink_free_running_state (GstRtFrameSink * self);
+/* Releases what the element attached to a frame */
+void gst_rtframe_sink_frame_clear (RtfFrame * frame);
+
+/* ---- gstrtframemessages.c ---------------------------------------------- */
+
+/* A file (the first, or the next of a set) could not be opened as asked */
+void gst_rtframe_sink_post_open_error (GstRtFrameSink * self,
+    RtfFailStep step, const gchar * path, gint err, RtfDirectMode direct,
+    const RtfXflags * xflags, const gchar * detail);
+/* The writer stopped on an I/O error */
+void gst_rtframe_sink_post_failure (GstRtFrameSink * self,
+    const RtfFailure * failure);
+/* The statistics now (call with the object lock, self->writer set); with
+ * `interval` the interval figures restart from now */
+GstStructure *gst_rtframe_sink_stats (GstRtFrameSink * self,
+    const gchar * name, gboolean interval);
+/* The same from a snapshot of the writer's figures */
+GstStructure *gst_rtframe_sink_stats_of (GstRtFrameSink * self,
+    const gchar * name, gboolean interval, const RtfWriterStats * st,
+    const RtfWriterLatency * latency);
+void gst_rtframe_sink_post_stats (GstRtFrameSink * self);
+
+G_END_DECLS
+
+#endif /* __GST_RTFRAME_SINK_PRIVATE_H__ */

@@ -1,0 +1,127 @@
+/* rtframe: the rtframesink-stats structure - the writer's figures, as
+ * common/rtf-stats.h lists them, then what the element adds (below).
+ * tests/test-stats-table.c holds the structure and docs/reference.md
+ * against both lists. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframemessages.h"
+
+/* What the element adds to the writer's figures */
+static const GstRtFrameStatsField element_fields[] = {
+  {"location", "the file, or the pattern of a set"},
+  {"elapsed", "ns since the element started"},
+  {"deadline", "the deadline property, ns"},
+  {"frames-repacked", "strided frames repacked by the streaming thread"},
+  {"throughput", "bytes-written / elapsed, bytes/s"},
+  {"throughput-interval", "since the previous stats message, bytes/s"},
+  {"messages-lost", "frame messages not posted: more than the ring held"},
+#define LATENCY(prefix, what) \
+  {prefix "-min", what}, {prefix "-mean", what}, {prefix "-max", what}, \
+  {prefix "-stddev", what}, {prefix "-p50", what}, {prefix "-p99", what}, \
+  {prefix "-p99.9", what}, {prefix "-p99.99", what}
+  LATENCY ("latency", "arrival -> last byte written, ns"),
+  LATENCY ("device-latency", "first write submitted -> last written, ns"),
+#undef LATENCY
+};
+
+const GstRtFrameStatsField *
+gst_rtframe_stats_element_fields (guint * n_fields)
+{
+  *n_fields = G_N_ELEMENTS (element_fields);
+  return element_fields;
+}
+
+static void
+set_latency (GstStructure * s, const gchar * prefix, const RtfHistogram * h)
+{
+  RtfHistogramSummary sum;
+  gchar name[64];
+
+  rtf_histogram_summarize (h, &sum);
+#define F(field, type, value) \
+  g_snprintf (name, sizeof (name), "%s-%s", prefix, field); \
+  gst_structure_set (s, name, type, value, NULL)
+  F ("min", G_TYPE_UINT64, sum.min);
+  F ("mean", G_TYPE_UINT64, (guint64) sum.mean);
+  F ("max", G_TYPE_UINT64, sum.max);
+  F ("stddev", G_TYPE_UINT64, (guint64) sum.stddev);
+  F ("p50", G_TYPE_UINT64, sum.p50);
+  F ("p99", G_TYPE_UINT64, sum.p99);
+  F ("p99.9", G_TYPE_UINT64, sum.p999);
+  F ("p99.99", G_TYPE_UINT64, sum.p9999);
+#undef F
+}
+
+/* One figure of the writer's table, as its kind posts it */
+static void
+set_writer_field (GstStructure * s, const RtfStatField * f,
+    const RtfWriterStats * st)
+{
+  const guint8 *at = (const guint8 *) st + f->offset;
+
+  switch (f->kind) {
+    case RTF_STAT_U64:
+      gst_structure_set (s, f->name, G_TYPE_UINT64, *(const guint64 *) at,
+          NULL);
+      break;
+    case RTF_STAT_COUNT:
+      gst_structure_set (s, f->name, G_TYPE_UINT64,
+          (guint64) * (const guint *) at, NULL);
+      break;
+    case RTF_STAT_UINT:
+      gst_structure_set (s, f->name, G_TYPE_UINT, *(const guint *) at, NULL);
+      break;
+    case RTF_STAT_SIZE:
+      gst_structure_set (s, f->name, G_TYPE_UINT,
+          (guint) * (const gsize *) at, NULL);
+      break;
+    case RTF_STAT_NS:
+      gst_structure_set (s, f->name, G_TYPE_UINT64,
+          (guint64) MAX (*(const gint64 *) at, 0), NULL);
+      break;
+    case RTF_STAT_BOOL:
+      gst_structure_set (s, f->name, G_TYPE_BOOLEAN, *(const gboolean *) at,
+          NULL);
+      break;
+    case RTF_STAT_ENGINE:
+      gst_structure_set (s, f->name, G_TYPE_STRING,
+          *(const RtfEngineKind *) at == RTF_ENGINE_PSYNC ? "psync" :
+          "io-uring", NULL);
+      break;
+    default:
+      break;                    /* not posted */
+  }
+}
+
+GstStructure *
+gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
+{
+  const RtfWriterStats *w = in->writer;
+  GstStructure *s = gst_structure_new_empty (name);
+  gdouble secs = in->elapsed_ns / 1e9;
+  gdouble isecs = in->interval_ns / 1e9;
+  const RtfStatField *fields;
+  guint n, i;
+
+  gst_structure_set (s,
+      "location", G_TYPE_STRING, in->location,
+      "elapsed", G_TYPE_UINT64, (guint64) MAX (in->elapsed_ns, 0),
+      "deadline", G_TYPE_UINT64, in->deadline, NULL);
+  fields = rtf_writer_stats_fields (&n);
+  for (i = 0; i < n; i++)
+    if (fields[i].name)
+      set_writer_field (s, &fields[i], w);
+  gst_structure_set (s,
+      "frames-repacked", G_TYPE_UINT64, in->frames_repacked,
+      "throughput", G_TYPE_DOUBLE, secs > 0 ? w->bytes_written / secs : 0.0,
+      "throughput-interval", G_TYPE_DOUBLE,
+      isecs > 0 ? in->interval_bytes / isecs : 0.0,
+      "messages-lost", G_TYPE_UINT64, in->events_overflowed, NULL);
+  if (in->latency) {
+    set_latency (s, "latency", &in->latency->arrival_to_done);
+    set_latency (s, "device-latency", &in->latency->submit_to_done);
+  }
+  return s;
+}

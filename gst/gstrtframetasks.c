@@ -1,0 +1,640 @@
+/* rtframe: rtframesink's threads - the writer task that runs the engine
+ * (rtf_writer_run()), the reporter task that turns what the writer tells
+ * into bus messages, the writer's helper threads as tasks, and a writer
+ * given up on at stop (stop-timeout) that ends on its own.  Every thread
+ * posts STREAM_STATUS and gets the scheduling asked for.
+ *
+ * The writer's callbacks (gst_rtframe_sink_writer_callbacks) are here too:
+ * they run on the writer's threads with its callback lock held
+ * (rtf-writer.h), so they only push to the event ring or queue a message,
+ * never post on the bus themselves. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframesink-private.h"
+#include "gstrtframemessages.h"
+#include "rtf-thread.h"
+
+#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+
+
+/* ---- STREAM_STATUS and scheduling ---------------------------------- */
+
+void
+gst_rtframe_sink_post_stream_status (GstRtFrameSink * self, GstTask * task,
+    GstStreamStatusType type)
+{
+  GstMessage *msg;
+  GValue val = G_VALUE_INIT;
+
+  msg = gst_message_new_stream_status (GST_OBJECT_CAST (self), type,
+      GST_ELEMENT_CAST (self));
+  g_value_init (&val, GST_TYPE_TASK);
+  g_value_set_object (&val, task);
+  gst_message_set_stream_status_object (msg, &val);
+  g_value_unset (&val);
+  gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+}
+
+/* Gives the calling thread the scheduling asked for (thread-policy,
+ * thread-priority, thread-cpus); FALSE with *why when it was refused. */
+static gboolean
+apply_thread_scheduling (GstRtFrameSink * self, gchar ** why)
+{
+  RtfSchedPolicy policy;
+  gint priority;
+  gchar *cpus;
+  gboolean ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  policy = (RtfSchedPolicy) self->thread_policy;
+  priority = self->thread_priority;
+  cpus = g_strdup (self->thread_cpus);
+  GST_OBJECT_UNLOCK (self);
+  if (policy != RTF_SCHED_DEFAULT || cpus)
+    ok = rtf_thread_apply (policy, priority, cpus, why);
+  g_free (cpus);
+  return ok;
+}
+
+/* In the writer thread, before it runs: the scheduling asked for, then
+ * ENTER so an application's sync handler has the last word. */
+static void
+writer_thread_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  gchar *why = NULL;
+
+  if (!apply_thread_scheduling (self, &why)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Could not set the writer thread's scheduling (%s); recording goes "
+            "on with the default.", why), (NULL));
+    g_free (why);
+  }
+  gst_rtframe_sink_post_stream_status (self, task,
+      GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+task_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  gst_rtframe_sink_post_stream_status (GST_RTFRAME_SINK (user_data), task,
+      GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+task_leave (GstTask * task, GThread * thread, gpointer user_data)
+{
+  gst_rtframe_sink_post_stream_status (GST_RTFRAME_SINK (user_data), task,
+      GST_STREAM_STATUS_TYPE_LEAVE);
+}
+
+/* ---- the writer's helper threads -------------------------------------- */
+
+/* The writer's helper threads (common/rtf-thread.h): the pwrite engine's
+ * and the file helper of a rotated recording.  They run as tasks like the
+ * writer's, named rtframesink-pwrite and rtframesink-files, so they too are
+ * announced with STREAM_STATUS (CREATE and DESTROY from the writer thread,
+ * which starts and joins them) and get the writer's scheduling. */
+typedef struct
+{
+  GstRtFrameSink *sink;
+  GThreadFunc func;
+  gpointer arg;
+  GstTask *task;
+  GRecMutex lock;
+} GstRtFrameHelper;
+
+static void
+helper_func (gpointer data)
+{
+  GstRtFrameHelper *helper = data;
+
+  helper->func (helper->arg);
+  gst_task_stop (helper->task);
+}
+
+/* The writer thread already warned if the scheduling was refused. */
+static void
+helper_enter (GstTask * task, GThread * thread, gpointer user_data)
+{
+  GstRtFrameHelper *helper = user_data;
+  gchar *why = NULL;
+
+  if (!apply_thread_scheduling (helper->sink, &why)) {
+    GST_INFO_OBJECT (helper->sink, "%s keeps the default scheduling: %s",
+        GST_OBJECT_NAME (task), why);
+    g_free (why);
+  }
+  gst_rtframe_sink_post_stream_status (helper->sink, task,
+      GST_STREAM_STATUS_TYPE_ENTER);
+}
+
+static void
+helper_free (GstRtFrameHelper * helper)
+{
+  gst_object_unref (helper->task);
+  g_rec_mutex_clear (&helper->lock);
+  g_free (helper);
+}
+
+static gpointer
+helper_start (const gchar * role, GThreadFunc func, gpointer arg, gpointer data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (data);
+  GstRtFrameHelper *helper = g_new0 (GstRtFrameHelper, 1);
+  gchar *name = g_strdup_printf ("rtframesink-%s", role);
+
+  helper->sink = self;
+  helper->func = func;
+  helper->arg = arg;
+  g_rec_mutex_init (&helper->lock);
+  helper->task = gst_task_new (helper_func, helper, NULL);
+  gst_object_set_name (GST_OBJECT_CAST (helper->task), name);
+  g_free (name);
+  gst_task_set_lock (helper->task, &helper->lock);
+  gst_task_set_enter_callback (helper->task, helper_enter, helper, NULL);
+  gst_task_set_leave_callback (helper->task, task_leave, self, NULL);
+  gst_rtframe_sink_post_stream_status (self, helper->task,
+      GST_STREAM_STATUS_TYPE_CREATE);
+  if (!gst_task_start (helper->task)) {
+    GST_WARNING_OBJECT (self, "could not start task %s: a plain thread "
+        "runs it", GST_OBJECT_NAME (helper->task));
+    gst_rtframe_sink_post_stream_status (self, helper->task,
+        GST_STREAM_STATUS_TYPE_DESTROY);
+    helper_free (helper);
+    return NULL;
+  }
+  return helper;
+}
+
+static void
+helper_join (gpointer handle, gpointer data)
+{
+  GstRtFrameHelper *helper = handle;
+
+  gst_task_join (helper->task);
+  gst_rtframe_sink_post_stream_status (helper->sink, helper->task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+  helper_free (helper);
+}
+
+void
+gst_rtframe_sink_init_threads (GstRtFrameSink * self)
+{
+  self->helper_threads.start = helper_start;
+  self->helper_threads.join = helper_join;
+  self->helper_threads.data = self;
+}
+
+/* ---- the writer task ------------------------------------------------- */
+
+/* What the writer thread holds of its own: it outlives a stop that gave
+ * up on a stalled disk (stop-timeout), so it keeps the element alive and
+ * has its own task lock. */
+struct _GstRtFrameWriterRun
+{
+  /* a ref only once abandoned: until then stop() joins the thread (it
+   * posts STREAM_STATUS on the element), after it the thread may outlive
+   * the application's last ref */
+  GstRtFrameSink *sink;
+  gboolean sink_ref;
+  RtfWriter *writer;
+  GstTask *task;                /* its task (no ref: the task owns this) */
+  GRecMutex task_lock;
+  GstRtFrameMapping *mappings;  /* given to an abandoned writer */
+  gchar *location;
+};
+
+static GstRtFrameWriterRun *
+writer_run_new (GstRtFrameSink * self, RtfWriter * writer)
+{
+  GstRtFrameWriterRun *run = g_new0 (GstRtFrameWriterRun, 1);
+
+  run->sink = self;
+  run->writer = writer;
+  g_rec_mutex_init (&run->task_lock);
+  return run;
+}
+
+/* When the task is finalized: its thread has ended */
+static void
+writer_run_free (gpointer data)
+{
+  GstRtFrameWriterRun *run = data;
+
+  g_rec_mutex_clear (&run->task_lock);
+  if (run->sink_ref)
+    gst_object_unref (run->sink);
+  g_free (run);
+}
+
+/* From another thread (gst_element_call_async()): waits for the task of an
+ * abandoned writer to end, which gives its thread back to the pool */
+static void
+join_abandoned_task (GstElement * element, gpointer data)
+{
+  GstTask *task = data;
+
+  gst_task_join (task);
+  gst_rtframe_sink_post_stream_status (GST_RTFRAME_SINK (element), task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+}
+
+/* An abandoned writer is done: its frames are released, its file closed */
+static void
+writer_run_abandoned_done (gpointer data)
+{
+  GstRtFrameWriterRun *run = data;
+  GstRtFrameSink *self = run->sink;
+
+  /* its task cannot join itself: another thread does, once it ends */
+  gst_element_call_async (GST_ELEMENT_CAST (self), join_abandoned_task,
+      gst_object_ref (run->task), gst_object_unref);
+
+  g_free (run->mappings);
+  run->mappings = NULL;
+  GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
+      "holds the frames reported written", run->location);
+  g_free (run->location);
+  run->location = NULL;
+}
+
+static void
+writer_thread_func (gpointer user_data)
+{
+  GstRtFrameWriterRun *run = user_data;
+
+  /* Runs until rtf_writer_shutdown(); then the task ends.  An abandoned
+   * writer is freed by the time it returns. */
+  rtf_writer_run (run->writer);
+  gst_task_stop (run->task);
+}
+
+gboolean
+gst_rtframe_sink_start_writer_task (GstRtFrameSink * self)
+{
+  self->run = writer_run_new (self, self->writer);
+  self->task = gst_task_new (writer_thread_func, self->run, writer_run_free);
+  self->run->task = self->task;
+  gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
+  gst_task_set_lock (self->task, &self->run->task_lock);
+  gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
+  gst_task_set_leave_callback (self->task, task_leave, self, NULL);
+  /* Posted synchronously: a sync bus handler can set a task pool or
+   * prepare scheduling before the thread exists. */
+  gst_rtframe_sink_post_stream_status (self, self->task,
+      GST_STREAM_STATUS_TYPE_CREATE);
+  return gst_task_start (self->task);
+}
+
+void
+gst_rtframe_sink_join_writer_task (GstRtFrameSink * self)
+{
+  gst_task_join (self->task);
+  gst_rtframe_sink_post_stream_status (self, self->task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+}
+
+gboolean
+gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
+{
+  GstRtFrameWriterRun *run = self->run;
+  RtfWriter *writer;
+  RtfWriterLatency *latency;
+  RtfWriterStats final;
+  gchar *location;
+
+  /* Once abandoned the writer may be gone at any moment: nobody may reach
+   * it through self->writer (get_property) from before the call on, and
+   * only copies of what the thread frees are used after it. */
+  run->sink_ref = TRUE;
+  gst_object_ref (self);
+  GST_OBJECT_LOCK (self);
+  writer = self->writer;
+  self->writer = NULL;
+  rtf_writer_get_stats (writer, &self->last_stats);
+  location = g_strdup (self->location);
+  run->mappings = self->mappings;
+  run->location = g_strdup (location);
+  GST_OBJECT_UNLOCK (self);
+
+  latency = g_new (RtfWriterLatency, 1);
+  if (!rtf_writer_abandon (writer, writer_run_abandoned_done, run, &final,
+          latency)) {
+    /* it finished just now */
+    GST_OBJECT_LOCK (self);
+    self->writer = writer;
+    GST_OBJECT_UNLOCK (self);
+    run->mappings = NULL;
+    g_clear_pointer (&run->location, g_free);
+    run->sink_ref = FALSE;
+    gst_object_unref (self);
+    g_free (latency);
+    g_free (location);
+    return FALSE;
+  }
+  /* the writer, its frames and their mappings are the thread's now */
+  GST_OBJECT_LOCK (self);
+  self->mappings = NULL;
+  self->last_stats = final;
+  GST_OBJECT_UNLOCK (self);
+  gst_task_stop (self->task);
+
+  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+      ("Stopped before the disk finished writing file \"%s\": %"
+          G_GUINT64_FORMAT " frames accepted were not written.", location,
+          final.frames_lost), ("the writes did not end within stop-timeout "
+          "(%" GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
+          G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
+          "stalled writes end", GST_TIME_ARGS (timeout),
+          final.frames_written, final.bytes_written));
+
+  gst_rtframe_sink_stop_reporter (self);
+  GST_OBJECT_LOCK (self);
+  self->last_stats_structure = gst_rtframe_sink_stats_of (self,
+      GST_RTFRAME_MSG_STATS, FALSE, &final, latency);
+  GST_OBJECT_UNLOCK (self);
+  g_free (latency);
+  g_free (location);
+  return TRUE;
+}
+
+void
+gst_rtframe_sink_free_running_state (GstRtFrameSink * self)
+{
+  RtfWriter *writer;
+
+  GST_OBJECT_LOCK (self);
+  writer = self->writer;
+  if (writer)
+    rtf_writer_get_stats (writer, &self->last_stats);
+  self->writer = NULL;
+  GST_OBJECT_UNLOCK (self);
+
+  /* releases (and unrefs) frames the writer never took */
+  rtf_writer_free (writer);
+  g_free (self->mappings);
+  self->mappings = NULL;
+  if (self->task) {
+    gst_object_unref (self->task);
+    self->task = NULL;
+    self->run = NULL;
+  }
+  if (self->reporter) {
+    gst_object_unref (self->reporter);
+    self->reporter = NULL;
+  }
+  rtf_events_free (self->events);
+  self->events = NULL;
+  g_free (self->event_batch);
+  self->event_batch = NULL;
+}
+
+/* ---- the reporter task ----------------------------------------------- */
+
+static void
+post_event (GstRtFrameSink * self, const RtfEvent * e)
+{
+  GstObject *src = GST_OBJECT_CAST (self);
+  GstElement *el = GST_ELEMENT_CAST (self);
+
+  switch (e->kind) {
+    case RTF_EVENT_MISSED:
+      gst_element_post_message (el, gst_rtframe_message_missed (src,
+              &e->report));
+      break;
+    case RTF_EVENT_LATE_DONE:
+      gst_element_post_message (el, gst_rtframe_message_late (src, &e->report));
+      break;
+    case RTF_EVENT_DROPPED:
+    case RTF_EVENT_DROPPED_AFTER_MISS:{
+      RtfWriterStats st = { 0 };
+
+      if (e->kind == RTF_EVENT_DROPPED)
+        gst_element_post_message (el, gst_rtframe_message_missed (src,
+                &e->report));
+      GST_OBJECT_LOCK (self);
+      if (self->writer)
+        rtf_writer_get_stats (self->writer, &st);
+      GST_OBJECT_UNLOCK (self);
+      gst_element_post_message (el, gst_rtframe_message_qos_drop (src,
+              &e->report, st.frames_written, st.frames_dropped));
+      break;
+    }
+    case RTF_EVENT_WRITTEN:
+      gst_element_post_message (el, gst_rtframe_message_written (src, e));
+      break;
+  }
+}
+
+/* Posts what the event ring holds, in order. */
+void
+gst_rtframe_sink_post_events (GstRtFrameSink * self)
+{
+  guint64 overflowed = 0;
+  guint n, i;
+
+  g_mutex_lock (&self->report_lock);
+  do {
+    n = rtf_events_pop (self->events, self->event_batch, EVENT_BATCH,
+        &overflowed);
+    for (i = 0; i < n; i++)
+      post_event (self, &self->event_batch[i]);
+    if (overflowed) {
+      g_mutex_lock (&self->stats_lock);
+      self->events_overflowed += overflowed;
+      g_mutex_unlock (&self->stats_lock);
+      GST_WARNING_OBJECT (self, "%" G_GUINT64_FORMAT " deadline messages "
+          "not posted: more than %d at once", overflowed, EVENT_RING_SIZE);
+    }
+  } while (n == EVENT_BATCH);
+  for (;;) {
+    GstMessage *msg;
+
+    g_mutex_lock (&self->file_messages_lock);
+    msg = g_queue_pop_head (&self->file_messages);
+    g_mutex_unlock (&self->file_messages_lock);
+    if (msg == NULL)
+      break;
+    gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+  }
+  g_mutex_unlock (&self->report_lock);
+}
+
+/* The reporter task: turns deadline events into bus messages and posts the
+ * periodic statistics, so the writer thread never calls into the bus (or
+ * an application's sync handler). */
+static void
+reporter_func (gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  gint64 interval_us = self->stats_interval / 1000;
+  gint64 next_stats = g_get_monotonic_time () + interval_us;
+
+  while (!g_atomic_int_get (&self->reporter_stop)) {
+    gint64 until = interval_us > 0 ? next_stats :
+        g_get_monotonic_time () + G_USEC_PER_SEC;
+
+    rtf_events_wait (self->events, until);
+    gst_rtframe_sink_post_events (self);
+    if (interval_us > 0 && g_get_monotonic_time () >= next_stats) {
+      gst_rtframe_sink_post_stats (self);
+      next_stats += interval_us;
+      if (next_stats < g_get_monotonic_time ())
+        next_stats = g_get_monotonic_time () + interval_us;
+    }
+  }
+  gst_rtframe_sink_post_events (self);
+  gst_task_stop (self->reporter);
+}
+
+gboolean
+gst_rtframe_sink_start_reporter (GstRtFrameSink * self)
+{
+  g_atomic_int_set (&self->reporter_stop, 0);
+  self->reporter = gst_task_new (reporter_func, self, NULL);
+  gst_object_set_name (GST_OBJECT_CAST (self->reporter),
+      "rtframesink-reporter");
+  gst_task_set_lock (self->reporter, &self->reporter_task_lock);
+  gst_task_set_enter_callback (self->reporter, task_enter, self, NULL);
+  gst_task_set_leave_callback (self->reporter, task_leave, self, NULL);
+  gst_rtframe_sink_post_stream_status (self, self->reporter,
+      GST_STREAM_STATUS_TYPE_CREATE);
+  return gst_task_start (self->reporter);
+}
+
+void
+gst_rtframe_sink_stop_reporter (GstRtFrameSink * self)
+{
+  if (self->reporter == NULL)
+    return;
+  g_atomic_int_set (&self->reporter_stop, 1);
+  rtf_events_wake (self->events);
+  gst_task_join (self->reporter);
+  gst_rtframe_sink_post_stream_status (self, self->reporter,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+}
+
+/* ---- what the writer tells (its threads, its callback lock held) ------ */
+
+static void
+mapping_clear (GstRtFrameMapping * mapping)
+{
+  guint i;
+
+  for (i = 0; i < mapping->n_map; i++)
+    gst_memory_unmap (mapping->mem[i], &mapping->map[i]);
+  mapping->n_map = 0;
+  gst_clear_buffer (&mapping->buffer);
+}
+
+/* What the element attached to a frame goes back */
+void
+gst_rtframe_sink_frame_clear (RtfFrame * frame)
+{
+  mapping_clear ((GstRtFrameMapping *) frame->user);
+  if (frame->format) {
+    g_ref_string_release ((gchar *) frame->format);
+    frame->format = NULL;
+  }
+}
+
+static void
+writer_frame_done (RtfFrame * frame, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  gst_rtframe_sink_frame_clear (frame);
+  if (frame->state == RTF_FRAME_WRITTEN
+      && g_atomic_int_get (&self->frame_messages))
+    rtf_events_push_written (self->events, frame);
+}
+
+/* A frame dropped (leaky), on the streaming thread: its missed deadline
+ * (unless posted before) and a QoS message, through the ring */
+static void
+writer_frame_dropped (const RtfFrameReport * report, gboolean missed_before,
+    gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  GST_DEBUG_OBJECT (self, "dropped frame %" G_GUINT64_FORMAT, report->seq);
+  rtf_events_push (self->events, missed_before ?
+      RTF_EVENT_DROPPED_AFTER_MISS : RTF_EVENT_DROPPED, report);
+}
+
+static void
+writer_failed (const RtfFailure * failure, gpointer user_data)
+{
+  gst_rtframe_sink_post_failure (GST_RTFRAME_SINK (user_data), failure);
+}
+
+/* file-opened/closed: made here (a file changes a few times an hour at
+ * most), posted by the reporter task in order */
+static void
+push_file_message (GstRtFrameSink * self, gboolean opened,
+    const RtfFileInfo * info)
+{
+  GstMessage *msg;
+
+  GST_INFO_OBJECT (self, "%s %s", opened ? "opened" : "closed", info->path);
+  /* one file: EOS says it all */
+  if (!self->rotate)
+    return;
+  msg = gst_rtframe_message_file (GST_OBJECT_CAST (self), opened, info);
+  g_mutex_lock (&self->file_messages_lock);
+  g_queue_push_tail (&self->file_messages, msg);
+  g_mutex_unlock (&self->file_messages_lock);
+  rtf_events_wake (self->events);
+}
+
+static void
+writer_file_opened (const RtfFileInfo * info, gpointer user_data)
+{
+  push_file_message (GST_RTFRAME_SINK (user_data), TRUE, info);
+}
+
+static void
+writer_file_closed (const RtfFileInfo * info, gpointer user_data)
+{
+  push_file_message (GST_RTFRAME_SINK (user_data), FALSE, info);
+}
+
+static void
+writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
+{
+  static const GstDebugLevel levels[] = {
+    GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
+  };
+
+  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
+}
+
+static void
+writer_deadline_missed (const RtfFrameReport * miss, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push (self->events, RTF_EVENT_MISSED, miss);
+}
+
+static void
+writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
+}
+
+const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
+  .frame_done = writer_frame_done,
+  .frame_dropped = writer_frame_dropped,
+  .failed = writer_failed,
+  .log = writer_log,
+  .deadline_missed = writer_deadline_missed,
+  .late_completion = writer_late_completion,
+  .file_opened = writer_file_opened,
+  .file_closed = writer_file_closed,
+};
