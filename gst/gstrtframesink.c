@@ -240,7 +240,6 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     gst_rtframe_sink_free_running_state (self);
     goto open_failed;
   }
-  g_clear_pointer (&location, g_free);
 
   queue = rtf_writer_get_queue (writer);
   self->mappings = g_new0 (GstRtFrameMapping, rtf_queue_capacity (queue));
@@ -278,6 +277,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       GST_STR_NULL (self->location),
       st.engine == RTF_ENGINE_PSYNC ? "psync" : "io_uring", st.direct,
       st.block);
+  g_free (location);
   return TRUE;
 
   /* ERRORS */
@@ -308,6 +308,7 @@ thread_failed:
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not start the writer thread."), (NULL));
     gst_rtframe_sink_free_running_state (self);
+    g_free (location);
     return FALSE;
   }
 reporter_failed:
@@ -317,6 +318,7 @@ reporter_failed:
     rtf_writer_shutdown (self->writer);
     gst_rtframe_sink_join_writer_task (self);
     gst_rtframe_sink_free_running_state (self);
+    g_free (location);
     return FALSE;
   }
 io_uring_failed:
@@ -326,6 +328,7 @@ io_uring_failed:
             "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
     gst_rtframe_sink_join_writer_task (self);
     gst_rtframe_sink_free_running_state (self);
+    g_free (location);
     return FALSE;
   }
 }
