@@ -162,8 +162,11 @@ cut_one (const RtfRecordingFile * f, gboolean index, guint64 expect_size,
   gint fd = rtf_recording_file_reopen (f, index, TRUE, &w), err;
 
   if (fd < 0) {
+    gchar *text = g_strdup_printf ("%s %s", path, w);
+
     err = errno;
-    return fail (err, why, g_strdup_printf ("%s %s", path, w));
+    g_free (w);
+    return fail (err, why, text);
   }
   g_free (w);
   if ((err = rtf_lock (fd, TRUE)) != 0) {

@@ -172,7 +172,7 @@ test_fifo_refused (void)
 static void
 test_device_node_refused (void)
 {
-  gchar *path = in_dir ("cam.raw"), *ipath;
+  gchar *path = in_dir ("cam.raw"), *ipath, *oidx;
   RtfTestRecording t = { "other.raw", 0, 3, FRAME, FALSE, 0, 0x22, FALSE };
   gchar *other;
   GError *error = NULL;
@@ -188,8 +188,10 @@ test_device_node_refused (void)
   /* /dev/loop7's numbers; nothing is ever opened through it */
   g_assert_cmpint (mknod (path, S_IFBLK | 0600, makedev (7, 7)), ==, 0);
   other = rtf_test_index_write (dir, &t);
+  oidx = rtf_index_path (other);
   ipath = rtf_index_path (path);
-  g_assert_cmpint (g_rename (rtf_index_path (other), ipath), ==, 0);
+  g_assert_cmpint (g_rename (oidx, ipath), ==, 0);
+  g_free (oidx);
   rec = rtf_recording_open (path, 0, FALSE, &error);
   g_assert_no_error (error);
   g_assert_cmpint (rec->files[0].state, ==, RTF_FILE_NOT_REGULAR);
@@ -572,7 +574,12 @@ test_leftover_prepared_file (void)
   hidx = rtf_index_path (hidden);
   g_assert_cmpint (g_rename (made, hidden), ==, 0);
   g_free (made);
-  made = rtf_index_path (in_dir ("lo-1.raw"));
+  {
+    gchar *lo1 = in_dir ("lo-1.raw");
+
+    made = rtf_index_path (lo1);
+    g_free (lo1);
+  }
   g_assert_cmpint (g_rename (made, hidx), ==, 0);
   /* one of the same form nothing marked */
   g_assert_true (g_file_set_contents (stray, "x", 1, NULL));
