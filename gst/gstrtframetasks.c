@@ -90,6 +90,43 @@ task_leave (GstTask * task, GThread * thread, gpointer user_data)
       GST_STREAM_STATUS_TYPE_LEAVE);
 }
 
+/* Makes a task of the element's into *task (set before it starts: its
+ * function may stop it at once), announces it (STREAM_STATUS CREATE,
+ * posted synchronously: a sync bus handler can set a task pool or prepare
+ * scheduling before the thread exists) and starts it.  FALSE when it did
+ * not start: then DESTROY was posted too, the task is gone (notify freed
+ * data) and *task is NULL.  It leaves with LEAVE; join_task() joins it and
+ * posts DESTROY. */
+static gboolean
+start_task (GstRtFrameSink * self, GstTask ** task, const gchar * name,
+    GstTaskFunction func, gpointer data, GDestroyNotify notify,
+    GRecMutex * lock, GstTaskThreadFunc enter, gpointer enter_data)
+{
+  GstTask *t = gst_task_new (func, data, notify);
+
+  gst_object_set_name (GST_OBJECT_CAST (t), name);
+  gst_task_set_lock (t, lock);
+  gst_task_set_enter_callback (t, enter, enter_data, NULL);
+  gst_task_set_leave_callback (t, task_leave, self, NULL);
+  *task = t;
+  gst_rtframe_sink_post_stream_status (self, t, GST_STREAM_STATUS_TYPE_CREATE);
+  if (gst_task_start (t))
+    return TRUE;
+  gst_rtframe_sink_post_stream_status (self, t,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+  *task = NULL;
+  gst_object_unref (t);
+  return FALSE;
+}
+
+static void
+join_task (GstRtFrameSink * self, GstTask * task)
+{
+  gst_task_join (task);
+  gst_rtframe_sink_post_stream_status (self, task,
+      GST_STREAM_STATUS_TYPE_DESTROY);
+}
+
 /* ---- the writer's helper threads -------------------------------------- */
 
 /* The writer's helper threads (common/rtf-thread.h): the pwrite engine's
@@ -150,22 +187,15 @@ helper_start (const gchar * role, GThreadFunc func, gpointer arg, gpointer data)
   helper->func = func;
   helper->arg = arg;
   g_rec_mutex_init (&helper->lock);
-  helper->task = gst_task_new (helper_func, helper, NULL);
-  gst_object_set_name (GST_OBJECT_CAST (helper->task), name);
-  g_free (name);
-  gst_task_set_lock (helper->task, &helper->lock);
-  gst_task_set_enter_callback (helper->task, helper_enter, helper, NULL);
-  gst_task_set_leave_callback (helper->task, task_leave, self, NULL);
-  gst_rtframe_sink_post_stream_status (self, helper->task,
-      GST_STREAM_STATUS_TYPE_CREATE);
-  if (!gst_task_start (helper->task)) {
+  if (!start_task (self, &helper->task, name, helper_func, helper, NULL,
+          &helper->lock, helper_enter, helper)) {
     GST_WARNING_OBJECT (self, "could not start task %s: a plain thread "
-        "runs it", GST_OBJECT_NAME (helper->task));
-    gst_rtframe_sink_post_stream_status (self, helper->task,
-        GST_STREAM_STATUS_TYPE_DESTROY);
-    helper_free (helper);
-    return NULL;
+        "runs it", name);
+    g_rec_mutex_clear (&helper->lock);
+    g_free (helper);
+    helper = NULL;
   }
+  g_free (name);
   return helper;
 }
 
@@ -174,9 +204,7 @@ helper_join (gpointer handle, gpointer data)
 {
   GstRtFrameHelper *helper = handle;
 
-  gst_task_join (helper->task);
-  gst_rtframe_sink_post_stream_status (helper->sink, helper->task,
-      GST_STREAM_STATUS_TYPE_DESTROY);
+  join_task (helper->sink, helper->task);
   helper_free (helper);
 }
 
@@ -275,26 +303,23 @@ writer_thread_func (gpointer user_data)
 gboolean
 gst_rtframe_sink_start_writer_task (GstRtFrameSink * self)
 {
-  self->run = writer_run_new (self, self->writer);
-  self->task = gst_task_new (writer_thread_func, self->run, writer_run_free);
-  self->run->task = self->task;
-  gst_object_set_name (GST_OBJECT_CAST (self->task), "rtframesink-writer");
-  gst_task_set_lock (self->task, &self->run->task_lock);
-  gst_task_set_enter_callback (self->task, writer_thread_enter, self, NULL);
-  gst_task_set_leave_callback (self->task, task_leave, self, NULL);
-  /* Posted synchronously: a sync bus handler can set a task pool or
-   * prepare scheduling before the thread exists. */
-  gst_rtframe_sink_post_stream_status (self, self->task,
-      GST_STREAM_STATUS_TYPE_CREATE);
-  return gst_task_start (self->task);
+  GstRtFrameWriterRun *run = writer_run_new (self, self->writer);
+
+  self->run = run;
+  if (!start_task (self, &run->task, "rtframesink-writer",
+          writer_thread_func, run, writer_run_free, &run->task_lock,
+          writer_thread_enter, self)) {
+    self->run = NULL;           /* freed with its task */
+    return FALSE;
+  }
+  self->task = run->task;
+  return TRUE;
 }
 
 void
 gst_rtframe_sink_join_writer_task (GstRtFrameSink * self)
 {
-  gst_task_join (self->task);
-  gst_rtframe_sink_post_stream_status (self, self->task,
-      GST_STREAM_STATUS_TYPE_DESTROY);
+  join_task (self, self->task);
 }
 
 gboolean
@@ -494,15 +519,8 @@ gboolean
 gst_rtframe_sink_start_reporter (GstRtFrameSink * self)
 {
   g_atomic_int_set (&self->reporter_stop, 0);
-  self->reporter = gst_task_new (reporter_func, self, NULL);
-  gst_object_set_name (GST_OBJECT_CAST (self->reporter),
-      "rtframesink-reporter");
-  gst_task_set_lock (self->reporter, &self->reporter_task_lock);
-  gst_task_set_enter_callback (self->reporter, task_enter, self, NULL);
-  gst_task_set_leave_callback (self->reporter, task_leave, self, NULL);
-  gst_rtframe_sink_post_stream_status (self, self->reporter,
-      GST_STREAM_STATUS_TYPE_CREATE);
-  return gst_task_start (self->reporter);
+  return start_task (self, &self->reporter, "rtframesink-reporter",
+      reporter_func, self, NULL, &self->reporter_task_lock, task_enter, self);
 }
 
 void
@@ -512,9 +530,7 @@ gst_rtframe_sink_stop_reporter (GstRtFrameSink * self)
     return;
   g_atomic_int_set (&self->reporter_stop, 1);
   rtf_events_wake (self->events);
-  gst_task_join (self->reporter);
-  gst_rtframe_sink_post_stream_status (self, self->reporter,
-      GST_STREAM_STATUS_TYPE_DESTROY);
+  join_task (self, self->reporter);
 }
 
 /* ---- what the writer tells (its threads, its callback lock held) ------ */
