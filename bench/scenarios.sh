@@ -22,6 +22,10 @@
 #   long       the user's workload for 10 minutes (205 GB) on RAM-backed XFS
 #              of 16 GiB: rotated into 200-frame files, max-files=3 per
 #              stream, so old files are deleted behind the recording
+#   builds     rtframesink of this build against the one in --against DIR (a
+#              build directory of another commit), on RAM-backed XFS, at the
+#              user's rate and flat out, in interleaved rounds (--rounds,
+#              default 3): a change shown to cost nothing, or what it costs
 #   soak       rtframesink alone at the user's rate on RAM-backed XFS, for
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
@@ -35,12 +39,14 @@ root=$PWD
 out=bench-results
 duration=
 rounds=1
+against=
 scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --against) against=$(cd "$2" && pwd); shift 2 ;;
     -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) scenarios+=("$1"); shift ;;
   esac
@@ -140,7 +146,48 @@ soak_summary() {
                bad ? bad " recordings FAILED verification" : "every file verified" }' "$1"
 }
 
+# builds: one bench run of rtframesink with the plugin of build $1 (this
+# or --against), its row appended to $out/builds.txt with a label
+build_run() {
+  local label=$1 plugin=$2 mode=$3; shift 3
+  echo "== builds: $label $mode"
+  GST_PLUGIN_PATH_1_0=$plugin "$bench" --dir "$mnt" --drop-caches --quiet \
+      --no-fio --sink rtframesink "$@" \
+    | awk -v l="$label" -v m="$mode" '$1 == "rtframesink" && $2 ~ /^[0-9]+$/ {
+        print l, m, $0 }' | tee -a "$out/builds.txt"
+}
+
+# builds: per build and mode, the runs' MB/s, lat99 and latmax (ms) and misses
+builds_summary() {
+  # label mode rtframesink round offered written drop camlost misses |
+  # block99 blockmax | lat50 lat99 lat99.9 latmax | MB/s | ...
+  awk '{ k = $1 " " $2; n[k]++; mbs[k] = mbs[k] " " $19;
+         p99[k] = p99[k] " " $15; mx[k] = mx[k] " " $17; miss[k] += $9 }
+       END { printf "%-8s %-6s %-28s %-28s %-28s %s\n", "build", "mode",
+               "MB/s", "lat99 ms", "latmax ms", "misses";
+             for (k in n) { split(k, a, " ");
+               printf "%-8s %-6s %-28s %-28s %-28s %d\n", a[1], a[2], mbs[k],
+                 p99[k], mx[k], miss[k] } }' "$1" | sort
+}
+
 for s in "${scenarios[@]}"; do
+  if [ "$s" = builds ]; then
+    [ -n "$against" ] && [ -d "$against/gst" ] \
+      || { echo "scenarios.sh: builds needs --against BUILD_DIR" >&2; exit 2; }
+    setup_ram 12
+    : > "$out/builds.txt"
+    echo "# this: $root/build; against: $against; $(date -u +%FT%TZ)" >> "$out/builds.txt"
+    for r in $(seq "$rounds"); do
+      for b in this against; do
+        p=$root/build/gst; [ $b = against ] && p=$against/gst
+        build_run $b "$p" live --duration "${duration:-20}"
+        build_run $b "$p" flat --duration "${duration:-10}" --flat-out
+      done
+    done
+    grep -v '^#' "$out/builds.txt" | builds_summary /dev/stdin | tee -a "$out/builds.txt"
+    fresh
+    continue
+  fi
   if [ "$s" = rotate ]; then
     setup_ram $(( free_gib * 3 / 4 > 40 ? 40 : free_gib * 3 / 4 ))
     run rotate "RAM (tmpfs)" --duration "${duration:-30}" --no-fio \
