@@ -161,13 +161,13 @@ build_run() {
 builds_summary() {
   # label mode rtframesink round offered written drop camlost misses |
   # block99 blockmax | lat50 lat99 lat99.9 latmax | MB/s | ...
+  printf "%-8s %-6s %-28s %-28s %-28s %s\n" build mode "MB/s" "lat99 ms" \
+    "latmax ms" misses
   awk '{ k = $1 " " $2; n[k]++; mbs[k] = mbs[k] " " $19;
          p99[k] = p99[k] " " $15; mx[k] = mx[k] " " $17; miss[k] += $9 }
-       END { printf "%-8s %-6s %-28s %-28s %-28s %s\n", "build", "mode",
-               "MB/s", "lat99 ms", "latmax ms", "misses";
-             for (k in n) { split(k, a, " ");
+       END { for (k in n) { split(k, a, " ");
                printf "%-8s %-6s %-28s %-28s %-28s %d\n", a[1], a[2], mbs[k],
-                 p99[k], mx[k], miss[k] } }' "$1" | sort
+                 p99[k], mx[k], miss[k] } }' "$1" | sort -r
 }
 
 for s in "${scenarios[@]}"; do
