@@ -4,7 +4,8 @@
  * queue ! filesink, filesink, or fio's equivalent job) for a duration, and
  * keeps, per frame, when it was offered, how long the producer was blocked
  * and when its write completed.  rtframe-bench.c runs the sinks one after
- * another and compares them; bench-sink.c drives the GStreamer sinks,
+ * another and compares them; bench-run.c runs one sink and measures the
+ * machine around it; bench-sink.c drives the GStreamer sinks,
  * bench-fio.c runs fio, bench-frame.c stamps and verifies the frames,
  * bench-report.c turns the per-frame logs into the table, CSV and plot. */
 #ifndef __RTF_BENCH_H__
@@ -148,6 +149,21 @@ void bench_sink_run_progress (BenchSinkRun * r, guint64 * written,
 void bench_sink_run_finish (BenchSinkRun * r, BenchResult * res);
 void bench_sink_run_free (BenchSinkRun * r);
 void bench_sink_init (void);
+
+/* ---- bench-run.c: one sink, one round -------------------------------- */
+/* Records with one sink (fio: runs it) into cfg->dir: the files removed
+ * first and, unless cfg->keep, after; checked when cfg->verify.  Flat out,
+ * each stream stops at its share of 80% of the space free (at the start
+ * and now).  The result holds the per-frame logs. */
+BenchResult *bench_run_one (const BenchConfig * cfg,
+    const BenchSinkSpec * spec, guint round);
+void bench_result_free (gpointer result);
+guint64 bench_free_bytes (const gchar * dir);
+/* cfg->dir becomes a new directory of the bench's own inside it, so the
+ * bench only ever deletes what it made: the files of a run, then that
+ * directory (bench_own_dir_remove). */
+gboolean bench_own_dir_make (BenchConfig * cfg, GError ** err);
+void bench_own_dir_remove (const gchar * dir);
 
 /* ---- bench-fio.c ---------------------------------------------------- */
 void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
