@@ -177,6 +177,10 @@ gboolean bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
     const gchar * path);
 gboolean bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
     const gchar * csv, const gchar * path);
+/* gnuplot: a script's start (terminal, output, `panels` panels one
+ * above the other), then its end: written to path.gp and drawn */
+void bench_plot_begin (GString * gp, const gchar * path, guint panels);
+gboolean bench_plot_draw (GString * gp, const gchar * path);
 
 static inline gint64
 bench_now (void)
