@@ -275,9 +275,21 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
         res->written);
 }
 
+/* Frames per stream that fit in each stream's share of 80% of the space
+ * free at the start, and never more than is free now (a previous run's
+ * space not back yet) */
+guint64
+bench_space_frames (const BenchConfig * cfg)
+{
+  guint64 frames;
+
+  frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
+  return MIN (frames, bench_free_bytes (cfg->dir) / 10 * 8 / cfg->streams /
+      cfg->frame_size);
+}
+
 /* Flat out, a sink could fill the filesystem before the duration ends:
- * stop every stream at its share of 80% of the space free at the start
- * (the same for every sink). */
+ * stop every stream at bench_space_frames() (the same for every sink). */
 static guint64
 space_limit (const BenchConfig * cfg)
 {
@@ -285,10 +297,7 @@ space_limit (const BenchConfig * cfg)
 
   if (!cfg->flat_out)
     return cfg->max_frames;
-  frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
-  /* never more than is free now (a previous run's space not back yet) */
-  frames = MIN (frames, bench_free_bytes (cfg->dir) / 10 * 8 / cfg->streams /
-      cfg->frame_size);
+  frames = bench_space_frames (cfg);
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }
 

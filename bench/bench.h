@@ -159,6 +159,9 @@ BenchResult *bench_run_one (const BenchConfig * cfg,
     const BenchSinkSpec * spec, guint round);
 void bench_result_free (gpointer result);
 guint64 bench_free_bytes (const gchar * dir);
+/* Frames per stream that fit in 80% of the space free (at the start and
+ * now), shared evenly by the streams */
+guint64 bench_space_frames (const BenchConfig * cfg);
 /* cfg->dir becomes a new directory of the bench's own inside it, so the
  * bench only ever deletes what it made: the files of a run, then that
  * directory (bench_own_dir_remove). */
