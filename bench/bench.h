@@ -168,6 +168,47 @@ guint64 bench_space_frames (const BenchConfig * cfg);
 gboolean bench_own_dir_make (BenchConfig * cfg, GError ** err);
 void bench_own_dir_remove (const gchar * dir);
 
+/* ---- bench-throughput.c: throughput over time of one run ------------ */
+typedef struct
+{
+  const gchar *label;
+  gdouble seconds;              /* the run's start to its last frame written */
+  guint64 bytes;
+  gdouble mean;                 /* MB/s over seconds */
+  gdouble first_third, last_third;      /* MB/s; the last third is the
+                                         * preflight's "sustained" rate */
+  gdouble tenths[10];           /* MB/s in each tenth of seconds */
+  gdouble bin;                  /* seconds per bin */
+  guint n_bins;
+  gdouble *mbps;                /* MB/s written in each bin */
+} BenchThroughput;
+
+void bench_throughput_from (BenchThroughput * tp, const gchar * label,
+    const BenchConfig * cfg, const BenchResult * res);
+void bench_throughput_clear (BenchThroughput * tp);
+gboolean bench_throughput_csv (const BenchThroughput * series, guint n,
+    const gchar * path);
+gboolean bench_throughput_plot (const BenchThroughput * series, guint n,
+    gdouble rate_mbps, const gchar * csv, const gchar * path);
+
+/* ---- bench-preflight.c: rtframe-bench --preflight ------------------- */
+typedef struct
+{
+  guint64 size;                 /* bytes flat out (0: twice the at-rate
+                                 * phase's) */
+  gdouble take;                 /* seconds the user will record (0: not
+                                 * said) */
+} BenchPreflight;
+
+/* --size and --take, as given (NULL: not given) */
+gboolean bench_preflight_parse (BenchPreflight * pf, const gchar * size,
+    const gchar * take, GError ** err);
+/* Runs the preflight into cfg->dir (the bench's own directory) and prints
+ * it; returns the exit status: 0 holds, 3 holds with warnings, 4 will fall
+ * behind, 1 a phase failed */
+gint bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
+    const BenchPreflight * pf);
+
 /* ---- bench-fio.c ---------------------------------------------------- */
 void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
     BenchResult * res);

@@ -6,6 +6,9 @@
  *   rtframe-bench --dir /mnt/xfs --duration 60          3 x 20 fps, 5.7 MB
  *   rtframe-bench --dir /mnt/xfs --flat-out --duration 10
  *   rtframe-bench --sink rtframesink:io-depth=8 --sink rtframesink ...
+ *   rtframe-bench --preflight --dir /data --size 800G --take 2h
+ *       will /data hold a take of the streams, and keep up?
+ *       (bench-preflight.c)
  */
 #include "bench.h"
 
@@ -33,6 +36,51 @@ check_file (BenchConfig * cfg, gchar * path, gint stream)
   g_free (cfg->format);
   g_free (cfg->dir);
   return bad ? 1 : 0;
+}
+
+/* ---- the comparison ------------------------------------------------ */
+
+/* Every sink, round after round, then the table, CSV and plot: TRUE when
+ * one failed */
+static gboolean
+compare (const BenchConfig * cfg)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (bench_result_free);
+  gboolean failed = FALSE;
+  guint r, i;
+
+  for (r = 1; r <= cfg->rounds; r++) {
+    for (i = 0; i < cfg->sinks->len; i++) {
+      BenchResult *res =
+          bench_run_one (cfg, g_ptr_array_index (cfg->sinks, i), r);
+
+      if (res->error || res->bad)
+        failed = TRUE;
+      if (cfg->progress && res->error)
+        g_printerr ("rtframe-bench: %s: %s\n", res->spec->label, res->error);
+      g_ptr_array_add (results, res);
+    }
+  }
+  bench_report_table (cfg, results);
+  if (cfg->csv) {
+    if (!bench_report_csv (cfg, results, cfg->csv)) {
+      g_printerr ("rtframe-bench: cannot write %s\n", cfg->csv);
+      failed = TRUE;
+    } else {
+      printf ("per-frame figures: %s\n", cfg->csv);
+    }
+  }
+  if (cfg->plot) {
+    if (!bench_report_plot (cfg, results, cfg->csv, cfg->plot)) {
+      g_printerr ("rtframe-bench: gnuplot could not draw %s (apt-get "
+          "install gnuplot-nox)\n", cfg->plot);
+      failed = TRUE;
+    } else {
+      printf ("plot: %s\n", cfg->plot);
+    }
+  }
+  g_ptr_array_unref (results);
+  return failed;
 }
 
 /* ---- options ------------------------------------------------------- */
@@ -92,6 +140,24 @@ spec_free (gpointer p)
   g_free (spec);
 }
 
+/* --preflight's own options, and none that it cannot take */
+static gboolean
+preflight_options (BenchPreflight * pf, const gchar * size,
+    const gchar * take, gchar ** sinks, gint rounds, gboolean flat,
+    GError ** err)
+{
+  if (!bench_preflight_parse (pf, size, take, err))
+    return FALSE;
+  if ((sinks && (sinks[1] || !g_str_has_prefix (sinks[0], "rtframesink")))
+      || rounds > 1 || flat) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--preflight records with one rtframesink[:prop=value,...], in one "
+        "round, at the rate and then flat out (no --flat-out, --frames)");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -102,8 +168,10 @@ main (int argc, char **argv)
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint camera_buffers = 4, fio_depth = 4;
   gint64 frames = 0;
-  gchar *check = NULL;
-  gint check_stream = 0;
+  gchar *check = NULL, *size = NULL, *take = NULL;
+  gint check_stream = 0, status;
+  gboolean preflight = FALSE;
+  BenchPreflight pf = { 0 };
   GOptionEntry entries[] = {
     {"streams", 'n', 0, G_OPTION_ARG_INT, &streams, "Streams (default 3)",
         "N"},
@@ -114,7 +182,8 @@ main (int argc, char **argv)
     {"fps", 0, 0, G_OPTION_ARG_INT, &fps, "Frames per second per stream "
           "(default 20)", "F"},
     {"duration", 'd', 0, G_OPTION_ARG_DOUBLE, &cfg.duration,
-        "Seconds per sink (default 10)", "S"},
+          "Seconds per sink (default 10; --preflight: at the streams' rate)",
+        "S"},
     {"frames", 0, 0, G_OPTION_ARG_INT64, &frames,
         "At most this many frames per stream", "N"},
     {"flat-out", 0, 0, G_OPTION_ARG_NONE, &cfg.flat_out,
@@ -141,9 +210,11 @@ main (int argc, char **argv)
     {"trim", 0, 0, G_OPTION_ARG_NONE, &cfg.trim,
         "FITRIM the filesystem between sinks", NULL},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &cfg.csv,
-        "Write every frame's figures here", "FILE"},
+          "Write every frame's figures here (--preflight: MB/s per interval)",
+        "FILE"},
     {"plot", 0, 0, G_OPTION_ARG_FILENAME, &cfg.plot,
-        "Plot latency over time to this .svg or .png (gnuplot)", "FILE"},
+        "Plot latency (--preflight: throughput) over time to this .svg or "
+          ".png (gnuplot)", "FILE"},
     {"fio", 0, 0, G_OPTION_ARG_FILENAME, &fio,
         "fio to run (default: fio on PATH)", "PATH"},
     {"fio-iodepth", 0, 0, G_OPTION_ARG_INT, &fio_depth,
@@ -154,16 +225,27 @@ main (int argc, char **argv)
           "exit", "FILE"},
     {"check-stream", 0, 0, G_OPTION_ARG_INT, &check_stream,
         "The stream whose frames --check expects (default 0)", "N"},
+    {"preflight", 0, 0, G_OPTION_ARG_NONE, &preflight,
+          "Will --dir hold the streams and keep up?  rtframesink at their "
+          "rate for --duration, then flat out for --size bytes; prints a "
+          "verdict (exit 0 holds, 3 holds with warnings, 4 will fall behind)",
+        NULL},
+    {"size", 0, 0, G_OPTION_ARG_STRING, &size, "--preflight: bytes to "
+          "write flat out, e.g. 800G past a 400 GB write cache (default: "
+          "twice the phase at the rate's; at most 80% of the free space)",
+        "BYTES"},
+    {"take", 0, 0, G_OPTION_ARG_STRING, &take, "--preflight: how long the "
+          "take will be, e.g. 2h: a warning when the free space lasts less",
+        "TIME"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- record camera streams "
-      "through rtframesink, queue ! filesink, filesink and fio, and compare");
+      "through rtframesink, queue ! filesink, filesink and fio, and compare; "
+      "or with --preflight, say whether a disk will hold them");
   GError *err = NULL;
-  GPtrArray *results;
   GstVideoInfo info;
   GstCaps *caps;
-  gboolean failed = FALSE;
-  guint r, i;
+  guint i;
 
   cfg.duration = 10;
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -180,6 +262,9 @@ main (int argc, char **argv)
         "streams, sizes, fps, rounds, buffers and duration must be > 0");
     goto usage;
   }
+  if (preflight && !preflight_options (&pf, size, take, sinks, rounds,
+          cfg.flat_out || frames, &err))
+    goto usage;
   cfg.streams = streams;
   cfg.width = width;
   cfg.height = height;
@@ -215,8 +300,6 @@ main (int argc, char **argv)
   cfg.frame_size = GST_VIDEO_INFO_SIZE (&info);
   if (check)
     return check_file (&cfg, check, check_stream);
-  if (!bench_own_dir_make (&cfg, &err))
-    goto usage;
   cfg.fio = no_fio ? NULL : fio ? g_strdup (fio) :
       g_find_program_in_path ("fio");
 
@@ -225,7 +308,8 @@ main (int argc, char **argv)
     static const gchar *defaults[] = { "rtframesink", "queue-filesink",
       "filesink", "fio"
     };
-    for (i = 0; i < G_N_ELEMENTS (defaults); i++)
+    /* the preflight records with rtframesink alone */
+    for (i = 0; i < (preflight ? 1 : G_N_ELEMENTS (defaults)); i++)
       if (!g_str_equal (defaults[i], "fio") || cfg.fio)
         g_ptr_array_add (cfg.sinks, parse_sink (defaults[i], NULL));
   } else {
@@ -243,43 +327,15 @@ main (int argc, char **argv)
       g_ptr_array_add (cfg.sinks, spec);
     }
   }
+  if (!bench_own_dir_make (&cfg, &err))
+    goto usage;
   if (cfg.plot && cfg.csv == NULL)
     cfg.csv = g_strdup_printf ("%s.csv", cfg.plot);
 
   bench_sink_init ();
   cfg.free_at_start = bench_free_bytes (cfg.dir);
-  results = g_ptr_array_new_with_free_func (bench_result_free);
-  for (r = 1; r <= cfg.rounds; r++) {
-    for (i = 0; i < cfg.sinks->len; i++) {
-      BenchResult *res =
-          bench_run_one (&cfg, g_ptr_array_index (cfg.sinks, i), r);
-
-      if (res->error || res->bad)
-        failed = TRUE;
-      if (cfg.progress && res->error)
-        g_printerr ("rtframe-bench: %s: %s\n", res->spec->label, res->error);
-      g_ptr_array_add (results, res);
-    }
-  }
-  bench_report_table (&cfg, results);
-  if (cfg.csv) {
-    if (!bench_report_csv (&cfg, results, cfg.csv)) {
-      g_printerr ("rtframe-bench: cannot write %s\n", cfg.csv);
-      failed = TRUE;
-    } else {
-      printf ("per-frame figures: %s\n", cfg.csv);
-    }
-  }
-  if (cfg.plot) {
-    if (!bench_report_plot (&cfg, results, cfg.csv, cfg.plot)) {
-      g_printerr ("rtframe-bench: gnuplot could not draw %s (apt-get "
-          "install gnuplot-nox)\n", cfg.plot);
-      failed = TRUE;
-    } else {
-      printf ("plot: %s\n", cfg.plot);
-    }
-  }
-  g_ptr_array_unref (results);
+  status = preflight ? bench_preflight_run (&cfg,
+      g_ptr_array_index (cfg.sinks, 0), &pf) : compare (&cfg) ? 1 : 0;
   g_ptr_array_unref (cfg.sinks);
   g_strfreev (sinks);
   if (cfg.keep)
@@ -292,7 +348,9 @@ main (int argc, char **argv)
   g_free (cfg.plot);
   g_free (cfg.fio);
   g_free (fio);
-  return failed ? 1 : 0;
+  g_free (size);
+  g_free (take);
+  return status;
 
 usage:
   g_printerr ("rtframe-bench: %s\n", err->message);
