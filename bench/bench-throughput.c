@@ -141,7 +141,7 @@ bench_throughput_plot (const BenchThroughput * series, guint n,
 
   bench_plot_begin (gp, path, n);
   g_string_append (gp, "set xlabel 'time since the phase started (s)'\n"
-      "set ylabel 'written (MB/s)'\nset yrange [0:*]\n");
+      "set ylabel 'written (MB/s)'\nset yrange [0:*]\nset key below\n");
   for (i = 0; i < n; i++) {
     const BenchThroughput *tp = &series[i];
 
