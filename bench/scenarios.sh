@@ -26,10 +26,11 @@
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
 #              of each, and a summary (is RSS steady? any miss?)
-#   preflight  rtframe-bench --preflight for the user's workload on XFS on
-#              the machine's disk: as it is (12 GB flat out), throttled to
-#              200 MB/s (blkio, 4 GB), and with a cache cliff played by a
-#              throttle to 300 MB/s from 3 s into the flat-out phase (12 GB)
+#   preflight  rtframe-bench --preflight for the user's workload: on
+#              RAM-backed XFS of 8 GiB (4 GB flat out), and on XFS on the
+#              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,
+#              4 GB), and with a cache cliff played by a throttle to
+#              300 MB/s from 3 s into the flat-out phase (12 GB)
 #
 # Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .png (the
 # plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
@@ -221,9 +222,12 @@ for s in "${scenarios[@]}"; do
     continue
   fi
   if [ "$s" = preflight ]; then
+    d=${duration:-10}
+    setup_ram 8
+    run preflight-ram "RAM (tmpfs)" --preflight --duration "$d" --size 4G
+    fresh
     setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
     over=$(findmnt -no SOURCE -T /var/tmp)
-    d=${duration:-10}
     run preflight-disk "$over" --preflight --duration "$d" --size 12G --take 1m
     throttle 200000000
     run preflight-throttled "$over, throttled to 200 MB/s" --preflight \
