@@ -21,9 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Under 1.3x of the rate asked is a warning: the same disk measured 1352
- * and 1914 MB/s flat out in two runs (docs/performance.md, disk-flat),
- * so one measurement is no closer than that to the next. */
+/* Under 1.3x of the rate asked is a warning: rtframesink on the same disk
+ * measured 1352 and 1914 MB/s flat out in two runs (docs/performance.md,
+ * "Scenario (c), disk"), so one measurement is no nearer than about 30%
+ * to the next. */
 #define HEADROOM_WARN 1.3
 
 typedef enum
@@ -232,7 +233,10 @@ falls_behind (const Preflight * p, GString * why)
 }
 
 /* Warnings: little headroom, a frame late, a long latency tail, space
- * for less than the take, or fewer bytes flat out than --size asked. */
+ * for less than the take, or fewer bytes flat out than --size asked.
+ * The tail at p99.9, against half the deadline: an hour of the user's
+ * take has 216 frames past p99.9, and the longest latency grows with the
+ * run (RAM, p99.9: 8.0 ms in 39 s, 17.7 ms in 10 min; performance.md). */
 static void
 warnings (const Preflight * p, GString * why)
 {
