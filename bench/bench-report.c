@@ -222,28 +222,51 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
   return fclose (f) == 0;
 }
 
+/* The start of a gnuplot script drawing `panels` panels, one above the
+ * other, into path: PNG when its name ends in .png, SVG otherwise. */
+void
+bench_plot_begin (GString * gp, const gchar * path, guint panels)
+{
+  if (g_str_has_suffix (path, ".png"))
+    g_string_append_printf (gp, "set terminal pngcairo size 1000,%u "
+        "font 'sans,9'\n", 260 * panels);
+  else
+    g_string_append_printf (gp, "set terminal svg size 1000,%u dynamic "
+        "font 'sans,10'\n", 260 * panels);
+  g_string_append_printf (gp, "set output '%s'\nset datafile separator ','\n"
+      "set grid\nset key top left\nset multiplot layout %u,1\n", path, panels);
+}
+
+/* Ends the script, writes it beside the plot (path.gp), runs gnuplot on
+ * it and frees gp. */
+gboolean
+bench_plot_draw (GString * gp, const gchar * path)
+{
+  gchar *script = g_strdup_printf ("%s.gp", path), *cmd;
+  gboolean ok;
+
+  g_string_append (gp, "unset multiplot\n");
+  ok = g_file_set_contents (script, gp->str, -1, NULL);
+  g_string_free (gp, TRUE);
+  cmd = g_strdup_printf ("gnuplot '%s'", script);
+  ok = ok && system (cmd) == 0;
+  g_free (cmd);
+  g_free (script);
+  return ok;
+}
+
 /* One panel per sink and round: latency of every frame over time, log
- * scale, with the deadline; drawn by gnuplot from the CSV, as PNG when the
- * name ends in .png, SVG otherwise. */
+ * scale, with the deadline; drawn by gnuplot from the CSV. */
 gboolean
 bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
     const gchar * csv, const gchar * path)
 {
   GString *gp = g_string_new (NULL);
-  gchar *script = g_strdup_printf ("%s.gp", path), *cmd;
-  gboolean ok;
   guint i;
 
-  if (g_str_has_suffix (path, ".png"))
-    g_string_append_printf (gp, "set terminal pngcairo size 1000,%u "
-        "font 'sans,9'\n", 260 * results->len);
-  else
-    g_string_append_printf (gp, "set terminal svg size 1000,%u dynamic "
-        "font 'sans,10'\n", 260 * results->len);
-  g_string_append_printf (gp, "set output '%s'\nset datafile separator ','\n"
-      "set logscale y\nset grid\nset key top left\n"
-      "set xlabel 'time since start (s)'\nset ylabel 'offered to written (ms)'\n"
-      "set multiplot layout %u,1\n", path, results->len);
+  bench_plot_begin (gp, path, results->len);
+  g_string_append (gp, "set logscale y\nset xlabel 'time since start (s)'\n"
+      "set ylabel 'offered to written (ms)'\n");
   for (i = 0; i < results->len; i++) {
     const BenchResult *r = g_ptr_array_index (results, i);
 
@@ -255,12 +278,5 @@ bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
         r->round, r->offered, r->misses, csv, r->spec->label, r->round,
         cfg->deadline_ns / 1e6);
   }
-  g_string_append (gp, "unset multiplot\n");
-  ok = g_file_set_contents (script, gp->str, -1, NULL);
-  g_string_free (gp, TRUE);
-  cmd = g_strdup_printf ("gnuplot '%s'", script);
-  ok = ok && system (cmd) == 0;
-  g_free (cmd);
-  g_free (script);
-  return ok;
+  return bench_plot_draw (gp, path);
 }

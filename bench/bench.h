@@ -4,7 +4,8 @@
  * queue ! filesink, filesink, or fio's equivalent job) for a duration, and
  * keeps, per frame, when it was offered, how long the producer was blocked
  * and when its write completed.  rtframe-bench.c runs the sinks one after
- * another and compares them; bench-sink.c drives the GStreamer sinks,
+ * another and compares them; bench-run.c runs one sink and measures the
+ * machine around it; bench-sink.c drives the GStreamer sinks,
  * bench-fio.c runs fio, bench-frame.c stamps and verifies the frames,
  * bench-report.c turns the per-frame logs into the table, CSV and plot. */
 #ifndef __RTF_BENCH_H__
@@ -149,6 +150,65 @@ void bench_sink_run_finish (BenchSinkRun * r, BenchResult * res);
 void bench_sink_run_free (BenchSinkRun * r);
 void bench_sink_init (void);
 
+/* ---- bench-run.c: one sink, one round -------------------------------- */
+/* Records with one sink (fio: runs it) into cfg->dir: the files removed
+ * first and, unless cfg->keep, after; checked when cfg->verify.  Flat out,
+ * each stream stops at its share of 80% of the space free (at the start
+ * and now).  The result holds the per-frame logs. */
+BenchResult *bench_run_one (const BenchConfig * cfg,
+    const BenchSinkSpec * spec, guint round);
+void bench_result_free (gpointer result);
+guint64 bench_free_bytes (const gchar * dir);
+/* Frames per stream that fit in 80% of the space free (at the start and
+ * now), shared evenly by the streams */
+guint64 bench_space_frames (const BenchConfig * cfg);
+/* cfg->dir becomes a new directory of the bench's own inside it, so the
+ * bench only ever deletes what it made: the files of a run, then that
+ * directory (bench_own_dir_remove). */
+gboolean bench_own_dir_make (BenchConfig * cfg, GError ** err);
+void bench_own_dir_remove (const gchar * dir);
+
+/* ---- bench-throughput.c: throughput over time of one run ------------ */
+typedef struct
+{
+  const gchar *label;
+  gdouble seconds;              /* the run's start to its last frame written */
+  guint64 bytes;
+  gdouble mean;                 /* MB/s over seconds */
+  gdouble first_third, last_third;      /* MB/s; the last third is the
+                                         * preflight's "sustained" rate */
+  gdouble tenths[10];           /* MB/s in each tenth of seconds */
+  gdouble bin;                  /* seconds per bin */
+  guint n_bins;
+  gdouble *mbps;                /* MB/s written in each bin */
+} BenchThroughput;
+
+void bench_throughput_from (BenchThroughput * tp, const gchar * label,
+    const BenchConfig * cfg, const BenchResult * res);
+void bench_throughput_clear (BenchThroughput * tp);
+gboolean bench_throughput_csv (const BenchThroughput * series, guint n,
+    const gchar * path);
+gboolean bench_throughput_plot (const BenchThroughput * series, guint n,
+    gdouble rate_mbps, const gchar * csv, const gchar * path);
+
+/* ---- bench-preflight.c: rtframe-bench --preflight ------------------- */
+typedef struct
+{
+  guint64 size;                 /* bytes flat out (0: twice the at-rate
+                                 * phase's) */
+  gdouble take;                 /* seconds the user will record (0: not
+                                 * said) */
+} BenchPreflight;
+
+/* --size and --take, as given (NULL: not given) */
+gboolean bench_preflight_parse (BenchPreflight * pf, const gchar * size,
+    const gchar * take, GError ** err);
+/* Runs the preflight into cfg->dir (the bench's own directory) and prints
+ * it; returns the exit status: 0 holds, 3 holds with warnings, 4 will fall
+ * behind, 1 a phase failed */
+gint bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
+    const BenchPreflight * pf);
+
 /* ---- bench-fio.c ---------------------------------------------------- */
 void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
     BenchResult * res);
@@ -161,6 +221,10 @@ gboolean bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
     const gchar * path);
 gboolean bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
     const gchar * csv, const gchar * path);
+/* gnuplot: a script's start (terminal, output, `panels` panels one
+ * above the other), then its end: written to path.gp and drawn */
+void bench_plot_begin (GString * gp, const gchar * path, guint panels);
+gboolean bench_plot_draw (GString * gp, const gchar * path);
 
 static inline gint64
 bench_now (void)

@@ -6,438 +6,15 @@
  *   rtframe-bench --dir /mnt/xfs --duration 60          3 x 20 fps, 5.7 MB
  *   rtframe-bench --dir /mnt/xfs --flat-out --duration 10
  *   rtframe-bench --sink rtframesink:io-depth=8 --sink rtframesink ...
+ *   rtframe-bench --preflight --dir /data --size 800G --take 2h
+ *       will /data hold a take of the streams, and keep up?
+ *       (bench-preflight.c)
  */
 #include "bench.h"
-#include "rtf-index.h"
-#include "rtf-pattern.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <gst/video/video.h>
-#include <glib/gstdio.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/resource.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
-
-/* ---- system measurements ------------------------------------------- */
-
-static gdouble
-rusage_seconds (gint who)
-{
-  struct rusage ru;
-
-  getrusage (who, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-/* busy CPU seconds of the whole machine since boot */
-static gdouble
-machine_busy_seconds (void)
-{
-  gchar *text = NULL;
-  guint64 v[8] = { 0 };
-  gdouble busy = 0;
-
-  if (g_file_get_contents ("/proc/stat", &text, NULL, NULL)
-      && sscanf (text, "cpu %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
-          G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
-          G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-          &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
-    /* user nice system [idle iowait] irq softirq steal */
-    busy = (gdouble) (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) /
-        sysconf (_SC_CLK_TCK);
-  g_free (text);
-  return busy;
-}
-
-static guint64
-proc_kb (const gchar * file, const gchar * key)
-{
-  gchar *text = NULL, *p;
-  guint64 kb = 0;
-
-  if (g_file_get_contents (file, &text, NULL, NULL)
-      && (p = strstr (text, key)) != NULL)
-    kb = g_ascii_strtoull (p + strlen (key), NULL, 10);
-  g_free (text);
-  return kb;
-}
-
-static void
-reset_peak_rss (void)
-{
-  gint fd = open ("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-
-  if (fd >= 0) {
-    if (write (fd, "5", 1) < 0)
-      g_printerr ("rtframe-bench: cannot reset the peak RSS: %s\n",
-          g_strerror (errno));
-    close (fd);
-  }
-}
-
-/* Between runs: the data on disk, the page cache empty (--drop-caches,
- * root), and with --trim freed blocks handed back to a thin device. */
-static guint64
-free_bytes (const gchar * dir)
-{
-  struct statvfs sv;
-
-  return statvfs (dir, &sv) == 0 ? (guint64) sv.f_bavail * sv.f_frsize : 0;
-}
-
-static void
-settle (const BenchConfig * cfg)
-{
-  gint fd, i;
-
-  sync ();
-  fd = cfg->trim ? open (cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  if (fd >= 0) {
-    struct fstrim_range range = { 0, G_MAXUINT64, 0 };
-
-    if (ioctl (fd, FITRIM, &range) < 0)
-      g_printerr ("rtframe-bench: FITRIM: %s\n", g_strerror (errno));
-    close (fd);
-  }
-  if (cfg->drop_caches)
-    g_file_set_contents ("/proc/sys/vm/drop_caches", "3", 1, NULL);
-  /* XFS frees a deleted file's blocks in the background (inodegc): wait
-   * (up to 60 s) until the space the last sink used is free again */
-  for (i = 0; !cfg->keep && i < 600
-      && free_bytes (cfg->dir) < cfg->free_at_start / 100 * 98; i++)
-    g_usleep (100000);
-}
-
-/* ---- progress ------------------------------------------------------ */
-
-typedef struct
-{
-  const BenchConfig *cfg;
-  const BenchSinkSpec *spec;
-  BenchSinkRun *run;            /* NULL for fio */
-  gint64 t0;
-  gint stop;
-  GMutex lock;
-  GCond cond;
-  guint64 dirty_peak_kb;
-} Sampler;
-
-static gpointer
-sampler_thread (gpointer user_data)
-{
-  Sampler *sm = user_data;
-  gint64 next_print = g_get_monotonic_time () + G_USEC_PER_SEC;
-  guint64 last_written = 0;
-  gboolean tty = isatty (STDERR_FILENO);
-
-  g_mutex_lock (&sm->lock);
-  while (!sm->stop) {
-    guint64 dirty = proc_kb ("/proc/meminfo", "Dirty:") +
-        proc_kb ("/proc/meminfo", "Writeback:");
-
-    sm->dirty_peak_kb = MAX (sm->dirty_peak_kb, dirty);
-    if (sm->cfg->progress && g_get_monotonic_time () >= next_print) {
-      gdouble t = (bench_now () - sm->t0) / 1e9;
-
-      if (sm->run) {
-        guint64 written, offered, misses;
-
-        bench_sink_run_progress (sm->run, &written, &offered, &misses);
-        g_printerr ("%s[%-24s %6.1f s] written %6" G_GUINT64_FORMAT "/%-6"
-            G_GUINT64_FORMAT " %7.1f MB/s  misses %" G_GUINT64_FORMAT
-            "  dirty %5.0f MB%s", tty ? "\r" : "", sm->spec->label, t,
-            written, offered, (written - last_written) *
-            sm->cfg->frame_size / 1e6, misses, dirty / 1024.0,
-            tty ? "   " : "\n");
-        last_written = written;
-      } else {
-        g_printerr ("%s[%-24s %6.1f s] running fio  dirty %5.0f MB%s",
-            tty ? "\r" : "", sm->spec->label, t, dirty / 1024.0,
-            tty ? "   " : "\n");
-      }
-      next_print += G_USEC_PER_SEC;
-    }
-    g_cond_wait_until (&sm->cond, &sm->lock, g_get_monotonic_time () +
-        G_USEC_PER_SEC / 5);
-  }
-  g_mutex_unlock (&sm->lock);
-  if (sm->cfg->progress && tty)
-    g_printerr ("\n");
-  return NULL;
-}
-
-/* ---- one sink, one round ------------------------------------------- */
-
-static gchar *
-file_label (const BenchSinkSpec * spec, guint round, guint stream)
-{
-  gchar *l = g_strdup_printf ("%s-r%u-s%u.raw", spec->label, round, stream);
-  gchar *p;
-
-  for (p = l; *p; p++)
-    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '.')
-      *p = '_';
-  return l;
-}
-
-/* rtframesink with max-file-size or max-file-duration records into a
- * set of files: "<label>.%05d" */
-static gboolean
-spec_rotates (const BenchSinkSpec * spec)
-{
-  gchar **p;
-
-  for (p = spec->props; spec->kind == BENCH_RTFRAMESINK && p && *p; p++)
-    if (g_str_has_prefix (*p, "max-file-size=")
-        || g_str_has_prefix (*p, "max-file-duration="))
-      return TRUE;
-  return FALSE;
-}
-
-/* The files a stream was recorded to: one, or each of a set in order from
- * the lowest number left (max-files deletes the oldest); *first_number
- * is that number (0 for one file) */
-static GPtrArray *
-files_of (const gchar * path, guint * first_number)
-{
-  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-  guint n;
-
-  *first_number = 0;
-  if (rtf_pattern_check (path, NULL) != RTF_PATTERN_OK) {
-    g_ptr_array_add (files, g_strdup (path));
-    return files;
-  }
-  for (n = 0; n < 100000; n++) {
-    gchar *one = rtf_pattern_format (path, n);
-
-    if (g_file_test (one, G_FILE_TEST_EXISTS)) {
-      if (files->len == 0)
-        *first_number = n;
-      g_ptr_array_add (files, one);
-    } else {
-      g_free (one);
-      if (files->len > 0)
-        break;
-    }
-  }
-  return files;
-}
-
-static void
-remove_recording (const gchar * path)
-{
-  guint first, i;
-  GPtrArray *files = files_of (path, &first);
-
-  for (i = 0; i < files->len; i++) {
-    gchar *idx = rtf_index_path (g_ptr_array_index (files, i));
-
-    g_unlink (g_ptr_array_index (files, i));
-    g_unlink (idx);
-    g_free (idx);
-  }
-  g_ptr_array_unref (files);
-}
-
-static void
-verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
-{
-  guint64 good = 0;
-  guint s, i, first;
-  gboolean deleted = FALSE;
-
-  for (s = 0; s < cfg->streams; s++) {
-    GPtrArray *files = files_of (paths[s], &first);
-
-    /* max-files deleted the oldest: the frames left are checked, their
-     * count cannot be */
-    deleted |= first > 0;
-    for (i = 0; i < files->len; i++) {
-      const gchar *path = g_ptr_array_index (files, i);
-      guint64 bad = 0, n;
-      gchar *why = NULL;
-
-      n = bench_frame_verify_file (path, cfg->frame_size, s, &bad, &why);
-      res->verified += n;
-      res->bad += bad;
-      good += n - MIN (n, bad);
-      if (why && res->error == NULL)
-        res->error = g_strdup_printf ("%s: %s", path, why);
-      g_free (why);
-    }
-    g_ptr_array_unref (files);
-  }
-  if (good != res->written && !deleted && res->error == NULL)
-    res->error = g_strdup_printf ("the files hold %" G_GUINT64_FORMAT
-        " whole frames, %" G_GUINT64_FORMAT " were reported written", good,
-        res->written);
-}
-
-/* Flat out, a sink could fill the filesystem before the duration ends:
- * stop every stream at its share of 80% of the space free at the start
- * (the same for every sink). */
-static guint64
-space_limit (const BenchConfig * cfg)
-{
-  guint64 frames;
-
-  if (!cfg->flat_out)
-    return cfg->max_frames;
-  frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
-  /* never more than is free now (a previous run's space not back yet) */
-  frames = MIN (frames, free_bytes (cfg->dir) / 10 * 8 / cfg->streams /
-      cfg->frame_size);
-  return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
-}
-
-static BenchResult *
-run_one (const BenchConfig * config, const BenchSinkSpec * spec, guint round)
-{
-  BenchConfig run_cfg = *config, *cfg = &run_cfg;
-  BenchResult *res = g_new0 (BenchResult, 1);
-  gchar **paths = g_new0 (gchar *, cfg->streams + 1);
-  Sampler sm = { 0 };
-  GThread *sampler;
-  gdouble cpu0, cpu_children0, busy0;
-  guint s;
-
-  res->spec = spec;
-  res->round = round;
-  for (s = 0; s < cfg->streams; s++) {
-    gchar *name = file_label (spec, round, s);
-
-    if (spec_rotates (spec)) {
-      gchar *pattern = g_strconcat (name, ".%05d", NULL);
-
-      paths[s] = g_build_filename (cfg->dir, pattern, NULL);
-      g_free (pattern);
-    } else {
-      paths[s] = g_build_filename (cfg->dir, name, NULL);
-    }
-    remove_recording (paths[s]);
-    g_free (name);
-  }
-  settle (cfg);
-  cfg->max_frames = space_limit (cfg);
-
-  sm.cfg = cfg;
-  sm.spec = spec;
-  g_mutex_init (&sm.lock);
-  g_cond_init (&sm.cond);
-  reset_peak_rss ();
-  cpu0 = rusage_seconds (RUSAGE_SELF);
-  cpu_children0 = rusage_seconds (RUSAGE_CHILDREN);
-  busy0 = machine_busy_seconds ();
-
-  if (spec->kind == BENCH_FIO) {
-    sm.t0 = bench_now ();
-    sampler = g_thread_new ("sampler", sampler_thread, &sm);
-    bench_fio_run (cfg, cfg->dir, res);
-    res->cpu_process = rusage_seconds (RUSAGE_CHILDREN) - cpu_children0;
-  } else {
-    gchar *error = NULL;
-    BenchSinkRun *run = bench_sink_run_new (cfg, spec,
-        (const gchar * const *) paths, &error);
-
-    /* the cameras start together, a little after everything is set up */
-    sm.t0 = bench_now () + 50 * GST_MSECOND;
-    sm.run = run;
-    sampler = g_thread_new ("sampler", sampler_thread, &sm);
-    if (error == NULL) {
-      bench_sink_run_start (run, sm.t0);
-      bench_sink_run_finish (run, res);
-    } else {
-      res->error = error;
-    }
-    res->cpu_process = rusage_seconds (RUSAGE_SELF) - cpu0;
-    res->rss_peak_mb = proc_kb ("/proc/self/status", "VmHWM:") / 1024.0;
-    g_mutex_lock (&sm.lock);
-    sm.run = NULL;
-    g_mutex_unlock (&sm.lock);
-    bench_sink_run_free (run);
-  }
-  res->cpu_machine = machine_busy_seconds () - busy0;
-  g_mutex_lock (&sm.lock);
-  sm.stop = TRUE;
-  g_cond_signal (&sm.cond);
-  g_mutex_unlock (&sm.lock);
-  g_thread_join (sampler);
-  res->dirty_peak_mb = sm.dirty_peak_kb / 1024.0;
-  g_mutex_clear (&sm.lock);
-  g_cond_clear (&sm.cond);
-
-  if (res->logs)
-    bench_result_compute (cfg, res);
-  if (spec->kind != BENCH_FIO) {
-    if (cfg->verify && res->logs)
-      verify (cfg, res, paths);
-    for (s = 0; s < cfg->streams && !cfg->keep; s++)
-      remove_recording (paths[s]);
-  }
-  g_strfreev (paths);
-  return res;
-}
-
-static void
-result_free (gpointer p)
-{
-  BenchResult *r = p;
-  guint i;
-
-  for (i = 0; i < r->n_logs; i++) {
-    bench_log_clear (r->logs[i]);
-    g_free (r->logs[i]);
-  }
-  g_free (r->logs);
-  g_free (r->error);
-  g_free (r);
-}
-
-/* The recordings go to a directory of the bench's own in --dir, so it only
- * ever deletes what it made: the files of a run, then that directory. */
-static gboolean
-make_own_dir (BenchConfig * cfg, GError ** err)
-{
-  gchar *own = g_build_filename (cfg->dir, "rtframe-bench-XXXXXX", NULL);
-
-  if (g_mkdtemp (own) == NULL) {
-    g_set_error (err, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "cannot make a directory in %s: %s", cfg->dir, g_strerror (errno));
-    g_free (own);
-    return FALSE;
-  }
-  g_free (cfg->dir);
-  cfg->dir = own;
-  return TRUE;
-}
-
-static void
-remove_own_dir (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    if (g_unlink (path) < 0)
-      g_printerr ("rtframe-bench: cannot remove %s: %s\n", path,
-          g_strerror (errno));
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  if (g_rmdir (dir) < 0)
-    g_printerr ("rtframe-bench: cannot remove %s: %s\n", dir,
-        g_strerror (errno));
-}
 
 /* --check: one recording, one stream */
 static gint
@@ -459,6 +36,51 @@ check_file (BenchConfig * cfg, gchar * path, gint stream)
   g_free (cfg->format);
   g_free (cfg->dir);
   return bad ? 1 : 0;
+}
+
+/* ---- the comparison ------------------------------------------------ */
+
+/* Every sink, round after round, then the table, CSV and plot: TRUE when
+ * one failed */
+static gboolean
+compare (const BenchConfig * cfg)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (bench_result_free);
+  gboolean failed = FALSE;
+  guint r, i;
+
+  for (r = 1; r <= cfg->rounds; r++) {
+    for (i = 0; i < cfg->sinks->len; i++) {
+      BenchResult *res =
+          bench_run_one (cfg, g_ptr_array_index (cfg->sinks, i), r);
+
+      if (res->error || res->bad)
+        failed = TRUE;
+      if (cfg->progress && res->error)
+        g_printerr ("rtframe-bench: %s: %s\n", res->spec->label, res->error);
+      g_ptr_array_add (results, res);
+    }
+  }
+  bench_report_table (cfg, results);
+  if (cfg->csv) {
+    if (!bench_report_csv (cfg, results, cfg->csv)) {
+      g_printerr ("rtframe-bench: cannot write %s\n", cfg->csv);
+      failed = TRUE;
+    } else {
+      printf ("per-frame figures: %s\n", cfg->csv);
+    }
+  }
+  if (cfg->plot) {
+    if (!bench_report_plot (cfg, results, cfg->csv, cfg->plot)) {
+      g_printerr ("rtframe-bench: gnuplot could not draw %s (apt-get "
+          "install gnuplot-nox)\n", cfg->plot);
+      failed = TRUE;
+    } else {
+      printf ("plot: %s\n", cfg->plot);
+    }
+  }
+  g_ptr_array_unref (results);
+  return failed;
 }
 
 /* ---- options ------------------------------------------------------- */
@@ -518,6 +140,24 @@ spec_free (gpointer p)
   g_free (spec);
 }
 
+/* --preflight's own options, and none that it cannot take */
+static gboolean
+preflight_options (BenchPreflight * pf, const gchar * size,
+    const gchar * take, gchar ** sinks, gint rounds, gboolean flat,
+    GError ** err)
+{
+  if (!bench_preflight_parse (pf, size, take, err))
+    return FALSE;
+  if ((sinks && (sinks[1] || !g_str_has_prefix (sinks[0], "rtframesink")))
+      || rounds > 1 || flat) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--preflight records with one rtframesink[:prop=value,...], in one "
+        "round, at the rate and then flat out (no --flat-out, --frames)");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -528,8 +168,10 @@ main (int argc, char **argv)
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint camera_buffers = 4, fio_depth = 4;
   gint64 frames = 0;
-  gchar *check = NULL;
-  gint check_stream = 0;
+  gchar *check = NULL, *size = NULL, *take = NULL;
+  gint check_stream = 0, status;
+  gboolean preflight = FALSE;
+  BenchPreflight pf = { 0 };
   GOptionEntry entries[] = {
     {"streams", 'n', 0, G_OPTION_ARG_INT, &streams, "Streams (default 3)",
         "N"},
@@ -540,7 +182,8 @@ main (int argc, char **argv)
     {"fps", 0, 0, G_OPTION_ARG_INT, &fps, "Frames per second per stream "
           "(default 20)", "F"},
     {"duration", 'd', 0, G_OPTION_ARG_DOUBLE, &cfg.duration,
-        "Seconds per sink (default 10)", "S"},
+          "Seconds per sink (default 10; --preflight: at the streams' rate)",
+        "S"},
     {"frames", 0, 0, G_OPTION_ARG_INT64, &frames,
         "At most this many frames per stream", "N"},
     {"flat-out", 0, 0, G_OPTION_ARG_NONE, &cfg.flat_out,
@@ -567,9 +210,11 @@ main (int argc, char **argv)
     {"trim", 0, 0, G_OPTION_ARG_NONE, &cfg.trim,
         "FITRIM the filesystem between sinks", NULL},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &cfg.csv,
-        "Write every frame's figures here", "FILE"},
+          "Write every frame's figures here (--preflight: MB/s per interval)",
+        "FILE"},
     {"plot", 0, 0, G_OPTION_ARG_FILENAME, &cfg.plot,
-        "Plot latency over time to this .svg or .png (gnuplot)", "FILE"},
+        "Plot latency (--preflight: throughput) over time to this .svg or "
+          ".png (gnuplot)", "FILE"},
     {"fio", 0, 0, G_OPTION_ARG_FILENAME, &fio,
         "fio to run (default: fio on PATH)", "PATH"},
     {"fio-iodepth", 0, 0, G_OPTION_ARG_INT, &fio_depth,
@@ -580,16 +225,27 @@ main (int argc, char **argv)
           "exit", "FILE"},
     {"check-stream", 0, 0, G_OPTION_ARG_INT, &check_stream,
         "The stream whose frames --check expects (default 0)", "N"},
+    {"preflight", 0, 0, G_OPTION_ARG_NONE, &preflight,
+          "Will --dir hold the streams and keep up?  rtframesink at their "
+          "rate for --duration, then flat out for --size bytes; prints a "
+          "verdict (exit 0 holds, 3 holds with warnings, 4 will fall behind)",
+        NULL},
+    {"size", 0, 0, G_OPTION_ARG_STRING, &size, "--preflight: bytes to "
+          "write flat out, e.g. 800G past a 400 GB write cache (default: "
+          "twice the phase at the rate's; at most 80% of the free space)",
+        "BYTES"},
+    {"take", 0, 0, G_OPTION_ARG_STRING, &take, "--preflight: how long the "
+          "take will be, e.g. 2h: a warning when the free space lasts less",
+        "TIME"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- record camera streams "
-      "through rtframesink, queue ! filesink, filesink and fio, and compare");
+      "through rtframesink, queue ! filesink, filesink and fio, and compare; "
+      "or with --preflight, say whether a disk will hold them");
   GError *err = NULL;
-  GPtrArray *results;
   GstVideoInfo info;
   GstCaps *caps;
-  gboolean failed = FALSE;
-  guint r, i;
+  guint i;
 
   cfg.duration = 10;
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -606,6 +262,9 @@ main (int argc, char **argv)
         "streams, sizes, fps, rounds, buffers and duration must be > 0");
     goto usage;
   }
+  if (preflight && !preflight_options (&pf, size, take, sinks, rounds,
+          cfg.flat_out || frames, &err))
+    goto usage;
   cfg.streams = streams;
   cfg.width = width;
   cfg.height = height;
@@ -641,8 +300,6 @@ main (int argc, char **argv)
   cfg.frame_size = GST_VIDEO_INFO_SIZE (&info);
   if (check)
     return check_file (&cfg, check, check_stream);
-  if (!make_own_dir (&cfg, &err))
-    goto usage;
   cfg.fio = no_fio ? NULL : fio ? g_strdup (fio) :
       g_find_program_in_path ("fio");
 
@@ -651,7 +308,8 @@ main (int argc, char **argv)
     static const gchar *defaults[] = { "rtframesink", "queue-filesink",
       "filesink", "fio"
     };
-    for (i = 0; i < G_N_ELEMENTS (defaults); i++)
+    /* the preflight records with rtframesink alone */
+    for (i = 0; i < (preflight ? 1 : G_N_ELEMENTS (defaults)); i++)
       if (!g_str_equal (defaults[i], "fio") || cfg.fio)
         g_ptr_array_add (cfg.sinks, parse_sink (defaults[i], NULL));
   } else {
@@ -669,55 +327,30 @@ main (int argc, char **argv)
       g_ptr_array_add (cfg.sinks, spec);
     }
   }
+  if (!bench_own_dir_make (&cfg, &err))
+    goto usage;
   if (cfg.plot && cfg.csv == NULL)
     cfg.csv = g_strdup_printf ("%s.csv", cfg.plot);
 
   bench_sink_init ();
-  cfg.free_at_start = free_bytes (cfg.dir);
-  results = g_ptr_array_new_with_free_func (result_free);
-  for (r = 1; r <= cfg.rounds; r++) {
-    for (i = 0; i < cfg.sinks->len; i++) {
-      BenchResult *res = run_one (&cfg, g_ptr_array_index (cfg.sinks, i), r);
-
-      if (res->error || res->bad)
-        failed = TRUE;
-      if (cfg.progress && res->error)
-        g_printerr ("rtframe-bench: %s: %s\n", res->spec->label, res->error);
-      g_ptr_array_add (results, res);
-    }
-  }
-  bench_report_table (&cfg, results);
-  if (cfg.csv) {
-    if (!bench_report_csv (&cfg, results, cfg.csv)) {
-      g_printerr ("rtframe-bench: cannot write %s\n", cfg.csv);
-      failed = TRUE;
-    } else {
-      printf ("per-frame figures: %s\n", cfg.csv);
-    }
-  }
-  if (cfg.plot) {
-    if (!bench_report_plot (&cfg, results, cfg.csv, cfg.plot)) {
-      g_printerr ("rtframe-bench: gnuplot could not draw %s (apt-get "
-          "install gnuplot-nox)\n", cfg.plot);
-      failed = TRUE;
-    } else {
-      printf ("plot: %s\n", cfg.plot);
-    }
-  }
-  g_ptr_array_unref (results);
+  cfg.free_at_start = bench_free_bytes (cfg.dir);
+  status = preflight ? bench_preflight_run (&cfg,
+      g_ptr_array_index (cfg.sinks, 0), &pf) : compare (&cfg) ? 1 : 0;
   g_ptr_array_unref (cfg.sinks);
   g_strfreev (sinks);
   if (cfg.keep)
     printf ("recordings kept in %s\n", cfg.dir);
   else
-    remove_own_dir (cfg.dir);
+    bench_own_dir_remove (cfg.dir);
   g_free (cfg.format);
   g_free (cfg.dir);
   g_free (cfg.csv);
   g_free (cfg.plot);
   g_free (cfg.fio);
   g_free (fio);
-  return failed ? 1 : 0;
+  g_free (size);
+  g_free (take);
+  return status;
 
 usage:
   g_printerr ("rtframe-bench: %s\n", err->message);

@@ -30,6 +30,11 @@
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
 #              of each, and a summary (is RSS steady? any miss?)
+#   preflight  rtframe-bench --preflight for the user's workload: on
+#              RAM-backed XFS of 8 GiB (4 GB flat out), and on XFS on the
+#              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,
+#              4 GB), and with a cache cliff played by a throttle to
+#              300 MB/s from 3 s into the flat-out phase (12 GB)
 #
 # Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .png (the
 # plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
@@ -47,7 +52,7 @@ while [ $# -gt 0 ]; do
     --duration) duration=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --against) against=$(cd "$2" && pwd); shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) scenarios+=("$1"); shift ;;
   esac
 done
@@ -64,8 +69,12 @@ mnt=$work/mnt
 loop=
 backing=
 ram=
+cg=
+watcher=
 cleanup() {
   set +e
+  stop_cliff
+  unthrottle
   mountpoint -q "$mnt" && umount "$mnt"
   [ -n "$loop" ] && losetup -d "$loop"
   [ -n "$backing" ] && rm -f "$backing"
@@ -76,6 +85,42 @@ cleanup() {
 fresh() { cleanup; work=$(mktemp -d /var/tmp/rtframe-bench.XXXXXX); mnt=$work/mnt; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM    # through the EXIT trap: nothing left mounted
+
+# Writes to the loop device from this shell and what it starts limited to
+# $1 bytes/s (0: no limit) through the cgroup v1 blkio controller
+throttle() {
+  if [ -z "$cg" ]; then
+    cg=/sys/fs/cgroup/blkio/rtframe-bench-$$
+    mkdir -p "$cg"
+    echo $BASHPID > "$cg/cgroup.procs"
+  fi
+  echo "$(lsblk -no MAJ:MIN "$loop" | tr -d ' ') $1" > "$cg/blkio.throttle.write_bps_device"
+}
+unthrottle() {
+  [ -n "$cg" ] || return 0
+  echo $BASHPID > /sys/fs/cgroup/blkio/cgroup.procs
+  rmdir "$cg"
+  cg=
+}
+
+# A drive whose write cache fills, played by the throttle: none until $1
+# seconds after the preflight's flat-out phase made its first file, then
+# $2 bytes/s.  In the background until stop_cliff.
+cliff() {
+  throttle 0
+  ( until compgen -G "$mnt/rtframe-bench-*/rtframesink-r2-s0.raw" >/dev/null; do
+      sleep 0.05
+    done
+    sleep "$1"
+    throttle "$2" ) &
+  watcher=$!
+}
+stop_cliff() {
+  [ -n "$watcher" ] || return 0
+  kill "$watcher" 2>/dev/null
+  wait "$watcher" 2>/dev/null
+  watcher=
+}
 
 # XFS on a loop device over a file in RAM (tmpfs).  The whole file is
 # written once before the runs: on a virtual machine, guest memory touched
@@ -126,9 +171,15 @@ run() {
     echo "# $name  $(date -u +%FT%TZ)  $(uname -r)  $(nproc) CPUs  $(free -g | awk '/Mem:/{print $2}') GiB"
     echo "# rtframe-bench $*  (on $(findmnt -no FSTYPE "$mnt") over $1)"
   } > "$out/$name.txt"
+  local status=0
   "$bench" --dir "$mnt" --drop-caches --rounds "$rounds" \
       --csv "$out/$name.csv" --plot "$out/$name.png" "${@:2}" \
-    | tee -a "$out/$name.txt"
+    | tee -a "$out/$name.txt" || status=$?
+  # --preflight's verdicts "holds with warnings" (3), "will fall behind" (4)
+  case " $* " in
+    *" --preflight "*) { [ $status = 3 ] || [ $status = 4 ]; } && status=0 ;;
+  esac
+  return $status
 }
 
 free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
@@ -214,6 +265,25 @@ for s in "${scenarios[@]}"; do
       --sink rtframesink:sync-interval=250000000 \
       --sink rtframesink:sync-interval=1000000000 \
       --sink rtframesink:checksums=true
+    fresh
+    continue
+  fi
+  if [ "$s" = preflight ]; then
+    d=${duration:-10}
+    setup_ram 8
+    run preflight-ram "RAM (tmpfs)" --preflight --duration "$d" --size 4G
+    fresh
+    setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
+    over=$(findmnt -no SOURCE -T /var/tmp)
+    run preflight-disk "$over" --preflight --duration "$d" --size 12G --take 1m
+    throttle 200000000
+    run preflight-throttled "$over, throttled to 200 MB/s" --preflight \
+      --duration "$d" --size 4G
+    cliff 3 300000000
+    run preflight-cliff "$over, 300 MB/s from 3 s into flat out" --preflight \
+      --duration "$d" --size 12G
+    stop_cliff
+    unthrottle
     fresh
     continue
   fi
