@@ -296,6 +296,44 @@ gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
   return gst_rtframe_format_from_caps_full (format, caps, NULL);
 }
 
+/* Bytes of a row of `plane` that hold samples: each component's samples
+ * sit in pixel groups of its pixel stride, so a row ends where the last
+ * group of any of its components ends.  The first component's alone is
+ * not always that: in YUY2, UYVY or Y210 of an odd width the last chroma
+ * pair's group reaches past the last luma sample (YUY2 33 wide: 17 groups
+ * of 4 bytes hold U and V, 68 bytes; Y ends at 66).  0 for formats whose
+ * samples have no bytes of their own (pixel stride 0: v210, UYVP,
+ * NV12_10LE40, IYU1). */
+static gsize
+row_bytes (const GstVideoFrame * frame, guint plane)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  gsize end = 0;
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+      continue;
+    if (pstride <= 0)
+      return 0;
+    end = MAX (end, (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, c) * pstride);
+  }
+  return end;
+}
+
+/* Planes GStreamer copies whole, not row by row: the tiles of a tiled
+ * format, and the palette of RGB8P (plane 1: 256 entries of 4 bytes; as
+ * a component it would be `width` samples of 4 bytes in each of `height`
+ * rows of stride 4, far past the palette's end) */
+static gboolean
+plane_copied_whole (const GstVideoFormatInfo * finfo, guint plane)
+{
+  return GST_VIDEO_FORMAT_INFO_IS_TILED (finfo)
+      || (GST_VIDEO_FORMAT_INFO_HAS_PALETTE (finfo) && plane == 1);
+}
+
 /* The pixels of `src` copied into `dest` (same format and size) row by
  * row, without the bytes after them that pad a row to its stride, on any
  * GStreamer.  gst_video_frame_copy() copies the pixels only on 1.22.0, but
@@ -305,7 +343,8 @@ gst_rtframe_format_from_caps (GstRtFrameFormat * format, const GstCaps * caps)
  * file (I420_10LE 33x7: 30 of each frame's 832 bytes; GBR_10LE 13x11: 66 of
  * 924).  Formats whose pixels do not fill bytes of their own (v210, UYVP,
  * NV12_10LE40: pixel stride 0) copy rows of the smaller stride, as
- * gst_video_frame_copy() does on both; tiled formats are left to it. */
+ * gst_video_frame_copy() does on both; tiled planes and a palette are
+ * left to it. */
 void
 gst_rtframe_copy_pixels (GstVideoFrame * dest, const GstVideoFrame * src)
 {
@@ -318,18 +357,16 @@ gst_rtframe_copy_pixels (GstVideoFrame * dest, const GstVideoFrame * src)
     guint8 *dp = dest->data[plane];
     gint ss = GST_VIDEO_FRAME_PLANE_STRIDE (src, plane);
     gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (dest, plane);
-    gsize width;
+    gsize width, shorter = MIN (ABS (ss), ABS (ds));
     gint row, rows;
 
     gst_video_format_info_component (finfo, plane, comp);
-    if (GST_VIDEO_FORMAT_INFO_IS_TILED (finfo) || comp[0] < 0) {
+    if (plane_copied_whole (finfo, plane) || comp[0] < 0) {
       gst_video_frame_copy_plane (dest, src, plane);
       continue;
     }
-    width = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (dest, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (dest, comp[0]);
-    if (width == 0)
-      width = MIN (ABS (ss), ABS (ds));
+    width = row_bytes (dest, plane);
+    width = width == 0 ? shorter : MIN (width, shorter);
     rows = GST_VIDEO_FRAME_COMP_HEIGHT (dest, comp[0]);
     for (row = 0; row < rows; row++)
       memcpy (dp + (gssize) row * ds, sp + (gssize) row * ss, width);
