@@ -8,8 +8,11 @@
  * packings without bytes per pixel (v210, UYVP, NV12_10LE40, IYU1) and
  * the tiled formats (whole tiles, as the decoders that make them fill a
  * buffer).  That is all 111 formats of 1.22.0 and all 136 of 1.26.2.  The
- * 10-bit ones come first in the template, so a negotiation left free
- * still settles on a 10-bit format, as when they were the only ones.
+ * 10-bit ones come first in the template: an upstream element that takes
+ * downstream's order gets a 10-bit format; one that keeps its own picks
+ * its own first (videotestsrc ! rtframesink: ABGR64_LE, where it was
+ * A444_10LE when only 10-bit formats were offered), so applications name
+ * the format in a capsfilter, as every example does.
  * Refused: names the running GStreamer does not know, ENCODED (no frame
  * layout at all) and DMA_DRM (1.24+: the layout is the DRM modifier's,
  * not GStreamer's; gst_video_info_from_caps() takes it on 1.26.2 with a
