@@ -37,9 +37,19 @@ fail() {
   exit 1
 }
 
+# A plugin built with AddressSanitizer (tools/test.sh --sanitize) only loads
+# into a process that has the ASan runtime: preload it into the GStreamer
+# tools (without it gst-inspect-1.0 aborts, and aravissrc seemed missing)
+plugin="${GST_PLUGIN_PATH_1_0%%:*}/libgstrtframe.so"
+asan=()
+if ldd "$plugin" 2>/dev/null | grep -q libasan; then
+  asan=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1)
+fi
+
 command -v arv-fake-gv-camera-0.8 >/dev/null ||
   skip "arv-fake-gv-camera-0.8 is not installed (Debian package aravis-tools; tools/install-deps.sh installs it)"
-gst-inspect-1.0 aravissrc >/dev/null 2>&1 ||
+"${asan[@]}" gst-inspect-1.0 aravissrc >/dev/null 2>&1 ||
   skip "GStreamer has no aravissrc element (Debian package libaravis-0.8-0; tools/install-deps.sh installs it)"
 
 # Into a network namespace of its own, once
@@ -53,15 +63,6 @@ if [ -z "${RTF_ARAVIS_NETNS:-}" ]; then
 else
   ip link set lo up || fail "could not bring lo up in the namespace"
   echo "in a network namespace of its own ($RTF_ARAVIS_NETNS): lo only"
-fi
-
-# A plugin built with AddressSanitizer (tools/test.sh --sanitize) only loads
-# into a process that has the ASan runtime: preload it into gst-launch
-plugin="${GST_PLUGIN_PATH_1_0%%:*}/libgstrtframe.so"
-launch=(gst-launch-1.0)
-if ldd "$plugin" 2>/dev/null | grep -q libasan; then
-  launch=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
-    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 gst-launch-1.0)
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rtframe-aravis-XXXXXX")
@@ -95,7 +96,7 @@ camera_listens || fail "the fake camera does not listen on 127.0.0.1:3956 after 
 
 start=$EPOCHREALTIME
 status=0
-ARV_DEBUG=device:2,stream:2 timeout 60 "${launch[@]}" -e \
+ARV_DEBUG=device:2,stream:2 timeout 60 "${asan[@]}" gst-launch-1.0 -e \
   aravissrc camera-name=127.0.0.1 num-buffers="$frames" ! "$caps" ! \
   tee name=t \
   t. ! queue ! rtframesink location="$work/cam.raw" \
