@@ -1,7 +1,8 @@
 /* rtframe fuzz target: caps from outside (gst-launch lines, applications,
  * upstream elements) -> the frame format rtframesink records.  Whatever the
- * text, parsing must not crash, and caps it accepts give a frame size that
- * is positive, within the limit, and at least the pixels' worth. */
+ * text, parsing must not crash, caps it accepts give a frame size that is
+ * positive, within the limit, and at least the pixels' worth, and caps it
+ * refuses come with a reason. */
 #include <gst/gst.h>
 #include <stdint.h>
 #include <string.h>
@@ -75,18 +76,24 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   gchar *text = g_strndup ((const gchar *) data, size);
   GstCaps *caps = parse_caps (text);
   GstRtFrameFormat format;
+  gchar *why = NULL;
 
   if (caps) {
     memset (&format, 0, sizeof (format));
-    if (gst_rtframe_format_from_caps (&format, caps)) {
+    if (gst_rtframe_format_from_caps_full (&format, caps, &why)) {
+      g_assert (why == NULL);
       g_assert (format.frame_size > 0);
       g_assert (format.frame_size <= GST_RTFRAME_MAX_FRAME_SIZE);
       g_assert (format.name != NULL);
       g_assert (format.width > 0 && format.height > 0);
-      /* 10 bits a sample, at least one sample a pixel */
-      g_assert ((guint64) format.frame_size * 8 >=
-          (guint64) format.width * format.height * 10 / 2);
+      /* no format of 1.22 or 1.26 has less than a byte a pixel (GRAY8,
+       * 8-bit Bayer: one; YUV9: 9 bits) */
+      g_assert ((guint64) format.frame_size >=
+          (guint64) format.width * format.height);
+    } else {
+      g_assert (why != NULL && why[0] != '\0');
     }
+    g_free (why);
     /* what negotiation does with them */
     if (gst_caps_is_fixed (caps))
       (void) gst_caps_can_intersect (caps, template_caps);

@@ -23,6 +23,11 @@ typedef struct
 GstCaps *gst_rtframe_caps_template (void);
 gboolean gst_rtframe_format_from_caps (GstRtFrameFormat * format,
     const GstCaps * caps);
+/* The same; when the caps cannot be recorded, *why (g_free) says why,
+ * naming the format ("video/x-raw format \"DMA_DRM\" has no frame of a
+ * fixed size in GStreamer 1.26.2") */
+gboolean gst_rtframe_format_from_caps_full (GstRtFrameFormat * format,
+    const GstCaps * caps, gchar ** why);
 /* Copies a frame's pixels without the row padding, on any GStreamer */
 void gst_rtframe_copy_pixels (GstVideoFrame * dest, const GstVideoFrame * src);
 

@@ -98,8 +98,10 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "Real-time raw video recorder", "Sink/File/Video",
-      "Records raw 10-bit video to a file with aligned direct I/O from a "
-      "writer thread of its own", "rtframe developers");
+      "Records raw video to a file with aligned direct I/O from a writer "
+      "thread of its own: video/x-raw in every format of fixed frame size "
+      "(10-bit first), video/x-bayer 8-bit and, from GStreamer 1.24, "
+      "10 to 16-bit", "rtframe developers");
 
   caps = gst_rtframe_caps_template ();
   gst_element_class_add_pad_template (element_class,

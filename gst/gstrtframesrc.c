@@ -229,27 +229,30 @@ free_recording (GstRtFrameSrc * self)
 }
 
 /* Each file's caps, from its index header (NULL for a file without
- * frames); FALSE with *bad the file whose caps cannot be played */
+ * frames); FALSE with *bad the file whose caps cannot be played and *why
+ * the reason (g_free) */
 static gboolean
-caps_of_files (RtfRecording * rec, GstCaps ** caps, guint * bad)
+caps_of_files (RtfRecording * rec, GstCaps ** caps, guint * bad, gchar ** why)
 {
   guint i;
 
-  for (i = 0; i < rec->n_files; i++) {
+  for (i = 0; i < rec->n_files && *why == NULL; i++) {
     const RtfRecordingFile *f = &rec->files[i];
     GstRtFrameFormat format;
 
     if (f->state != RTF_FILE_OK)
       continue;                 /* opened ahead, never written */
+    *bad = i;
     caps[i] = gst_caps_from_string (f->index->header.format);
-    if (caps[i] == NULL || !gst_caps_is_fixed (caps[i])
-        || !gst_rtframe_format_from_caps (&format, caps[i])
-        || format.frame_size != f->index->header.frame_size) {
-      *bad = i;
-      return FALSE;
-    }
+    if (caps[i] == NULL)
+      *why = g_strdup ("not caps GStreamer can read");
+    else if (gst_rtframe_format_from_caps_full (&format, caps[i], why)
+        && format.frame_size != f->index->header.frame_size)
+      *why = g_strdup_printf ("frames of %" G_GSIZE_FORMAT " bytes, where "
+          "the index has %" G_GUINT64_FORMAT, format.frame_size,
+          f->index->header.frame_size);
   }
-  return TRUE;
+  return *why == NULL;
 }
 
 /* A file whose index stops making sense (a record of another size, out
@@ -279,7 +282,7 @@ gst_rtframe_src_start (GstBaseSrc * src)
   RtfRecording *rec = NULL;
   GstCaps **caps = NULL;
   GstClockTime *times = NULL;
-  gchar *location;
+  gchar *location, *why = NULL;
   guint start_index, bad = 0, first_ok = 0;
   guint64 n;
 
@@ -298,7 +301,7 @@ gst_rtframe_src_start (GstBaseSrc * src)
     goto empty;
 
   caps = g_new0 (GstCaps *, rec->n_files);
-  if (!caps_of_files (rec, caps, &bad))
+  if (!caps_of_files (rec, caps, &bad, &why))
     goto bad_caps;
   times = g_new (GstClockTime, rec->n_frames);
   for (n = 0; n < rec->n_frames; n++) {
@@ -353,8 +356,9 @@ bad_caps:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("The index of \"%s\" describes frames this build cannot play: "
-            "\"%s\".", rec->files[bad].path,
-            rec->files[bad].index->header.format), (NULL));
+            "\"%s\" (%s).", rec->files[bad].path,
+            rec->files[bad].index->header.format, why), (NULL));
+    g_free (why);
     free_parts (rec, caps, times);
     g_free (location);
     return FALSE;

@@ -229,3 +229,54 @@ rtf_test_assert_start_fails (const gchar * factory, const gchar * location,
   gst_object_unref (bus);
   gst_object_unref (e);
 }
+
+/* ---- pipelines and their files --------------------------------------- */
+
+GstElement *
+rtf_test_play_to_eos (const gchar * desc)
+{
+  GError *error = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &error);
+  GstMessage *msg;
+
+  fail_unless (pipe != NULL, "%s: %s", desc, error ? error->message : "");
+  g_clear_error (&error);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &error, &dbg);
+    fail ("%s: %s (%s)", desc, error->message, dbg);
+  }
+  gst_message_unref (msg);
+  return pipe;
+}
+
+void
+rtf_test_stop_pipeline (GstElement * pipe)
+{
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+void
+rtf_test_assert_same_bytes (const gchar * path, const gchar * ref)
+{
+  gchar *a = NULL, *b = NULL;
+  gsize la, lb, i, at = 0, n = 0;
+
+  fail_unless (g_file_get_contents (path, &a, &la, NULL), "no %s", path);
+  fail_unless (g_file_get_contents (ref, &b, &lb, NULL), "no %s", ref);
+  fail_unless (lb > 0, "%s is empty", ref);
+  fail_unless_equals_uint64 (la, lb);
+  for (i = 0; i < la; i++)
+    if (a[i] != b[i] && n++ == 0)
+      at = i;
+  fail_unless (n == 0, "%s differs from %s: %" G_GSIZE_FORMAT " of %"
+      G_GSIZE_FORMAT " bytes, the first at %" G_GSIZE_FORMAT, path, ref, n,
+      la, at);
+  g_free (a);
+  g_free (b);
+}

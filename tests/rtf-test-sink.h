@@ -54,6 +54,14 @@ void rtf_test_assert_frames (const gchar * path, gsize frame_size,
 void rtf_test_record (const gchar * location, const gchar * props,
     const gchar * caps, guint64 frames);
 
+/* A launch line played until EOS (an error fails the test); the pipeline
+ * is still PLAYING: rtf_test_stop_pipeline() sets it to NULL, unrefs it */
+GstElement *rtf_test_play_to_eos (const gchar * desc);
+void rtf_test_stop_pipeline (GstElement * pipe);
+/* `path` holds the same bytes as `ref`, which is not empty; else says how
+ * many differ and the first */
+void rtf_test_assert_same_bytes (const gchar * path, const gchar * ref);
+
 G_END_DECLS
 
 #endif

@@ -1052,9 +1052,9 @@ GST_START_TEST (test_caps_template)
     "A420_10LE", "A444_10BE", "NV12_10LE32", "NV16_10LE32", "NV12_10LE40",
     "Y210", "Y410", "GRAY10_LE32", "RGB10A2_LE", "BGR10A2_LE"
   };
-  static const gchar *const no[] = { "I420", "NV12", "P012_LE", "RGBA",
-    "GRAY16_LE"
-  };
+  /* every format of fixed frame size is taken (test-formats.c); these
+   * are not formats GStreamer lays out, or not formats at all */
+  static const gchar *const no[] = { "ENCODED", "DMA_DRM", "NOSUCH" };
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (yes); i++) {

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs what rtframe needs to build, test and demo on Debian 12 (or newer),
 # skipping what is already there.  Run as root, or with sudo available.
+# Aravis (0.8.26 on Debian 12, 0.8.34 on 13; the same package names):
+# libaravis-0.8-0 has the aravissrc element, aravis-tools the simulated
+# GigE Vision camera the test records from (arv-fake-gv-camera-0.8),
+# gir1.2-aravis-0.8 Aravis for Python; iproute2 brings up the loopback of
+# the test's own network namespace.
 set -euo pipefail
 
 packages=(
@@ -10,6 +15,7 @@ packages=(
   liburing-dev
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent
+  libaravis-0.8-0 aravis-tools gir1.2-aravis-0.8 iproute2
 )
 
 missing=()

@@ -168,10 +168,17 @@ chmod 755 "$root/usr/sbin/policy-rc.d"
 
 # The working tree as git sees it (tracked, and untracked unless ignored),
 # in place of the previous copy; its build directories are kept, so a
-# second run builds only what changed (tar keeps the files' times)
+# second run builds only what changed (tar keeps the files' times).  Only
+# for a copy of the same tree: after another tree's run (another worktree,
+# a CI clone) the build holds objects newer than this tree's files but
+# made from the other's, which ninja would keep (seen: a test linked
+# against the other tree's helper library, "undefined reference").
 copy_tree() {
   local dest=$root/root/rtframe
   mkdir -p "$dest"
+  if [ "$(cat "$dest/.rtf-source" 2>/dev/null)" != "$src" ]; then
+    rm -rf --one-file-system "$dest"/build*
+  fi
   find "$dest" -mindepth 1 -maxdepth 1 ! -name 'build*' -exec rm -rf --one-file-system {} +
   if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     (cd "$src" && git ls-files -z --cached --others --exclude-standard |
@@ -180,6 +187,7 @@ copy_tree() {
   else
     tar -C "$src" --exclude='./build*' -cf - . | tar -xf - -C "$dest"
   fi
+  echo "$src" >"$dest/.rtf-source"
 }
 
 # Runs a command (bash -c) in the root, in a mount namespace and a process
