@@ -14,207 +14,7 @@
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
-
-
-static guint64
-get_u64 (GstHarness * h, const gchar * prop)
-{
-  guint64 v = 0;
-
-  g_object_get (h->element, prop, &v, NULL);
-  return v;
-}
-
-static gsize
-frame_size_of (const gchar * caps_str)
-{
-  GstCaps *caps = gst_caps_from_string (caps_str);
-  GstVideoInfo info;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  return GST_VIDEO_INFO_SIZE (&info);
-}
-
-typedef enum
-{
-  INPUT_POOL,                   /* from the pool the sink proposed */
-  INPUT_UNALIGNED,              /* one memory at an odd address */
-  INPUT_PIECES,                 /* three memories */
-  INPUT_STRIDED,                /* padded rows, described by GstVideoMeta */
-  INPUT_MOVED                   /* the default strides, planes elsewhere
-                                 * (GstVideoMeta): a decoder's or camera's
-                                 * planes aligned to 16 rows */
-} InputKind;
-
 #define IS_REPACKED(kind) ((kind) == INPUT_STRIDED || (kind) == INPUT_MOVED)
-
-static void
-free_block (gpointer p)
-{
-  g_free (p);
-}
-
-static void
-append_copy (GstBuffer * buf, const guint8 * data, gsize len)
-{
-  gpointer copy = g_memdup2 (data, len);
-
-  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0, copy, len, 0,
-          len, copy, g_free));
-}
-
-/* `tight` (in the default layout of `info`; taken) copied into a layout
- * described by GstVideoMeta: each plane 128 bytes after the previous one
- * ends, rows `pad` bytes longer than the default, the bytes around the
- * planes 0xab. */
-static GstBuffer *
-relayout (const GstVideoInfo * info, GstBuffer * tight, gint pad)
-{
-  GstVideoInfo other = *info;
-  GstVideoFrame in, out;
-  GstBuffer *buf;
-  gsize offset = 0;
-  guint i;
-
-  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
-    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, i,
-        GST_VIDEO_INFO_HEIGHT (info));
-
-    other.stride[i] = info->stride[i] + pad;
-    other.offset[i] = offset + 128;
-    offset = other.offset[i] + (gsize) other.stride[i] * rows;
-  }
-  other.size = offset + 32;
-  buf = gst_buffer_new_allocate (NULL, other.size, NULL);
-  gst_buffer_memset (buf, 0, 0xab, other.size);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
-      other.offset, other.stride);
-  fail_unless (gst_video_frame_map (&in, info, tight, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&out, &other, buf, GST_MAP_WRITE));
-  fail_unless (gst_video_frame_copy (&out, &in));
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  gst_buffer_unref (tight);
-  return buf;
-}
-
-/* Frame `seq` of stream 0 in the layout `kind`; its tight bytes are
- * rtf_test_fill_frame()'s. */
-static GstBuffer *
-make_frame (GstHarness * h, const gchar * caps_str, guint64 seq, InputKind kind)
-{
-  GstCaps *caps = gst_caps_from_string (caps_str);
-  GstVideoInfo info;
-  GstBuffer *buf = NULL;
-  GstMapInfo map;
-  gsize size;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  size = GST_VIDEO_INFO_SIZE (&info);
-
-  switch (kind) {
-    case INPUT_POOL:
-      buf = gst_harness_create_buffer (h, size);
-      fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-      rtf_test_fill_frame (map.data, size, 0, seq);
-      gst_buffer_unmap (buf, &map);
-      break;
-    case INPUT_UNALIGNED:{
-      guint8 *mem = g_malloc (size + 64);
-      guint8 *data = mem + 1 + (((guintptr) mem) % 2 == 0 ? 0 : 1);
-
-      rtf_test_fill_frame (data, size, 0, seq);
-      buf = gst_buffer_new_wrapped_full (0, mem, size + 64, data - mem,
-          size, mem, free_block);
-      break;
-    }
-    case INPUT_PIECES:{
-      guint8 *all = g_malloc (size);
-      gsize a = size / 3, b = size / 3;
-
-      rtf_test_fill_frame (all, size, 0, seq);
-      buf = gst_buffer_new ();
-      append_copy (buf, all, a);
-      append_copy (buf, all + a, b);
-      append_copy (buf, all + a + b, size - a - b);
-      g_free (all);
-      break;
-    }
-    case INPUT_STRIDED:
-    case INPUT_MOVED:
-      buf = gst_buffer_new_allocate (NULL, size, NULL);
-      fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-      rtf_test_fill_frame (map.data, size, 0, seq);
-      gst_buffer_unmap (buf, &map);
-      buf = relayout (&info, buf, kind == INPUT_STRIDED ? 64 : 0);
-      break;
-  }
-  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 20;
-  return buf;
-}
-
-/* Pops every message from the bus: returns the element messages named
- * `name`; the QoS messages go to *qos when given; others are dropped. */
-static GList *
-pop_messages (GstBus * bus, const gchar * name, GList ** qos)
-{
-  GList *list = NULL;
-  GstMessage *msg;
-
-  while ((msg = gst_bus_pop (bus))) {
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
-        && gst_message_has_name (msg, name))
-      list = g_list_append (list, msg);
-    else if (qos && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS)
-      *qos = g_list_append (*qos, msg);
-    else
-      gst_message_unref (msg);
-  }
-  return list;
-}
-
-static GList *
-pop_element_messages (GstBus * bus, const gchar * name)
-{
-  return pop_messages (bus, name, NULL);
-}
-
-static void
-assert_file (const gchar * path, gsize frame_size, guint64 n)
-{
-  gchar *err = rtf_test_check_file (path, frame_size, 0, n);
-
-  fail_unless (err == NULL, "%s: %s", path, err);
-}
-
-/* `path` holds the same bytes as `ref`, which is not empty */
-static void
-assert_same_bytes (const gchar * path, const gchar * ref)
-{
-  gchar *a = NULL, *b = NULL;
-  gsize la, lb;
-
-  fail_unless (g_file_get_contents (path, &a, &la, NULL));
-  fail_unless (g_file_get_contents (ref, &b, &lb, NULL));
-  fail_unless (lb > 0);
-  fail_unless_equals_uint64 (la, lb);
-  if (memcmp (a, b, la) != 0) {
-    gsize i, first = la, n = 0;
-
-    for (i = 0; i < la; i++)
-      if (a[i] != b[i] && n++ == 0)
-        first = i;
-    fail ("%s differs from %s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
-        " bytes, the first at %" G_GSIZE_FORMAT, path, ref, n, la, first);
-  }
-  g_free (a);
-  g_free (b);
-}
 
 /* Frame `seq` as the same frame unstrided: its pixels in the default
  * layout, the row padding of that layout zero (a frame with a GstVideoMeta
@@ -236,7 +36,7 @@ static GstBuffer *
 unstrided_frame (GstHarness * h, const gchar * caps_str, guint64 seq)
 {
   GstCaps *caps = gst_caps_from_string (caps_str);
-  GstBuffer *strided = make_frame (h, caps_str, seq, INPUT_STRIDED);
+  GstBuffer *strided = rtf_test_make_frame (h, caps_str, seq, INPUT_STRIDED);
   GstVideoInfo info, padded;
   GstVideoFrame in, out;
   GstVideoMeta *meta = gst_buffer_get_video_meta (strided);
@@ -283,97 +83,86 @@ assert_file_repacked (const gchar * path, const gchar * caps_str, guint64 n)
                 caps_str, i)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   gst_harness_teardown (h);
-  assert_same_bytes (path, ref);
+  rtf_test_assert_same_bytes (path, ref);
   g_unlink (ref);
   g_free (ref);
 }
 
 /* ---- byte-exact output ------------------------------------------------ */
 
-static const gchar *const formats[] = {
-  "video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1",
-  "video/x-raw,format=P010_10LE,width=1920,height=1080,framerate=20/1",
-  "video/x-raw,format=v210,width=1280,height=720,framerate=30/1",
-  "video/x-raw,format=I420_10LE,width=33,height=7,framerate=20/1",
-  "video/x-raw,format=UYVP,width=1,height=1,framerate=0/1",
-  "video/x-raw,format=Y210,width=100,height=37,framerate=60/1",
-  "video/x-raw,format=NV12_10LE40,width=640,height=10,framerate=20/1",
-  "video/x-raw,format=GBR_10LE,width=13,height=11,framerate=20/1",
-};
-
 static void
 record_and_check (const gchar * caps, InputKind kind, const gchar * props,
     guint n)
 {
   gchar *path = rtf_test_tmp_path ("out.raw");
-  gsize fsize = frame_size_of (caps);
+  gsize fsize = rtf_test_frame_size (caps);
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, props, caps, &bus);
   guint i;
 
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                kind)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, kind)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
 
   /* at EOS the file is complete */
   if (IS_REPACKED (kind))
     assert_file_repacked (path, caps, n);
   else
-    assert_file (path, fsize, n);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), n);
-  fail_unless_equals_uint64 (get_u64 (h, "bytes-written"), n * fsize);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy") +
-      get_u64 (h, "frames-copied"), n);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-lost"), 0);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-repacked"),
+    rtf_test_assert_file (path, fsize, 0, n);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "bytes-written"), n * fsize);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-zero-copy") +
+      rtf_test_get_u64 (h, "frames-copied"), n);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-lost"), 0);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-repacked"),
       IS_REPACKED (kind) ? n : 0);
 
   rtf_test_sink_free (h, bus);
   if (!IS_REPACKED (kind))
-    assert_file (path, fsize, n);
+    rtf_test_assert_file (path, fsize, 0, n);
   g_unlink (path);
   g_free (path);
 }
 
 GST_START_TEST (test_byte_exact_pool)
 {
-  record_and_check (formats[__i__], INPUT_POOL, NULL, 12);
+  record_and_check (rtf_test_formats[__i__], INPUT_POOL, NULL, 12);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_byte_exact_unaligned)
 {
-  record_and_check (formats[__i__], INPUT_UNALIGNED, NULL, 12);
+  record_and_check (rtf_test_formats[__i__], INPUT_UNALIGNED, NULL, 12);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_byte_exact_pieces)
 {
-  record_and_check (formats[__i__], INPUT_PIECES, NULL, 12);
+  record_and_check (rtf_test_formats[__i__], INPUT_PIECES, NULL, 12);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_byte_exact_strided)
 {
-  record_and_check (formats[__i__], INPUT_STRIDED, NULL, 12);
+  record_and_check (rtf_test_formats[__i__], INPUT_STRIDED, NULL, 12);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_byte_exact_moved_planes)
 {
-  record_and_check (formats[__i__], INPUT_MOVED, NULL, 12);
+  record_and_check (rtf_test_formats[__i__], INPUT_MOVED, NULL, 12);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_byte_exact_psync_buffered)
 {
-  record_and_check (formats[__i__], INPUT_UNALIGNED,
+  record_and_check (rtf_test_formats[__i__], INPUT_UNALIGNED,
       "io-engine=psync direct=off", 12);
 }
 
@@ -402,7 +191,7 @@ GST_START_TEST (test_newer_formats)
   if (!known)
     return;
   /* 33 16-bit samples in rows of 68 bytes */
-  fail_unless_equals_uint64 (frame_size_of (caps), 68 * 7);
+  fail_unless_equals_uint64 (rtf_test_frame_size (caps), 68 * 7);
   record_and_check (caps, INPUT_POOL, NULL, 12);
   record_and_check (caps, INPUT_STRIDED, NULL, 12);
 }
@@ -448,8 +237,8 @@ GST_START_TEST (test_bayer10)
     fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  assert_file (path, 16384, 12);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 12);
+  rtf_test_assert_file (path, 16384, 0, 12);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-zero-copy"), 12);
   rtf_test_sink_free (h, bus);
   g_unlink (path);
   g_free (path);
@@ -458,30 +247,6 @@ GST_START_TEST (test_bayer10)
 GST_END_TEST;
 
 /* Same input through filesink and rtframesink (tee): identical files. */
-/* A launch line played until EOS (an error fails the test); the pipeline
- * is still PLAYING: the caller sets it to NULL and unrefs it. */
-static GstElement *
-play_to_eos (const gchar * desc)
-{
-  GstElement *pipe = gst_parse_launch (desc, NULL);
-  GstMessage *msg;
-
-  fail_unless (pipe != NULL, "%s", desc);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
-      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-  gst_message_unref (msg);
-  return pipe;
-}
-
-static void
-stop_pipeline (GstElement * pipe)
-{
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (pipe);
-}
-
 
 GST_START_TEST (test_same_as_filesink)
 {
@@ -499,8 +264,8 @@ GST_START_TEST (test_same_as_filesink)
         "t. ! queue ! rtframesink location=%s t. ! queue ! filesink "
         "location=%s", caps[i], a, b);
 
-    stop_pipeline (play_to_eos (desc));
-    assert_same_bytes (a, b);
+    rtf_test_stop_pipeline (rtf_test_play_to_eos (desc));
+    rtf_test_assert_same_bytes (a, b);
     g_free (a);
     g_free (b);
     g_free (desc);
@@ -512,8 +277,8 @@ GST_END_TEST;
 /* A recording plays back with filesrc ! rawvideoparse and the caps. */
 GST_START_TEST (test_playback_rawvideoparse)
 {
-  const gchar *caps = formats[1];
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[1];
+  gsize fsize = rtf_test_frame_size (caps);
   gchar *path = rtf_test_tmp_path ("play.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
@@ -523,8 +288,8 @@ GST_START_TEST (test_playback_rawvideoparse)
   guint i, n = 0;
 
   for (i = 0; i < 8; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
 
@@ -564,23 +329,23 @@ GST_END_TEST;
 
 GST_START_TEST (test_zero_copy_with_pool)
 {
-  const gchar *caps = formats[0];       /* 5,701,632 bytes: 1392 x 4096 */
+  const gchar *caps = rtf_test_formats[0];      /* 5,701,632 bytes: 1392 x 4096 */
   gchar *path = rtf_test_tmp_path ("zc.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
 
   for (i = 0; i < 10; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  if (get_u64 (h, "write-alignment") > 1) {
+  if (rtf_test_get_u64 (h, "write-alignment") > 1) {
     /* direct I/O: the pool's memory went to the disk as it was */
-    fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 10);
-    fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 0);
+    fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-zero-copy"), 10);
+    fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-copied"), 0);
   }
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 10);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 10);
   g_free (path);
 }
 
@@ -588,20 +353,20 @@ GST_END_TEST;
 
 GST_START_TEST (test_copy_without_pool)
 {
-  const gchar *caps = formats[0];
+  const gchar *caps = rtf_test_formats[0];
   gchar *path = rtf_test_tmp_path ("cp.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "direct=on", caps, &bus);
   guint i;
 
   for (i = 0; i < 10; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  fail_unless_equals_uint64 (get_u64 (h, "frames-zero-copy"), 0);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-copied"), 10);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-zero-copy"), 0);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-copied"), 10);
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 10);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 10);
   g_free (path);
 }
 
@@ -610,11 +375,11 @@ GST_END_TEST;
 /* The proposed pool's memory is aligned for direct I/O. */
 GST_START_TEST (test_proposed_pool_alignment)
 {
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("pool.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
-  GstBuffer *buf = gst_harness_create_buffer (h, frame_size_of (caps));
+  GstBuffer *buf = gst_harness_create_buffer (h, rtf_test_frame_size (caps));
   GstMapInfo map;
 
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
@@ -677,9 +442,9 @@ check_at_eos (GstBus * bus, GstMessage * msg, gpointer user_data)
 
 GST_START_TEST (test_eos_file_complete)
 {
-  const gchar *caps = formats[3];       /* odd size: a padded tail block */
+  const gchar *caps = rtf_test_formats[3];      /* odd size: a padded tail block */
   EosCheck c =
-      { rtf_test_tmp_path ("eos.raw"), frame_size_of (caps), 9, FALSE };
+      { rtf_test_tmp_path ("eos.raw"), rtf_test_frame_size (caps), 9, FALSE };
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (c.path, NULL, caps, &bus);
   GList *stats;
@@ -687,14 +452,14 @@ GST_START_TEST (test_eos_file_complete)
 
   gst_bus_set_sync_handler (bus, check_at_eos, &c, NULL);
   for (i = 0; i < c.n; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (c.checked);
 
   /* the final stats message came before EOS (deadline messages may come
    * before it on a slow machine) */
-  stats = pop_element_messages (bus, "rtframesink-stats");
+  stats = rtf_test_pop_element_messages (bus, "rtframesink-stats");
   fail_unless_equals_int (g_list_length (stats), 1);
   g_list_free_full (stats, (GDestroyNotify) gst_message_unref);
 
@@ -708,7 +473,7 @@ GST_START_TEST (test_eos_without_frames)
 {
   gchar *path = rtf_test_tmp_path ("empty.raw");
   GstBus *bus;
-  GstHarness *h = rtf_test_sink_new (path, NULL, formats[0], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, rtf_test_formats[0], &bus);
   struct stat st;
 
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -723,17 +488,17 @@ GST_END_TEST;
 /* Stopping without EOS still writes every frame accepted. */
 GST_START_TEST (test_stop_writes_everything)
 {
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("stop.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "max-size-buffers=32", caps, &bus);
   guint i;
 
   for (i = 0; i < 30; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 30);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 30);
   g_free (path);
 }
 
@@ -828,25 +593,25 @@ GST_END_TEST;
 
 GST_START_TEST (test_error_wrong_size)
 {
-  const gchar *caps = formats[3];
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[3];
+  gsize fsize = rtf_test_frame_size (caps);
   gchar *path = rtf_test_tmp_path ("wrong.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   guint i;
 
   for (i = 0; i < 3; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, fsize - 1, NULL)), GST_FLOW_ERROR);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              fsize - 1, NULL)), GST_FLOW_ERROR);
   assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "bytes");
   fail_unless_equals_int (gst_harness_push (h,
           gst_buffer_new_allocate (NULL, fsize + 1, NULL)), GST_FLOW_ERROR);
   assert_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "bytes");
   rtf_test_sink_free (h, bus);
   /* only the whole frames before it */
-  assert_file (path, fsize, 3);
+  rtf_test_assert_file (path, fsize, 0, 3);
   g_free (path);
 }
 
@@ -855,21 +620,21 @@ GST_END_TEST;
 /* An empty GAP buffer is skipped; a non-empty one is a frame. */
 GST_START_TEST (test_gap_buffer)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("gap.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstBuffer *gap = gst_buffer_new ();
 
   GST_BUFFER_FLAG_SET (gap, GST_BUFFER_FLAG_GAP);
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_push (h, gap), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 1,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 1,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 2);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 2);
   g_free (path);
 }
 
@@ -881,7 +646,7 @@ GST_START_TEST (test_stream_status)
 {
   gchar *path = rtf_test_tmp_path ("ss.raw");
   GstBus *bus;
-  GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, rtf_test_formats[3], &bus);
   static const GstStreamStatusType want[] = { GST_STREAM_STATUS_TYPE_CREATE,
     GST_STREAM_STATUS_TYPE_ENTER, GST_STREAM_STATUS_TYPE_LEAVE,
     GST_STREAM_STATUS_TYPE_DESTROY
@@ -973,10 +738,10 @@ log_stream_status (GstBus * bus, GstMessage * msg, gpointer data)
 
 GST_START_TEST (test_helper_threads_announced)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *pattern = rtf_test_tmp_path ("helpers-%d.raw");
   gchar *props = g_strdup_printf ("io-engine=psync thread-cpus=0 "
-      "max-file-size=%" G_GSIZE_FORMAT, 2 * frame_size_of (caps));
+      "max-file-size=%" G_GSIZE_FORMAT, 2 * rtf_test_frame_size (caps));
   ThreadLog log = { 0 };
   GstBus *bus;
   GstHarness *h;
@@ -988,10 +753,10 @@ GST_START_TEST (test_helper_threads_announced)
   h = rtf_test_sink_new_full (pattern, props, caps, log_stream_status, &log,
       &bus);
   for (i = 0; i < 5; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), 5);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-written"), 5);
   rtf_test_sink_free (h, bus);
 
   for (i = 0; i < 4; i++) {
@@ -1006,8 +771,8 @@ GST_START_TEST (test_helper_threads_announced)
     gchar *file = rtf_test_tmp_path (name);
     guint64 *seqs = NULL;
 
-    fail_unless_equals_int (rtf_test_scan_frames (file, frame_size_of (caps),
-            0, &seqs), i < 2 ? 2 : 1);
+    fail_unless_equals_int (rtf_test_scan_frames (file,
+            rtf_test_frame_size (caps), 0, &seqs), i < 2 ? 2 : 1);
     fail_unless_equals_uint64 (seqs[0], 2 * i);
     g_free (seqs);
     g_free (file);
@@ -1026,7 +791,7 @@ GST_START_TEST (test_properties_locked_while_running)
       rtf_test_tmp_path ("other.raw");
   gchar *loc = NULL;
   GstBus *bus;
-  GstHarness *h = rtf_test_sink_new (path, NULL, formats[3], &bus);
+  GstHarness *h = rtf_test_sink_new (path, NULL, rtf_test_formats[3], &bus);
   guint depth = 0;
 
   g_object_set (h->element, "location", other, "io-depth", 9, NULL);
@@ -1162,8 +927,8 @@ load_stop (Load * l)
  * other work: every file exact, no fd or thread left behind */
 GST_START_TEST (test_cycles_no_leaks)
 {
-  const gchar *caps = formats[3];
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[3];
+  gsize fsize = rtf_test_frame_size (caps);
   gchar *path = rtf_test_tmp_path ("cyc.raw");
   guint fds = 0, threads = 0, n, i, k;
   /* valgrind runs everything ~50 times slower, on one CPU at a time: fewer
@@ -1184,11 +949,11 @@ GST_START_TEST (test_cycles_no_leaks)
     }
     h = rtf_test_sink_new (path, NULL, caps, &bus);
     for (k = 0; k < 3; k++)
-      fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, k,
-                  INPUT_POOL)), GST_FLOW_OK);
+      fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                  k, INPUT_POOL)), GST_FLOW_OK);
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     rtf_test_sink_free (h, bus);
-    assert_file (path, fsize, 3);
+    rtf_test_assert_file (path, fsize, 0, 3);
   }
   fail_unless_equals_int (rtf_test_count_fds (), fds);
   /* GstTask threads come from GLib's shared pool and leave it a while
@@ -1229,7 +994,7 @@ GST_START_TEST (test_eight_sinks_one_pipeline)
     g_free (name);
   }
   g_string_append_printf (desc, "t. ! queue ! filesink location=%s", ref);
-  pipe = play_to_eos (desc->str);
+  pipe = rtf_test_play_to_eos (desc->str);
   for (i = 0; i < 8; i++) {
     gchar *name = g_strdup_printf ("r%u", i);
     GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), name);
@@ -1240,12 +1005,12 @@ GST_START_TEST (test_eight_sinks_one_pipeline)
     gst_object_unref (sink);
     g_free (name);
   }
-  stop_pipeline (pipe);
+  rtf_test_stop_pipeline (pipe);
 
   fail_unless (g_stat (ref, &sb) == 0);
   fail_unless_equals_uint64 (sb.st_size, 40 * 320 * 240 * 3);
   for (i = 0; i < 8; i++) {
-    assert_same_bytes (paths[i], ref);
+    rtf_test_assert_same_bytes (paths[i], ref);
     g_unlink (paths[i]);
     g_free (paths[i]);
   }
@@ -1317,7 +1082,7 @@ blocked_start (Blocked * b, const gchar * props)
   guint i;
 
   memset (b, 0, sizeof (*b));
-  b->caps = formats[1];         /* 6 MB frames: more than a pipe holds */
+  b->caps = rtf_test_formats[1];        /* 6 MB frames: more than a pipe holds */
   b->r.path = rtf_test_tmp_path ("fifo");
   b->r.data = g_byte_array_new ();
   b->p.ret = GST_FLOW_CUSTOM_SUCCESS;
@@ -1326,9 +1091,9 @@ blocked_start (Blocked * b, const gchar * props)
   b->p.h = rtf_test_sink_new (b->r.path, all, b->caps, &b->bus);
   g_free (all);
   for (i = 0; i < 2; i++)
-    fail_unless_equals_int (gst_harness_push (b->p.h, make_frame (b->p.h,
-                b->caps, i, INPUT_POOL)), GST_FLOW_OK);
-  b->p.buf = make_frame (b->p.h, b->caps, 2, INPUT_POOL);
+    fail_unless_equals_int (gst_harness_push (b->p.h,
+            rtf_test_make_frame (b->p.h, b->caps, i, INPUT_POOL)), GST_FLOW_OK);
+  b->p.buf = rtf_test_make_frame (b->p.h, b->caps, 2, INPUT_POOL);
   b->pusher = g_thread_new ("push", push_thread, &b->p);
 }
 
@@ -1352,7 +1117,7 @@ blocked_resume (Blocked * b, guint64 seq)
           .format = GST_FORMAT_TIME,.rate = 1.0,.applied_rate = 1.0,.stop =
             GST_CLOCK_TIME_NONE,.duration = GST_CLOCK_TIME_NONE}
       ));
-  fail_unless_equals_int (gst_harness_push (b->p.h, make_frame (b->p.h,
+  fail_unless_equals_int (gst_harness_push (b->p.h, rtf_test_make_frame (b->p.h,
               b->caps, seq, INPUT_POOL)), GST_FLOW_OK);
 }
 
@@ -1360,7 +1125,7 @@ blocked_resume (Blocked * b, guint64 seq)
 static void
 blocked_finish (Blocked * b, const guint64 * seqs, guint n)
 {
-  gsize fsize = frame_size_of (b->caps);
+  gsize fsize = rtf_test_frame_size (b->caps);
   guint8 *want = g_malloc (fsize);
   guint i;
 
@@ -1397,12 +1162,6 @@ GST_END_TEST;
 
 /* ---- deadlines, drops, statistics ------------------------------------ */
 
-static gint64 msg_i64 (GstMessage * msg, const gchar * field);
-static guint64 msg_u64 (GstMessage * msg, const gchar * field);
-static guint64 stat_u64 (const GstStructure * s, const gchar * field);
-static GstStructure *get_stats (GstHarness * h);
-static void assert_accounting (const GstStructure * s);
-
 /* The next rtframesink-deadline-missed message for frame `seq`, waiting up
  * to 2 s (scaled) for it; other element messages are dropped. */
 static GstMessage *
@@ -1413,7 +1172,7 @@ wait_missed (GstBus * bus, guint64 seq)
   while ((msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
               rtf_test_time_scale (), GST_MESSAGE_ELEMENT))) {
     if (gst_message_has_name (msg, "rtframesink-deadline-missed")
-        && msg_u64 (msg, "frame") == seq)
+        && rtf_test_msg_u64 (msg, "frame") == seq)
       return msg;
     gst_message_unref (msg);
   }
@@ -1443,21 +1202,21 @@ GST_START_TEST (test_deadline_seen_while_render_waits)
   fail_unless (msg != NULL, "frame 2's miss not posted while render waits");
   fail_unless_equals_string (gst_structure_get_string
       (gst_message_get_structure (msg), "where"), "waiting");
-  fail_unless (msg_i64 (msg, "lateness") >= 0
-      && msg_i64 (msg, "lateness") < 10 * GST_MSECOND *
+  fail_unless (rtf_test_msg_i64 (msg, "lateness") >= 0
+      && rtf_test_msg_i64 (msg, "lateness") < 10 * GST_MSECOND *
       rtf_test_time_scale (), "reported %" G_GINT64_FORMAT " ns late",
-      msg_i64 (msg, "lateness"));
-  fail_unless_equals_int64 (msg_i64 (msg, "deadline") - msg_i64 (msg,
-          "arrival"), 50 * GST_MSECOND);
+      rtf_test_msg_i64 (msg, "lateness"));
+  fail_unless_equals_int64 (rtf_test_msg_i64 (msg,
+          "deadline") - rtf_test_msg_i64 (msg, "arrival"), 50 * GST_MSECOND);
   gst_message_unref (msg);
   fail_unless_equals_int (b.p.ret, GST_FLOW_CUSTOM_SUCCESS);    /* waits */
 
   blocked_flush (&b);
-  st = get_stats (b.p.h);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), 3);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"), 1);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), 3);
-  assert_accounting (st);
+  st = rtf_test_get_stats (b.p.h);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), 3);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-dropped"), 1);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"), 3);
+  rtf_test_assert_accounting (st);
   gst_structure_free (st);
   msg = gst_bus_timed_pop_filtered (b.bus, 2 * GST_SECOND *
       rtf_test_time_scale (), GST_MESSAGE_QOS);
@@ -1465,68 +1224,20 @@ GST_START_TEST (test_deadline_seen_while_render_waits)
   gst_message_parse_qos_stats (msg, &fmt, &processed, &dropped);
   fail_unless_equals_uint64 (dropped, 1);
   gst_message_unref (msg);
-  pop_messages (b.bus, "none", NULL);
+  rtf_test_pop_messages (b.bus, "none", NULL);
 
   /* the next frame is number 3 */
   blocked_resume (&b, 3);
   fail_unless (gst_harness_push_event (b.p.h, gst_event_new_eos ()));
-  written = pop_element_messages (b.bus, "rtframesink-frame-written");
+  written = rtf_test_pop_element_messages (b.bus, "rtframesink-frame-written");
   fail_unless_equals_int (g_list_length (written), 3);
   for (l = written, i = 0; l; l = l->next, i++)
-    fail_unless_equals_uint64 (msg_u64 (l->data, "frame"), seqs[i]);
+    fail_unless_equals_uint64 (rtf_test_msg_u64 (l->data, "frame"), seqs[i]);
   g_list_free_full (written, (GDestroyNotify) gst_message_unref);
   blocked_finish (&b, seqs, 3);
 }
 
 GST_END_TEST;
-
-static guint64
-stat_u64 (const GstStructure * s, const gchar * field)
-{
-  guint64 v = G_MAXUINT64;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
-      GST_PTR_FORMAT, field, s);
-  return v;
-}
-
-/* received = written + dropped + lost + queued + in flight */
-static void
-assert_accounting (const GstStructure * s)
-{
-  fail_unless_equals_uint64 (stat_u64 (s, "frames-received"),
-      stat_u64 (s, "frames-written") + stat_u64 (s, "frames-dropped") +
-      stat_u64 (s, "frames-lost") + stat_u64 (s, "frames-queued") +
-      stat_u64 (s, "frames-in-flight"));
-}
-
-static GstStructure *
-get_stats (GstHarness * h)
-{
-  GstStructure *s = NULL;
-
-  g_object_get (h->element, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  fail_unless (gst_structure_has_name (s, "rtframesink-stats"));
-  return s;
-}
-
-
-static gint64
-msg_i64 (GstMessage * msg, const gchar * field)
-{
-  gint64 v = -1;
-
-  fail_unless (gst_structure_get_int64 (gst_message_get_structure (msg),
-          field, &v), "no %s", field);
-  return v;
-}
-
-static guint64
-msg_u64 (GstMessage * msg, const gchar * field)
-{
-  return stat_u64 (gst_message_get_structure (msg), field);
-}
 
 /* deadline = 1 us: every frame misses, each reported once, when its
  * deadline passes.  Its arrival is when render ran (between the test's own
@@ -1537,7 +1248,7 @@ msg_u64 (GstMessage * msg, const gchar * field)
  * write completes is test_deadline_seen_before_completion. */
 GST_START_TEST (test_deadline_every_frame_misses)
 {
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("dl.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
@@ -1547,7 +1258,7 @@ GST_START_TEST (test_deadline_every_frame_misses)
   guint64 expect = 0;
 
   for (i = 0; i < n; i++) {
-    GstBuffer *frame = make_frame (h, caps, i, INPUT_POOL);
+    GstBuffer *frame = rtf_test_make_frame (h, caps, i, INPUT_POOL);
 
     pushed[i][0] = g_get_monotonic_time () * 1000;
     fail_unless_equals_int (gst_harness_push (h, frame), GST_FLOW_OK);
@@ -1555,7 +1266,7 @@ GST_START_TEST (test_deadline_every_frame_misses)
     g_usleep (5000);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  missed = rtf_test_pop_element_messages (bus, "rtframesink-deadline-missed");
   rtf_test_sink_free (h, bus);
   /* all were posted before EOS */
   fail_unless_equals_int (g_list_length (missed), n);
@@ -1564,19 +1275,22 @@ GST_START_TEST (test_deadline_every_frame_misses)
     const gchar *where = gst_structure_get_string (gst_message_get_structure
         (m), "where");
 
-    fail_unless_equals_uint64 (msg_u64 (m, "frame"), expect);
-    fail_unless_equals_uint64 (msg_u64 (m, "pts"), expect * GST_SECOND / 20);
+    fail_unless_equals_uint64 (rtf_test_msg_u64 (m, "frame"), expect);
+    fail_unless_equals_uint64 (rtf_test_msg_u64 (m, "pts"),
+        expect * GST_SECOND / 20);
     /* the microsecond clock of the test against the element's ns */
-    fail_unless (msg_i64 (m, "arrival") >= pushed[expect][0]
-        && msg_i64 (m, "arrival") < pushed[expect][1] + 1000);
-    fail_unless_equals_int64 (msg_i64 (m, "deadline") - msg_i64 (m,
-            "arrival"), 1000);
-    fail_unless (msg_i64 (m, "detected") >= msg_i64 (m, "deadline"));
-    fail_unless_equals_int64 (msg_i64 (m, "lateness"), msg_i64 (m,
-            "detected") - msg_i64 (m, "deadline"));
-    fail_unless (msg_i64 (m, "lateness") < 10 * GST_MSECOND *
-        rtf_test_time_scale (), "frame %" G_GUINT64_FORMAT " reported %"
-        G_GINT64_FORMAT " ns late", expect, msg_i64 (m, "lateness"));
+    fail_unless (rtf_test_msg_i64 (m, "arrival") >= pushed[expect][0]
+        && rtf_test_msg_i64 (m, "arrival") < pushed[expect][1] + 1000);
+    fail_unless_equals_int64 (rtf_test_msg_i64 (m,
+            "deadline") - rtf_test_msg_i64 (m, "arrival"), 1000);
+    fail_unless (rtf_test_msg_i64 (m, "detected") >= rtf_test_msg_i64 (m,
+            "deadline"));
+    fail_unless_equals_int64 (rtf_test_msg_i64 (m, "lateness"),
+        rtf_test_msg_i64 (m, "detected") - rtf_test_msg_i64 (m, "deadline"));
+    fail_unless (rtf_test_msg_i64 (m,
+            "lateness") < 10 * GST_MSECOND * rtf_test_time_scale (),
+        "frame %" G_GUINT64_FORMAT " reported %" G_GINT64_FORMAT " ns late",
+        expect, rtf_test_msg_i64 (m, "lateness"));
     fail_unless (g_strcmp0 (where, "queued") == 0
         || g_strcmp0 (where, "in-flight") == 0, "where=%s", where);
   }
@@ -1590,7 +1304,7 @@ GST_END_TEST;
  * messages. */
 GST_START_TEST (test_deadline_stats_agree)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("dls.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
@@ -1599,28 +1313,31 @@ GST_START_TEST (test_deadline_stats_agree)
   guint i, n = 30;
 
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  st = get_stats (h);
-  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  st = rtf_test_get_stats (h);
+  missed = rtf_test_pop_element_messages (bus, "rtframesink-deadline-missed");
   rtf_test_sink_free (h, bus);
   bus = NULL;
 
   fail_unless_equals_int (g_list_length (missed), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-late"), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"), 0);
-  assert_accounting (st);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-late"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-dropped"), 0);
+  rtf_test_assert_accounting (st);
   /* latency figures: from n frames, ordered */
-  fail_unless (stat_u64 (st, "latency-min") > 0);
-  fail_unless (stat_u64 (st, "latency-min") <= stat_u64 (st, "latency-p50"));
-  fail_unless (stat_u64 (st, "latency-p50") <= stat_u64 (st, "latency-p99"));
-  fail_unless (stat_u64 (st, "latency-p99") <= stat_u64 (st, "latency-max"));
-  fail_unless (stat_u64 (st, "device-latency-max") <=
-      stat_u64 (st, "latency-max"));
+  fail_unless (rtf_test_stat_u64 (st, "latency-min") > 0);
+  fail_unless (rtf_test_stat_u64 (st, "latency-min") <= rtf_test_stat_u64 (st,
+          "latency-p50"));
+  fail_unless (rtf_test_stat_u64 (st, "latency-p50") <= rtf_test_stat_u64 (st,
+          "latency-p99"));
+  fail_unless (rtf_test_stat_u64 (st, "latency-p99") <= rtf_test_stat_u64 (st,
+          "latency-max"));
+  fail_unless (rtf_test_stat_u64 (st,
+          "device-latency-max") <= rtf_test_stat_u64 (st, "latency-max"));
   gst_structure_free (st);
   g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
   g_free (path);
@@ -1630,7 +1347,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_deadline_late_completions)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("late.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
@@ -1638,23 +1355,24 @@ GST_START_TEST (test_deadline_late_completions)
   guint i, n = 10, seen = 0;
 
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  late = pop_messages (bus, "rtframesink-late-completion", NULL);
+  late = rtf_test_pop_messages (bus, "rtframesink-late-completion", NULL);
   rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (late), n);
   /* in completion order, which the device may change: each frame once */
   for (l = late; l; l = l->next) {
     GstMessage *msg = l->data;
-    guint64 frame = msg_u64 (msg, "frame");
+    guint64 frame = rtf_test_msg_u64 (msg, "frame");
 
     fail_unless (frame < n && !(seen & (1u << frame)), "frame %"
         G_GUINT64_FORMAT " again or unknown", frame);
     seen |= 1u << frame;
-    fail_unless_equals_int64 (msg_i64 (msg, "latency"), msg_i64 (msg,
-            "completed") - msg_i64 (msg, "arrival"));
-    fail_unless (msg_i64 (msg, "lateness") > 0);
+    fail_unless_equals_int64 (rtf_test_msg_i64 (msg, "latency"),
+        rtf_test_msg_i64 (msg, "completed") - rtf_test_msg_i64 (msg,
+            "arrival"));
+    fail_unless (rtf_test_msg_i64 (msg, "lateness") > 0);
   }
   fail_unless_equals_int (seen, (1u << n) - 1);
   g_list_free_full (late, (GDestroyNotify) gst_message_unref);
@@ -1669,7 +1387,7 @@ GST_END_TEST;
  * the completion time). */
 GST_START_TEST (test_deadline_seen_before_completion)
 {
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("order.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=1000", caps, &bus);
@@ -1679,8 +1397,8 @@ GST_START_TEST (test_deadline_seen_before_completion)
   guint i, n = 10, pairs = 0;
 
   for (i = 0; i < n; i++) {
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
     g_usleep (5000);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -1688,17 +1406,17 @@ GST_START_TEST (test_deadline_seen_before_completion)
     gint64 *frame = g_new (gint64, 1);
 
     *frame = gst_message_has_name (msg, "rtframesink-stats") ? -1 :
-        (gint64) msg_u64 (msg, "frame");
+        (gint64) rtf_test_msg_u64 (msg, "frame");
     if (gst_message_has_name (msg, "rtframesink-deadline-missed")) {
       gint64 *when = g_new (gint64, 1);
 
-      *when = msg_i64 (msg, "detected");
+      *when = rtf_test_msg_i64 (msg, "detected");
       g_hash_table_insert (detected, frame, when);
     } else if (gst_message_has_name (msg, "rtframesink-late-completion")) {
       gint64 *when = g_hash_table_lookup (detected, frame);
 
       fail_unless (when != NULL, "completion before the miss");
-      fail_unless (*when < msg_i64 (msg, "completed"), "frame %"
+      fail_unless (*when < rtf_test_msg_i64 (msg, "completed"), "frame %"
           G_GINT64_FORMAT ": miss seen only when written", *frame);
       pairs++;
       g_free (frame);
@@ -1717,7 +1435,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_generous_deadline_no_message)
 {
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("gen.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
@@ -1726,29 +1444,28 @@ GST_START_TEST (test_generous_deadline_no_message)
   guint i;
 
   for (i = 0; i < 20; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  st = get_stats (h);
-  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  st = rtf_test_get_stats (h);
+  missed = rtf_test_pop_element_messages (bus, "rtframesink-deadline-missed");
   rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (missed), 0);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"), 0);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 20);
-  assert_accounting (st);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"), 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 20);
+  rtf_test_assert_accounting (st);
   gst_structure_free (st);
   g_free (path);
 }
 
 GST_END_TEST;
 
-
 /* frame-messages: one message per frame written, in file order, whose
  * offsets and times agree with the file and with each other. */
 GST_START_TEST (test_frame_written_messages)
 {
-  const gchar *caps = formats[2];
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[2];
+  gsize fsize = rtf_test_frame_size (caps);
   gchar *path = rtf_test_tmp_path ("written.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "frame-messages=true", caps, &bus);
@@ -1756,12 +1473,12 @@ GST_START_TEST (test_frame_written_messages)
   guint64 i = 0;
 
   for (i = 0; i < 6; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                i % 2 ? INPUT_POOL : INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, i % 2 ? INPUT_POOL : INPUT_UNALIGNED)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  msgs = pop_element_messages (bus, "rtframesink-frame-written");
+  msgs = rtf_test_pop_element_messages (bus, "rtframesink-frame-written");
   rtf_test_sink_free (h, bus);
-  assert_file (path, fsize, 6);
+  rtf_test_assert_file (path, fsize, 0, 6);
 
   fail_unless_equals_int (g_list_length (msgs), 6);
   for (l = msgs, i = 0; l; l = l->next, i++) {
@@ -1769,9 +1486,9 @@ GST_START_TEST (test_frame_written_messages)
     gint64 arrival, submitted, completed, latency, dev;
     gboolean copied, missed;
 
-    fail_unless_equals_uint64 (stat_u64 (s, "frame"), i);
-    fail_unless_equals_uint64 (stat_u64 (s, "offset"), i * fsize);
-    fail_unless_equals_uint64 (stat_u64 (s, "size"), fsize);
+    fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "frame"), i);
+    fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "offset"), i * fsize);
+    fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "size"), fsize);
     fail_unless (gst_structure_get_int64 (s, "arrival", &arrival));
     fail_unless (gst_structure_get_int64 (s, "submitted", &submitted));
     fail_unless (gst_structure_get_int64 (s, "completed", &completed));
@@ -1797,8 +1514,8 @@ GST_END_TEST;
  * same bytes are written without. */
 GST_START_TEST (test_registered_writes)
 {
-  const gchar *caps = formats[0];
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[0];
+  gsize fsize = rtf_test_frame_size (caps);
   gchar *path = rtf_test_tmp_path ("fixed.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "io-engine=io-uring", caps, &bus);
@@ -1806,14 +1523,14 @@ GST_START_TEST (test_registered_writes)
   guint64 i, registered;
 
   for (i = 0; i < 8; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  st = get_stats (h);
+  st = rtf_test_get_stats (h);
   rtf_test_sink_free (h, bus);
-  assert_file (path, fsize, 8);
-  registered = stat_u64 (st, "writes-registered");
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-zero-copy"), 8);
+  rtf_test_assert_file (path, fsize, 0, 8);
+  registered = rtf_test_stat_u64 (st, "writes-registered");
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-zero-copy"), 8);
   if (rtf_test_is_root ())
     fail_unless (registered >= 8, "%" G_GUINT64_FORMAT " registered writes",
         registered);
@@ -1839,7 +1556,7 @@ GST_START_TEST (test_stats_fields)
     "device-latency-max", "device-latency-stddev", "device-latency-p50",
     "device-latency-p99", "device-latency-p99.9", "device-latency-p99.99"
   };
-  const gchar *caps = formats[1];
+  const gchar *caps = rtf_test_formats[1];
   gchar *path = rtf_test_tmp_path ("stats.raw");
   GstBus *bus;
   GstHarness *h =
@@ -1850,23 +1567,23 @@ GST_START_TEST (test_stats_fields)
   guint i, hw;
 
   for (i = 0; i < 10; i++) {
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
     g_usleep (10000);
   }
   /* while running: consistent at every look */
   for (i = 0; i < 5; i++) {
-    st = get_stats (h);
-    assert_accounting (st);
+    st = rtf_test_get_stats (h);
+    rtf_test_assert_accounting (st);
     gst_structure_free (st);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  st = get_stats (h);
-  periodic = pop_element_messages (bus, "rtframesink-stats");
+  st = rtf_test_get_stats (h);
+  periodic = rtf_test_pop_element_messages (bus, "rtframesink-stats");
   rtf_test_sink_free (h, bus);
 
   for (i = 0; i < G_N_ELEMENTS (u64_fields); i++)
-    stat_u64 (st, u64_fields[i]);
+    rtf_test_stat_u64 (st, u64_fields[i]);
   fail_unless (gst_structure_get_double (st, "throughput", &tp) && tp > 0);
   fail_unless (gst_structure_has_field_typed (st, "throughput-interval",
           G_TYPE_DOUBLE));
@@ -1874,16 +1591,17 @@ GST_START_TEST (test_stats_fields)
   fail_unless (hw >= 1 && hw <= 16);
   fail_unless_equals_string (gst_structure_get_string (st, "io-engine"),
       "io-uring");
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 10);
-  fail_unless_equals_uint64 (stat_u64 (st, "bytes-written"),
-      10 * frame_size_of (caps));
-  fail_unless_equals_uint64 (stat_u64 (st, "deadline"), 50 * GST_MSECOND);
-  assert_accounting (st);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 10);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "bytes-written"),
+      10 * rtf_test_frame_size (caps));
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "deadline"),
+      50 * GST_MSECOND);
+  rtf_test_assert_accounting (st);
   /* periodic messages (every 20 ms over >100 ms) and the final one */
   fail_unless (g_list_length (periodic) >= 3, "%u stats messages",
       g_list_length (periodic));
   for (l = periodic; l; l = l->next)
-    assert_accounting (gst_message_get_structure (l->data));
+    rtf_test_assert_accounting (gst_message_get_structure (l->data));
   g_list_free_full (periodic, (GDestroyNotify) gst_message_unref);
   gst_structure_free (st);
   g_free (path);
@@ -1895,7 +1613,7 @@ GST_END_TEST;
  * the change. */
 GST_START_TEST (test_deadline_changed_while_playing)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("chg.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "deadline=10000000000", caps, &bus);
@@ -1903,20 +1621,20 @@ GST_START_TEST (test_deadline_changed_while_playing)
   guint i;
 
   for (i = 0; i < 5; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   g_object_set (h->element, "deadline", (guint64) 1000, NULL);
   for (; i < 10; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  missed = pop_element_messages (bus, "rtframesink-deadline-missed");
+  missed = rtf_test_pop_element_messages (bus, "rtframesink-deadline-missed");
   rtf_test_sink_free (h, bus);
   fail_unless_equals_int (g_list_length (missed), 5);
   for (l = missed, i = 5; l; l = l->next, i++)
-    fail_unless_equals_uint64 (msg_u64 (l->data, "frame"), i);
+    fail_unless_equals_uint64 (rtf_test_msg_u64 (l->data, "frame"), i);
   g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
-  assert_file (path, frame_size_of (caps), 10);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 10);
   g_free (path);
 }
 
@@ -1928,7 +1646,7 @@ GST_END_TEST;
 static void
 miss_reported_during_stall (const gchar * engine)
 {
-  const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
+  const gchar *caps = rtf_test_formats[1];      /* 6 MB: more than a pipe holds */
   FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   gchar *props = g_strdup_printf ("io-engine=%s deadline=50000000", engine);
   GstBus *bus;
@@ -1941,7 +1659,7 @@ miss_reported_during_stall (const gchar * engine)
   fail_unless (mkfifo (r.path, 0600) == 0);
   reader = g_thread_new ("reader", fifo_reader, &r);
   h = rtf_test_sink_new (r.path, props, caps, &bus);
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
       rtf_test_time_scale (), GST_MESSAGE_ELEMENT);
@@ -1963,7 +1681,7 @@ miss_reported_during_stall (const gchar * engine)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
   g_thread_join (reader);
-  fail_unless_equals_uint64 (r.data->len, frame_size_of (caps));
+  fail_unless_equals_uint64 (r.data->len, rtf_test_frame_size (caps));
   g_byte_array_unref (r.data);
   g_free (r.path);
   g_free (props);
@@ -1990,8 +1708,8 @@ GST_END_TEST;
 static void
 stop_bounded_on_stalled_output (const gchar * engine)
 {
-  const gchar *caps = formats[1];       /* 6 MB: more than a pipe holds */
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[1];      /* 6 MB: more than a pipe holds */
+  gsize fsize = rtf_test_frame_size (caps);
   FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   guint8 *want = g_malloc (fsize);
   GstStateChangeReturn ret = GST_STATE_CHANGE_FAILURE;
@@ -2012,8 +1730,8 @@ stop_bounded_on_stalled_output (const gchar * engine)
       "max-size-buffers=4", engine);
   h = rtf_test_sink_new (r.path, props, caps, &bus);
   for (i = 0; i < 3; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
 
   t0 = g_get_monotonic_time ();
   fail_unless_equals_int (gst_element_set_state (h->element,
@@ -2034,11 +1752,11 @@ stop_bounded_on_stalled_output (const gchar * engine)
   g_clear_error (&err);
   gst_message_unref (msg);
 
-  st = get_stats (h);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), 3);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-written"), 0);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-lost"), 3);
-  assert_accounting (st);
+  st = rtf_test_get_stats (h);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), 3);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 3);
+  rtf_test_assert_accounting (st);
   gst_structure_free (st);
 
   /* the stalled writer still owns the file: no second recording into it,
@@ -2116,8 +1834,8 @@ GST_END_TEST;
 static void
 leaky_on_stuck_output (const gchar * leaky)
 {
-  const gchar *caps = formats[1];       /* 6 MB frames: more than a pipe holds */
-  gsize fsize = frame_size_of (caps);
+  const gchar *caps = rtf_test_formats[1];      /* 6 MB frames: more than a pipe holds */
+  gsize fsize = rtf_test_frame_size (caps);
   FifoReader r = { rtf_test_tmp_path ("fifo"), g_byte_array_new (), 0 };
   /* a deadline long enough that a frame is only ever missed by a drop */
   gchar *props = g_strdup_printf ("max-size-buffers=3 leaky=%s "
@@ -2138,22 +1856,22 @@ leaky_on_stuck_output (const gchar * leaky)
   h = rtf_test_sink_new (r.path, props, caps, &bus);
   t0 = g_get_monotonic_time ();
   for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   /* never waited for the stuck writer */
   fail_unless (g_get_monotonic_time () - t0 < 2 * G_USEC_PER_SEC *
       rtf_test_time_scale ());
-  st = get_stats (h);
-  fail_unless_equals_uint64 (stat_u64 (st, "wait-total"), 0);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-received"), n);
-  fail_unless (stat_u64 (st, "frames-dropped") >= n - 3 - 1);
-  assert_accounting (st);
+  st = rtf_test_get_stats (h);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "wait-total"), 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), n);
+  fail_unless (rtf_test_stat_u64 (st, "frames-dropped") >= n - 3 - 1);
+  rtf_test_assert_accounting (st);
   gst_structure_free (st);
 
   g_atomic_int_set (&r.go, 1);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  st = get_stats (h);
-  missed = pop_messages (bus, "rtframesink-deadline-missed", &qos);
+  st = rtf_test_get_stats (h);
+  missed = rtf_test_pop_messages (bus, "rtframesink-deadline-missed", &qos);
   rtf_test_sink_free (h, bus);
   g_thread_join (reader);
 
@@ -2164,11 +1882,11 @@ leaky_on_stuck_output (const gchar * leaky)
     if (g_strcmp0 (where, "dropped") == 0) {
       gint64 *seq = g_new (gint64, 1);
 
-      *seq = msg_u64 (l->data, "frame");
+      *seq = rtf_test_msg_u64 (l->data, "frame");
       g_hash_table_add (dropped, seq);
     }
   }
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-dropped"),
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-dropped"),
       g_hash_table_size (dropped));
   fail_unless_equals_int (g_list_length (qos), g_hash_table_size (dropped));
   for (l = qos, k = 1; l; l = l->next, k++) {
@@ -2179,16 +1897,16 @@ leaky_on_stuck_output (const gchar * leaky)
     fail_unless_equals_int (fmt, GST_FORMAT_BUFFERS);
     fail_unless (drops >= k);
   }
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-written") +
-      stat_u64 (st, "frames-dropped"), n);
-  fail_unless_equals_uint64 (stat_u64 (st, "frames-missed"),
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written") +
+      rtf_test_stat_u64 (st, "frames-dropped"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"),
       g_hash_table_size (dropped));
   fail_unless_equals_int (g_list_length (missed), g_hash_table_size (dropped));
-  assert_accounting (st);
+  rtf_test_assert_accounting (st);
 
   /* the output: every frame not dropped, in order, byte-exact */
-  fail_unless_equals_uint64 (r.data->len, stat_u64 (st, "frames-written") *
-      fsize);
+  fail_unless_equals_uint64 (r.data->len, rtf_test_stat_u64 (st,
+          "frames-written") * fsize);
   for (i = 0, k = 0; i < n; i++) {
     gint64 seq = i;
 
@@ -2231,7 +1949,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_thread_scheduling_refused_warns_once)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("sched.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "thread-cpus=63", caps, &bus);
@@ -2239,8 +1957,8 @@ GST_START_TEST (test_thread_scheduling_refused_warns_once)
   guint i, warnings = 0;
 
   for (i = 0; i < 5; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_POOL)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
     GError *err = NULL;
@@ -2252,9 +1970,9 @@ GST_START_TEST (test_thread_scheduling_refused_warns_once)
     warnings++;
   }
   fail_unless_equals_int (warnings, 1);
-  fail_unless_equals_uint64 (get_u64 (h, "frames-written"), 5);
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-written"), 5);
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 5);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 5);
   g_free (path);
 }
 
@@ -2262,13 +1980,13 @@ GST_END_TEST;
 
 GST_START_TEST (test_thread_cpus_applied)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("cpus.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, "thread-cpus=0", caps, &bus);
 
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
@@ -2284,13 +2002,13 @@ GST_END_TEST;
  * GAP buffer with a frame's bytes is recorded like any frame. */
 GST_START_TEST (test_empty_buffers)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("empty.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
-  GstBuffer *gap_frame = make_frame (h, caps, 1, INPUT_POOL);
+  GstBuffer *gap_frame = rtf_test_make_frame (h, caps, 1, INPUT_POOL);
 
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()), GST_FLOW_OK);
   GST_BUFFER_FLAG_SET (gap_frame, GST_BUFFER_FLAG_GAP);
@@ -2299,7 +2017,7 @@ GST_START_TEST (test_empty_buffers)
   fail_if (gst_bus_have_pending (bus) && gst_bus_pop_filtered (bus,
           GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 2);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 2);
   g_free (path);
 }
 
@@ -2320,11 +2038,11 @@ GST_START_TEST (test_caps_without_framerate)
     GstHarness *h = rtf_test_sink_new (path, NULL, caps[c], &bus);
 
     for (i = 0; i < 5; i++)
-      fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps[c],
-                  i, INPUT_POOL)), GST_FLOW_OK);
+      fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h,
+                  caps[c], i, INPUT_POOL)), GST_FLOW_OK);
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     rtf_test_sink_free (h, bus);
-    assert_file (path, frame_size_of (caps[c]), 5);
+    rtf_test_assert_file (path, rtf_test_frame_size (caps[c]), 0, 5);
     g_free (path);
   }
 }
@@ -2343,12 +2061,12 @@ GST_START_TEST (test_caps_change_mid_stream)
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
   GstCaps *other;
 
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 0,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
   /* same layout, another framerate: fine */
   gst_harness_set_src_caps_str (h, "video/x-raw,format=P010_10LE,width=64,"
       "height=48,framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, 1,
+  fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 1,
               INPUT_POOL)), GST_FLOW_OK);
   /* another size: refused */
   other = gst_caps_from_string ("video/x-raw,format=P010_10LE,width=32,"
@@ -2361,7 +2079,7 @@ GST_START_TEST (test_caps_change_mid_stream)
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
               4608, NULL)), GST_FLOW_NOT_NEGOTIATED);
   rtf_test_sink_free (h, bus);
-  assert_file (path, 9216, 2);
+  rtf_test_assert_file (path, 9216, 0, 2);
   g_free (path);
 }
 
@@ -2371,7 +2089,7 @@ GST_END_TEST;
  * (a recorder does not drop what it acknowledged), the later ones follow. */
 GST_START_TEST (test_flush_mid_stream)
 {
-  const gchar *caps = formats[3];
+  const gchar *caps = rtf_test_formats[3];
   gchar *path = rtf_test_tmp_path ("flush.raw");
   GstBus *bus;
   GstHarness *h = rtf_test_sink_new (path, NULL, caps, &bus);
@@ -2379,18 +2097,18 @@ GST_START_TEST (test_flush_mid_stream)
   guint i;
 
   for (i = 0; i < 3; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&segment, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
   for (; i < 6; i++)
-    fail_unless_equals_int (gst_harness_push (h, make_frame (h, caps, i,
-                INPUT_UNALIGNED)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_UNALIGNED)), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
-  assert_file (path, frame_size_of (caps), 6);
+  rtf_test_assert_file (path, rtf_test_frame_size (caps), 0, 6);
   g_free (path);
 }
 
@@ -2477,15 +2195,18 @@ rtframesink_suite (void)
 
   tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
   suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_byte_exact_pool, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_byte_exact_pool, 0,
+      G_N_ELEMENTS (rtf_test_formats));
   tcase_add_loop_test (tc, test_byte_exact_unaligned, 0,
-      G_N_ELEMENTS (formats));
-  tcase_add_loop_test (tc, test_byte_exact_pieces, 0, G_N_ELEMENTS (formats));
-  tcase_add_loop_test (tc, test_byte_exact_strided, 0, G_N_ELEMENTS (formats));
+      G_N_ELEMENTS (rtf_test_formats));
+  tcase_add_loop_test (tc, test_byte_exact_pieces, 0,
+      G_N_ELEMENTS (rtf_test_formats));
+  tcase_add_loop_test (tc, test_byte_exact_strided, 0,
+      G_N_ELEMENTS (rtf_test_formats));
   tcase_add_loop_test (tc, test_byte_exact_moved_planes, 0,
-      G_N_ELEMENTS (formats));
+      G_N_ELEMENTS (rtf_test_formats));
   tcase_add_loop_test (tc, test_byte_exact_psync_buffered, 0,
-      G_N_ELEMENTS (formats));
+      G_N_ELEMENTS (rtf_test_formats));
   tcase_add_test (tc, test_same_as_filesink);
   tcase_add_test (tc, test_playback_rawvideoparse);
   tcase_add_test (tc, test_zero_copy_with_pool);
