@@ -496,3 +496,15 @@ rtf_test_msg_u64 (GstMessage * msg, const gchar * field)
 {
   return rtf_test_stat_u64 (gst_message_get_structure (msg), field);
 }
+
+/* ---- test cases ------------------------------------------------------ */
+
+TCase *
+rtf_test_tcase (Suite * s, const gchar * name)
+{
+  TCase *tc = tcase_create (name);
+
+  tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
+  suite_add_tcase (s, tc);
+  return tc;
+}

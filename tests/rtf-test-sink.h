@@ -2,6 +2,7 @@
 #ifndef __RTF_TEST_SINK_H__
 #define __RTF_TEST_SINK_H__
 
+#include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
 G_BEGIN_DECLS
@@ -99,6 +100,9 @@ guint64 rtf_test_msg_u64 (GstMessage * msg, const gchar * field);
 gint64 rtf_test_msg_i64 (GstMessage * msg, const gchar * field);
 /* received = written + dropped + lost + queued + in flight */
 void rtf_test_assert_accounting (const GstStructure * s);
+
+/* A test case of `s` whose tests each get a directory (rtf_test_tmp_path) */
+TCase *rtf_test_tcase (Suite * s, const gchar * name);
 
 G_END_DECLS
 
