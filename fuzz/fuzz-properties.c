@@ -39,7 +39,7 @@ log_nothing (const gchar * domain, GLogLevelFlags level, const gchar * msg,
  * SIGTRAP (Debian 13, GLib 2.84: "io-depth=0").  The nearest value the
  * range allows is set instead, so the edges of every range reach
  * set_property.  (That GObject refuses such values and the property keeps
- * its value is test_out_of_range_properties in tests/test-rtframesink.c.) */
+ * its value is test_out_of_range_properties in tests/test-sink-errors.c.) */
 static void
 set_from_string (GObject * obj, GParamSpec * p, const gchar * text)
 {

@@ -280,3 +280,234 @@ rtf_test_assert_same_bytes (const gchar * path, const gchar * ref)
   g_free (a);
   g_free (b);
 }
+
+/* ---- the element tests' frames: 8 formats, 5 layouts ----------------- */
+
+const gchar *const rtf_test_formats[8] = {
+  "video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1",
+  "video/x-raw,format=P010_10LE,width=1920,height=1080,framerate=20/1",
+  "video/x-raw,format=v210,width=1280,height=720,framerate=30/1",
+  "video/x-raw,format=I420_10LE,width=33,height=7,framerate=20/1",
+  "video/x-raw,format=UYVP,width=1,height=1,framerate=0/1",
+  "video/x-raw,format=Y210,width=100,height=37,framerate=60/1",
+  "video/x-raw,format=NV12_10LE40,width=640,height=10,framerate=20/1",
+  "video/x-raw,format=GBR_10LE,width=13,height=11,framerate=20/1",
+};
+
+gsize
+rtf_test_frame_size (const gchar * caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  return GST_VIDEO_INFO_SIZE (&info);
+}
+
+static void
+free_block (gpointer p)
+{
+  g_free (p);
+}
+
+static void
+append_copy (GstBuffer * buf, const guint8 * data, gsize len)
+{
+  gpointer copy = g_memdup2 (data, len);
+
+  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0, copy, len, 0,
+          len, copy, g_free));
+}
+
+/* `tight` (in the default layout of `info`; taken) copied into a layout
+ * described by GstVideoMeta: each plane 128 bytes after the previous one
+ * ends, rows `pad` bytes longer than the default, the bytes around the
+ * planes 0xab. */
+static GstBuffer *
+relayout (const GstVideoInfo * info, GstBuffer * tight, gint pad)
+{
+  GstVideoInfo other = *info;
+  GstVideoFrame in, out;
+  GstBuffer *buf;
+  gsize offset = 0;
+  guint i;
+
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, i,
+        GST_VIDEO_INFO_HEIGHT (info));
+
+    other.stride[i] = info->stride[i] + pad;
+    other.offset[i] = offset + 128;
+    offset = other.offset[i] + (gsize) other.stride[i] * rows;
+  }
+  other.size = offset + 32;
+  buf = gst_buffer_new_allocate (NULL, other.size, NULL);
+  gst_buffer_memset (buf, 0, 0xab, other.size);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      other.offset, other.stride);
+  fail_unless (gst_video_frame_map (&in, info, tight, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, &other, buf, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&out, &in));
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  gst_buffer_unref (tight);
+  return buf;
+}
+
+/* Frame `seq` of stream 0 in the layout `kind`; its tight bytes are
+ * rtf_test_fill_frame()'s. */
+GstBuffer *
+rtf_test_make_frame (GstHarness * h, const gchar * caps_str, guint64 seq,
+    InputKind kind)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+  gsize size;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  size = GST_VIDEO_INFO_SIZE (&info);
+
+  switch (kind) {
+    case INPUT_POOL:
+      buf = gst_harness_create_buffer (h, size);
+      fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+      rtf_test_fill_frame (map.data, size, 0, seq);
+      gst_buffer_unmap (buf, &map);
+      break;
+    case INPUT_UNALIGNED:{
+      guint8 *mem = g_malloc (size + 64);
+      guint8 *data = mem + 1 + (((guintptr) mem) % 2 == 0 ? 0 : 1);
+
+      rtf_test_fill_frame (data, size, 0, seq);
+      buf = gst_buffer_new_wrapped_full (0, mem, size + 64, data - mem,
+          size, mem, free_block);
+      break;
+    }
+    case INPUT_PIECES:{
+      guint8 *all = g_malloc (size);
+      gsize a = size / 3, b = size / 3;
+
+      rtf_test_fill_frame (all, size, 0, seq);
+      buf = gst_buffer_new ();
+      append_copy (buf, all, a);
+      append_copy (buf, all + a, b);
+      append_copy (buf, all + a + b, size - a - b);
+      g_free (all);
+      break;
+    }
+    case INPUT_STRIDED:
+    case INPUT_MOVED:
+      buf = gst_buffer_new_allocate (NULL, size, NULL);
+      fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+      rtf_test_fill_frame (map.data, size, 0, seq);
+      gst_buffer_unmap (buf, &map);
+      buf = relayout (&info, buf, kind == INPUT_STRIDED ? 64 : 0);
+      break;
+  }
+  GST_BUFFER_PTS (buf) = seq * GST_SECOND / 20;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 20;
+  return buf;
+}
+
+/* ---- bus messages, statistics ---------------------------------------- */
+
+guint64
+rtf_test_get_u64 (GstHarness * h, const gchar * prop)
+{
+  guint64 v = 0;
+
+  g_object_get (h->element, prop, &v, NULL);
+  return v;
+}
+
+/* Pops every message from the bus: returns the element messages named
+ * `name`; the QoS messages go to *qos when given; others are dropped. */
+GList *
+rtf_test_pop_messages (GstBus * bus, const gchar * name, GList ** qos)
+{
+  GList *list = NULL;
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_message_has_name (msg, name))
+      list = g_list_append (list, msg);
+    else if (qos && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS)
+      *qos = g_list_append (*qos, msg);
+    else
+      gst_message_unref (msg);
+  }
+  return list;
+}
+
+GList *
+rtf_test_pop_element_messages (GstBus * bus, const gchar * name)
+{
+  return rtf_test_pop_messages (bus, name, NULL);
+}
+
+guint64
+rtf_test_stat_u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
+      GST_PTR_FORMAT, field, s);
+  return v;
+}
+
+/* received = written + dropped + lost + queued + in flight */
+void
+rtf_test_assert_accounting (const GstStructure * s)
+{
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "frames-received"),
+      rtf_test_stat_u64 (s, "frames-written") + rtf_test_stat_u64 (s,
+          "frames-dropped") + rtf_test_stat_u64 (s,
+          "frames-lost") + rtf_test_stat_u64 (s,
+          "frames-queued") + rtf_test_stat_u64 (s, "frames-in-flight"));
+}
+
+GstStructure *
+rtf_test_get_stats (GstHarness * h)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (h->element, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_has_name (s, "rtframesink-stats"));
+  return s;
+}
+
+gint64
+rtf_test_msg_i64 (GstMessage * msg, const gchar * field)
+{
+  gint64 v = -1;
+
+  fail_unless (gst_structure_get_int64 (gst_message_get_structure (msg),
+          field, &v), "no %s", field);
+  return v;
+}
+
+guint64
+rtf_test_msg_u64 (GstMessage * msg, const gchar * field)
+{
+  return rtf_test_stat_u64 (gst_message_get_structure (msg), field);
+}
+
+/* ---- test cases ------------------------------------------------------ */
+
+TCase *
+rtf_test_tcase (Suite * s, const gchar * name)
+{
+  TCase *tc = tcase_create (name);
+
+  tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
+  suite_add_tcase (s, tc);
+  return tc;
+}

@@ -2,6 +2,7 @@
 #ifndef __RTF_TEST_SINK_H__
 #define __RTF_TEST_SINK_H__
 
+#include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
 G_BEGIN_DECLS
@@ -61,6 +62,48 @@ void rtf_test_stop_pipeline (GstElement * pipe);
 /* `path` holds the same bytes as `ref`, which is not empty; else says how
  * many differ and the first */
 void rtf_test_assert_same_bytes (const gchar * path, const gchar * ref);
+
+/* The element tests' caps: [0] P010 2048x928 (5.7 MB), [1] P010 1920x1080
+ * (6.2 MB), [2] v210 1280x720, [3] I420_10LE 33x7 (odd), then 4 more */
+extern const gchar *const rtf_test_formats[8];
+/* The size of a frame of `caps` */
+gsize rtf_test_frame_size (const gchar * caps);
+
+/* How a frame reaches the sink (rtf_test_make_frame()) */
+typedef enum
+{
+  INPUT_POOL,                   /* from the pool the sink proposed */
+  INPUT_UNALIGNED,              /* one memory at an odd address */
+  INPUT_PIECES,                 /* three memories */
+  INPUT_STRIDED,                /* padded rows, described by GstVideoMeta */
+  INPUT_MOVED                   /* the default strides, planes elsewhere
+                                 * (GstVideoMeta): a decoder's or camera's
+                                 * planes aligned to 16 rows */
+} InputKind;
+
+/* Frame `seq` of stream 0 laid out as `kind`, pts seq/20 s */
+GstBuffer *rtf_test_make_frame (GstHarness * h, const gchar * caps,
+    guint64 seq, InputKind kind);
+
+/* A guint64 property of the harness's element */
+guint64 rtf_test_get_u64 (GstHarness * h, const gchar * prop);
+/* Empties the bus: returns the element messages `name`, QoS ones in *qos */
+GList *rtf_test_pop_messages (GstBus * bus, const gchar * name, GList ** qos);
+/* Empties the bus: returns the element messages `name` */
+GList *rtf_test_pop_element_messages (GstBus * bus, const gchar * name);
+/* The element's `stats` (free it) */
+GstStructure *rtf_test_get_stats (GstHarness * h);
+/* A guint64 field of `stats`, which must be there */
+guint64 rtf_test_stat_u64 (const GstStructure * s, const gchar * field);
+/* A guint64 field of a message, which must be there */
+guint64 rtf_test_msg_u64 (GstMessage * msg, const gchar * field);
+/* A gint64 field of a message, which must be there */
+gint64 rtf_test_msg_i64 (GstMessage * msg, const gchar * field);
+/* received = written + dropped + lost + queued + in flight */
+void rtf_test_assert_accounting (const GstStructure * s);
+
+/* A test case of `s` whose tests each get a directory (rtf_test_tmp_path) */
+TCase *rtf_test_tcase (Suite * s, const gchar * name);
 
 G_END_DECLS
 
