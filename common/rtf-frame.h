@@ -6,11 +6,9 @@
 #include <sys/uio.h>
 
 G_BEGIN_DECLS
-
 /* Most memory chunks a frame may be made of (GstBuffer allows 16). */
 #define RTF_FRAME_MAX_IOV 16
-
-typedef enum
+    typedef enum
 {
   RTF_FRAME_FREE = 0,           /* cell unused */
   RTF_FRAME_RESERVED,           /* being filled by the producer */
@@ -42,6 +40,18 @@ rtf_frame_times_clear (RtfFrameTimes * t)
   t->pts = t->duration = t->running_time = t->stream_time = G_MAXUINT64;
 }
 
+/* What the producer says of a frame (RtfFrame.flags) */
+typedef enum
+{
+  /* held in memory before a recording started and handed over at the
+   * start, ahead of the live frames: a backlog frame
+   * (rtf_queue_reserve_backlog()) */
+  RTF_FRAME_PRERECORDED = 1 << 0,
+  /* the first frame of a recording (an event): it starts a new file of a
+   * set, and the writer announces the recording with it */
+  RTF_FRAME_EVENT_START = 1 << 1
+} RtfFrameFlags;
+
 typedef struct _RtfFrame RtfFrame;
 
 struct _RtfFrame
@@ -57,17 +67,19 @@ struct _RtfFrame
    * recording that rotates files start a new file when it changes. */
   const gchar *format;
   gboolean split;               /* start a new file with this frame */
+  guint flags;                  /* RtfFrameFlags */
 
   /* Owned by the writer once committed */
   RtfFrameState state;
   guint64 offset;               /* byte offset of the frame in the file */
+  gboolean submitted;           /* its writes went to the engine (a backlog
+                                 * frame waits for its turn) */
   gint64 submit_ns;             /* when its first write was submitted */
   gint64 complete_ns;           /* when its last write completed */
   guint pending;                /* writes submitted and not completed */
   gint error;                   /* errno of the failure, when FAILED */
   gboolean copied;              /* written from staging memory, not its own */
   gboolean miss_reported;       /* its deadline passed and was reported */
-  gint io_slot;                 /* the writer's I/O slot it uses, -1 none */
   gpointer output;              /* the file it goes to (RtfOutput) */
   guint32 checksum;             /* CRC32C of its bytes, when asked for */
   guint64 record_no;            /* its record is the nth of its index */
@@ -83,6 +95,7 @@ typedef struct
 {
   guint64 seq;
   RtfFrameTimes times;
+  guint flags;                  /* RtfFrameFlags */
   gint64 detected_ns;           /* when it was seen so (written: completed) */
   gsize size;
   RtfFrameState where;
@@ -97,6 +110,7 @@ rtf_frame_report_init (RtfFrameReport * m, const RtfFrame * f, gint64 when,
 {
   m->seq = f->seq;
   m->times = f->times;
+  m->flags = f->flags;
   m->detected_ns = when;
   m->size = f->size;
   m->where = where;
@@ -106,5 +120,4 @@ rtf_frame_report_init (RtfFrameReport * m, const RtfFrame * f, gint64 when,
 }
 
 G_END_DECLS
-
 #endif /* __RTF_FRAME_H__ */

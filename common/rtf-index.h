@@ -8,7 +8,6 @@
 #include "rtf-file-mark.h"
 
 G_BEGIN_DECLS
-
 #define RTF_INDEX_MAGIC "RTFINDEX"
 #define RTF_INDEX_VERSION 2     /* what is written */
 #define RTF_INDEX_VERSION_1 1   /* still read: no recording id, no name */
@@ -22,19 +21,19 @@ G_BEGIN_DECLS
  * power cut can leave records whose frames did not reach the disk); an
  * index longer than that is read no further, whatever it holds. */
 #define RTF_INDEX_SLACK_RECORDS 4096
-
 /* header flags */
 #define RTF_INDEX_HAS_CHECKSUMS (1u << 0)
-
 /* record flags */
 #define RTF_INDEX_REC_CHECKSUM (1u << 0)        /* checksum is valid */
 #define RTF_INDEX_REC_MISSED (1u << 1)  /* written after its deadline */
 #define RTF_INDEX_REC_COPIED (1u << 2)  /* written from staging memory */
-
+#define RTF_INDEX_REC_PRERECORDED (1u << 3)     /* held in memory before its
+                                                 * recording started */
+/* (bit 4: an upstream gap before this frame) */
+#define RTF_INDEX_REC_EVENT_START (1u << 5)     /* a recording's first frame */
 /* G_MAXUINT64 in a time field: not known */
 #define RTF_INDEX_NONE G_MAXUINT64
-
-typedef struct
+    typedef struct
 {
   guint32 version;              /* 1 or 2; 0 when encoding: the current */
   guint32 header_size;          /* bytes; the first record starts here */
@@ -148,5 +147,4 @@ void rtf_index_walk_clear (RtfIndexWalk * walk);
 void rtf_index_header_clear (RtfIndexHeader * h);
 
 G_END_DECLS
-
 #endif /* __RTF_INDEX_H__ */

@@ -172,6 +172,7 @@ rtf_output_open (const gchar * path, guint64 number,
       o->reserved_end = config->preallocate;
   }
   o->named = o->tmp_path == NULL && !o->drop_stale_index;
+  o->opened_ahead = how == RTF_FILE_CREATE_NEW;
   /* the file location names is reached from the start */
   if (how == RTF_FILE_REPLACE && !o->named && (*err = rtf_output_name (o)))
     goto fail;

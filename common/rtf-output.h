@@ -10,9 +10,7 @@
 #include "rtf-file-mark.h"
 #include "rtf-xflags.h"
 
-G_BEGIN_DECLS
-
-typedef struct _RtfOutput RtfOutput;
+G_BEGIN_DECLS typedef struct _RtfOutput RtfOutput;
 
 /* What a completion is for: the first member of everything the writer
  * passes as an I/O tag. */
@@ -48,7 +46,7 @@ typedef struct
   guint64 number;               /* its number in a rotated set */
   guint64 frames, bytes;
   guint64 first_seq, last_seq;  /* frame numbers, when frames > 0 */
-  guint64 first_running_time, last_running_time;       /* ns or NONE */
+  guint64 first_running_time, last_running_time;        /* ns or NONE */
   gint error;                   /* closing it failed with this errno */
 } RtfFileInfo;
 
@@ -93,6 +91,9 @@ struct _RtfOutput
   gchar *format;
   gboolean closed;              /* finished at EOS and reported closed: the
                                  * next frame starts a new file */
+  gboolean opened_ahead;        /* CREATE_NEW: no recording had reached it
+                                 * when it was opened (deleted at the end
+                                 * if none does) */
 
   /* index records not yet on file: [0, index_submitted) are being
    * written, [index_submitted, index_len) wait */
@@ -151,5 +152,4 @@ void rtf_output_info (RtfOutput * o, RtfFileInfo * info);
 void rtf_output_free (RtfOutput * o, gboolean never_reached);
 
 G_END_DECLS
-
 #endif /* __RTF_OUTPUT_H__ */

@@ -24,7 +24,8 @@ struct _RtfQueue
 {
   GMutex lock;
   GCond cond;
-  guint capacity;
+  guint capacity;               /* max_frames + the backlog's cells */
+  guint max_frames;
   guint64 max_bytes;
 
   RtfFrame *frames;             /* capacity of them */
@@ -48,27 +49,28 @@ struct _RtfQueue
 };
 
 RtfQueue *
-rtf_queue_new (guint max_frames, guint64 max_bytes)
+rtf_queue_new (guint max_frames, guint64 max_bytes, guint backlog_frames)
 {
   RtfQueue *q;
-  guint i;
+  guint i, cap;
 
   g_return_val_if_fail (max_frames > 0, NULL);
 
   q = g_new0 (RtfQueue, 1);
   g_mutex_init (&q->lock);
   g_cond_init (&q->cond);
-  q->capacity = max_frames;
+  cap = max_frames + backlog_frames;
+  q->capacity = cap;
+  q->max_frames = max_frames;
   q->max_bytes = max_bytes;
-  q->frames = g_new0 (RtfFrame, max_frames);
-  q->free_list = g_new (guint, max_frames);
-  q->ring = g_new0 (RtfFrame *, max_frames);
-  for (i = 0; i < max_frames; i++) {
+  q->frames = g_new0 (RtfFrame, cap);
+  q->free_list = g_new (guint, cap);
+  q->ring = g_new0 (RtfFrame *, cap);
+  for (i = 0; i < cap; i++) {
     q->frames[i].cell = i;
-    q->frames[i].io_slot = -1;
-    q->free_list[i] = max_frames - 1 - i;       /* frame 0 handed out first */
+    q->free_list[i] = cap - 1 - i;      /* frame 0 handed out first */
   }
-  q->n_free = max_frames;
+  q->n_free = cap;
   q->doorbell = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (q->doorbell < 0) {
     rtf_queue_free (q);
@@ -125,17 +127,49 @@ ring_doorbell (RtfQueue * q)
   (void) ret;
 }
 
+/* Room for a frame of the live stream: the limits count the frames held
+ * but the backlog's */
 static gboolean
 has_room (RtfQueue * q, gsize size)
 {
-  if (q->n_free == 0)
+  guint held = q->level.held - q->level.backlog;
+  guint64 bytes = q->level.held_bytes - q->level.backlog_bytes;
+
+  if (q->n_free == 0 || held >= q->max_frames)
     return FALSE;
   /* Nothing held: any frame is taken, so a frame larger than the byte
    * limit still goes through (one at a time) instead of blocking forever. */
-  if (q->max_bytes > 0 && q->level.held > 0
-      && q->level.held_bytes + size > q->max_bytes)
+  if (q->max_bytes > 0 && held > 0 && bytes + size > q->max_bytes)
     return FALSE;
   return TRUE;
+}
+
+/* A free cell, RESERVED for a frame of `size` bytes */
+static RtfFrame *
+take_cell (RtfQueue * q, gsize size)
+{
+  RtfFrame *f = &q->frames[q->free_list[--q->n_free]];
+
+  g_assert (f->state == RTF_FRAME_FREE);
+  f->state = RTF_FRAME_RESERVED;
+  f->size = size;
+  f->n_iov = 0;
+  rtf_frame_times_clear (&f->times);
+  f->flags = 0;
+  f->split = FALSE;
+  f->offset = 0;
+  f->submitted = FALSE;
+  f->submit_ns = f->complete_ns = 0;
+  f->pending = 0;
+  f->error = 0;
+  f->copied = FALSE;
+  f->miss_reported = FALSE;
+  q->level.held++;
+  q->level.held_bytes += size;
+  q->level.reserved++;
+  q->level.held_max = MAX (q->level.held_max, q->level.held);
+  q->level.held_bytes_max = MAX (q->level.held_bytes_max, q->level.held_bytes);
+  return f;
 }
 
 RtfQueueResult
@@ -180,25 +214,9 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     goto done;
   }
 
-  f = &q->frames[q->free_list[--q->n_free]];
-  g_assert (f->state == RTF_FRAME_FREE);
-  f->state = RTF_FRAME_RESERVED;
-  f->size = size;
-  f->n_iov = 0;
-  rtf_frame_times_clear (&f->times);
-  f->offset = 0;
-  f->submit_ns = f->complete_ns = 0;
-  f->pending = 0;
-  f->error = 0;
-  f->copied = FALSE;
+  f = take_cell (q, size);
   /* seen while it waited: it takes the number the miss was reported with */
   f->miss_reported = waiting && waiting->miss_reported;
-  f->io_slot = -1;
-  q->level.held++;
-  q->level.held_bytes += size;
-  q->level.reserved++;
-  q->level.held_max = MAX (q->level.held_max, q->level.held);
-  q->level.held_bytes_max = MAX (q->level.held_bytes_max, q->level.held_bytes);
   *frame = f;
 
 done:
@@ -211,10 +229,13 @@ rtf_queue_commit (RtfQueue * q, RtfFrame * frame)
 {
   g_mutex_lock (&q->lock);
   g_assert (frame->state == RTF_FRAME_RESERVED);
-  frame->seq = q->next_seq++;
+  /* a backlog frame has its number, and was received when it took it */
+  if (!(frame->flags & RTF_FRAME_PRERECORDED)) {
+    frame->seq = q->next_seq++;
+    q->level.received++;
+  }
   frame->state = RTF_FRAME_QUEUED;
   q->level.reserved--;
-  q->level.received++;
   q->ring[(q->ring_first + q->level.queued) % q->capacity] = frame;
   q->level.queued++;
   q->level.queued_bytes += frame->size;
@@ -241,9 +262,66 @@ put_back (RtfQueue * q, RtfFrame * frame)
   }
   q->level.held--;
   q->level.held_bytes -= frame->size;
+  if (frame->flags & RTF_FRAME_PRERECORDED) {
+    q->level.backlog--;
+    q->level.backlog_bytes -= frame->size;
+  }
   frame->state = RTF_FRAME_FREE;
   q->free_list[q->n_free++] = frame->cell;
   g_cond_broadcast (&q->cond);
+}
+
+guint64
+rtf_queue_number_outside (RtfQueue * q, gsize size)
+{
+  guint64 seq;
+
+  g_mutex_lock (&q->lock);
+  seq = q->next_seq++;
+  q->level.received++;
+  q->level.outside++;
+  q->level.outside_bytes += size;
+  g_mutex_unlock (&q->lock);
+  return seq;
+}
+
+void
+rtf_queue_discard_outside (RtfQueue * q, gsize size)
+{
+  g_mutex_lock (&q->lock);
+  g_assert (q->level.outside > 0);
+  q->level.outside--;
+  q->level.outside_bytes -= size;
+  q->level.discarded++;
+  g_mutex_unlock (&q->lock);
+}
+
+RtfQueueResult
+rtf_queue_reserve_backlog (RtfQueue * q, gsize size, guint64 seq,
+    RtfFrame ** frame)
+{
+  RtfQueueResult res = RTF_QUEUE_OK;
+  RtfFrame *f;
+
+  *frame = NULL;
+  g_mutex_lock (&q->lock);
+  if (q->closed) {
+    res = RTF_QUEUE_CLOSED;
+  } else if (q->n_free == 0) {
+    res = RTF_QUEUE_FULL;
+  } else {
+    g_assert (q->level.outside > 0);
+    f = take_cell (q, size);
+    f->seq = seq;
+    f->flags = RTF_FRAME_PRERECORDED;
+    q->level.outside--;
+    q->level.outside_bytes -= size;
+    q->level.backlog++;
+    q->level.backlog_bytes += size;
+    *frame = f;
+  }
+  g_mutex_unlock (&q->lock);
+  return res;
 }
 
 /* Gives back a reserved frame the producer could not fill. */
@@ -256,14 +334,17 @@ rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
   g_mutex_unlock (&q->lock);
 }
 
-/* The oldest queued frame, taken out of the queue in `state`, or NULL. */
+/* The oldest queued frame, taken out of the queue in `state`, or NULL;
+ * with only_backlog only a backlog frame, without only a live one. */
 static RtfFrame *
-take_oldest (RtfQueue * q, RtfFrameState state)
+take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
 {
   RtfFrame *f = NULL;
 
   g_mutex_lock (&q->lock);
-  if (q->level.queued > 0) {
+  if (q->level.queued > 0 && (only_backlog < 0
+          || !(q->ring[q->ring_first]->flags & RTF_FRAME_PRERECORDED)
+          == !only_backlog)) {
     f = q->ring[q->ring_first];
     q->ring_first = (q->ring_first + 1) % q->capacity;
     q->level.queued--;
@@ -275,12 +356,13 @@ take_oldest (RtfQueue * q, RtfFrameState state)
 }
 
 /* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
- * nothing is queued (every held frame is being written).  The caller
- * releases it with rtf_queue_release(). */
+ * nothing is queued (every held frame is being written) or the oldest is
+ * a backlog frame (never dropped: the producer bounds the backlog).  The
+ * caller releases it with rtf_queue_release(). */
 RtfFrame *
 rtf_queue_drop_oldest (RtfQueue * q)
 {
-  return take_oldest (q, RTF_FRAME_DROPPED);
+  return take_oldest (q, RTF_FRAME_DROPPED, FALSE);
 }
 
 /* The producer dropped a frame instead of handing it over: it counts as
@@ -377,7 +459,13 @@ rtf_queue_ack_doorbell (RtfQueue * q)
 RtfFrame *
 rtf_queue_pop (RtfQueue * q)
 {
-  return take_oldest (q, RTF_FRAME_IN_FLIGHT);
+  return take_oldest (q, RTF_FRAME_IN_FLIGHT, -1);
+}
+
+RtfFrame *
+rtf_queue_pop_backlog (RtfQueue * q)
+{
+  return take_oldest (q, RTF_FRAME_IN_FLIGHT, TRUE);
 }
 
 /* Marks the queued frames whose deadline is at or before `now` as reported

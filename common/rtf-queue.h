@@ -5,9 +5,7 @@
 
 #include "rtf-frame.h"
 
-G_BEGIN_DECLS
-
-typedef struct _RtfQueue RtfQueue;
+G_BEGIN_DECLS typedef struct _RtfQueue RtfQueue;
 
 typedef enum
 {
@@ -30,6 +28,15 @@ typedef struct
   guint64 written;
   guint64 failed;
   guint64 dropped;
+  /* frames the producer numbered and kept outside the queue (frames held
+   * for pre-record), and those of them it let go without writing */
+  guint outside;
+  guint64 outside_bytes;
+  guint64 discarded;
+  /* of held: backlog frames (pre-recorded, handed over at a start), which
+   * the limits do not count: the producer bounds them itself */
+  guint backlog;
+  guint64 backlog_bytes;
   guint held_max;               /* high-water marks of held */
   guint64 held_bytes_max;
 } RtfQueueLevel;
@@ -39,8 +46,13 @@ typedef struct
  *   WRITTEN | FAILED -> FREE,  or QUEUED -> DROPPED -> FREE.
  * The limits count held frames, so they bound the memory of frames queued
  * *and* being written.  Only queued frames are in the queue's order; once
- * taken, the writer keeps them.  One producer thread, one writer thread. */
-RtfQueue *rtf_queue_new (guint max_frames, guint64 max_bytes);
+ * taken, the writer keeps them.  One producer thread, one writer thread.
+ * backlog_frames more cells are kept for backlog frames
+ * (rtf_queue_reserve_backlog()), outside the limits.
+ * Accounting, at every snapshot: received = written + failed + dropped +
+ * discarded + outside + held - reserved. */
+RtfQueue *rtf_queue_new (guint max_frames, guint64 max_bytes,
+    guint backlog_frames);
 void rtf_queue_free (RtfQueue * q);
 
 guint rtf_queue_capacity (RtfQueue * q);
@@ -57,10 +69,20 @@ void rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level);
 RtfQueueResult rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     RtfFrame * waiting, RtfFrame ** frame, gint64 * waited_ns);
 void rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
+/* The producer keeps a frame of `size` bytes outside the queue for now
+ * (pre-record): it takes its number (returned) and counts as received. */
+guint64 rtf_queue_number_outside (RtfQueue * q, gsize size);
+/* ... and lets it go unwritten: counted discarded */
+void rtf_queue_discard_outside (RtfQueue * q, gsize size);
+/* ... or hands it over as a backlog frame, with the number it took: a
+ * free cell of the backlog's, never a wait (RTF_QUEUE_FULL when none is
+ * free, which the producer's own bound rules out).  Then
+ * rtf_queue_commit(). */
+RtfQueueResult rtf_queue_reserve_backlog (RtfQueue * q, gsize size,
+    guint64 seq, RtfFrame ** frame);
 void rtf_queue_cancel (RtfQueue * q, RtfFrame * frame);
 RtfFrame *rtf_queue_drop_oldest (RtfQueue * q);
-guint64 rtf_queue_count_dropped_incoming (RtfQueue * q,
-    RtfQueueLevel * level);
+guint64 rtf_queue_count_dropped_incoming (RtfQueue * q, RtfQueueLevel * level);
 void rtf_queue_set_flushing (RtfQueue * q, gboolean flushing);
 RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
 void rtf_queue_shutdown (RtfQueue * q);
@@ -71,6 +93,8 @@ gint rtf_queue_doorbell_fd (RtfQueue * q);
 void rtf_queue_wake_consumer (RtfQueue * q);
 void rtf_queue_ack_doorbell (RtfQueue * q);
 RtfFrame *rtf_queue_pop (RtfQueue * q);
+/* The oldest queued frame if it is a backlog frame, or NULL */
+RtfFrame *rtf_queue_pop_backlog (RtfQueue * q);
 guint rtf_queue_collect_missed (RtfQueue * q, gint64 now, RtfFrameReport * out,
     guint max, gint64 * next_deadline);
 void rtf_queue_release (RtfQueue * q, RtfFrame * frame);
@@ -80,5 +104,4 @@ gboolean rtf_queue_is_shutdown (RtfQueue * q);
 void rtf_queue_close (RtfQueue * q);
 
 G_END_DECLS
-
 #endif /* __RTF_QUEUE_H__ */

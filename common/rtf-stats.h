@@ -9,7 +9,6 @@
 #include "rtf-engine.h"
 
 G_BEGIN_DECLS
-
 /* How a figure is posted: its C type follows from it */
 #define RTF_STAT_CTYPE_U64 guint64      /* posted as guint64 */
 #define RTF_STAT_CTYPE_UINT guint       /* posted as guint */
@@ -21,10 +20,10 @@ G_BEGIN_DECLS
 #define RTF_STAT_CTYPE_ERRNO gint       /* not posted */
 #define RTF_STAT_CTYPE_INTERNAL_U64 guint64     /* not posted */
 #define RTF_STAT_CTYPE_INTERNAL_UINT guint      /* not posted */
-
 /* X (member, kind, "name in rtframesink-stats" or NULL, what it is).
  * The frame accounting is one consistent snapshot:
- * received = written + lost + dropped + queued + in_flight */
+ * received = written + lost + dropped + discarded + pre_record_frames
+ *            + queued + in_flight */
 #define RTF_WRITER_STATS(X) \
   X (frames_received, U64, "frames-received", \
       "frames handed over, or dropped on the way in") \
@@ -37,6 +36,18 @@ G_BEGIN_DECLS
   X (frames_lost, U64, "frames-lost", \
       "accepted but not written: after an error, or held at a stop that " \
       "gave up") \
+  X (frames_discarded, U64, "frames-discarded", \
+      "received while not recording and never written: pushed out of the " \
+      "pre-record memory, or none kept (record=false)") \
+  X (frames_prerecorded, U64, "frames-prerecorded", \
+      "of the frames written, those held in pre-record memory before " \
+      "their recording started") \
+  X (pre_record_frames, COUNT, "pre-record-frames", \
+      "frames held in pre-record memory now") \
+  X (pre_record_bytes, U64, "pre-record-bytes", \
+      "bytes of those frames: the pre-record memory in use") \
+  X (recordings, U64, "recordings", \
+      "recordings (events) started, the first included") \
   X (frames_queued, COUNT, "frames-queued", "not yet taken by the writer") \
   X (frames_in_flight, COUNT, "frames-in-flight", "taken, not yet released") \
   X (bytes_written, U64, "bytes-written", "bytes of the frames written") \
@@ -72,8 +83,7 @@ G_BEGIN_DECLS
       "queued + in flight (+ one being handed over)") \
   X (bytes_preallocated, INTERNAL_U64, NULL, "file space reserved so far") \
   X (error, ERRNO, NULL, "the errno that stopped the writer, 0 none")
-
-typedef struct
+    typedef struct
 {
 #define RTF_STAT_MEMBER(member, kind, name, doc) \
   RTF_STAT_CTYPE_##kind member;
@@ -101,5 +111,4 @@ typedef struct
 const RtfStatField *rtf_writer_stats_fields (guint * n_fields);
 
 G_END_DECLS
-
 #endif /* __RTF_STATS_H__ */

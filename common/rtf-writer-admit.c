@@ -1,7 +1,9 @@
 /* rtframe: the producer's side of the writer - a frame offered is taken
  * when there is room, or the producer waits for room, or (leaky) a frame
  * is dropped; every drop is counted, numbered and reported here, so the
- * element only fills the frame it is given.
+ * element only fills the frame it is given.  An event recorder's frames
+ * held before a recording are numbered here too, and handed over as a
+ * backlog at its start, or discarded.
  *
  * Everything here runs on the producer's thread (the element's streaming
  * thread), one at a time. */
@@ -129,4 +131,46 @@ void
 rtf_writer_set_flushing (RtfWriter * w, gboolean flushing)
 {
   rtf_queue_set_flushing (w->queue, flushing);
+}
+
+/* ---- event recording ----------------------------------------------------- */
+
+guint64
+rtf_writer_hold (RtfWriter * w, gsize size)
+{
+  return rtf_queue_number_outside (w->queue, size);
+}
+
+void
+rtf_writer_discard (RtfWriter * w, gsize size)
+{
+  rtf_queue_discard_outside (w->queue, size);
+}
+
+RtfOffer
+rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
+    const RtfFrameTimes * times, RtfFrame ** frame)
+{
+  switch (rtf_queue_reserve_backlog (w->queue, size, seq, frame)) {
+    case RTF_QUEUE_OK:
+      (*frame)->times = *times;
+      return RTF_OFFER_TAKEN;
+    case RTF_QUEUE_FULL:
+      /* more than the producer said it would hold: a bug of its */
+      g_critical ("backlog frame %" G_GUINT64_FORMAT " finds no cell", seq);
+      rtf_writer_discard (w, size);
+      return RTF_OFFER_DROPPED;
+    default:
+      rtf_writer_discard (w, size);
+      return RTF_OFFER_CLOSED;
+  }
+}
+
+void
+rtf_writer_end_recording (RtfWriter * w, guint64 last_seq)
+{
+  g_mutex_lock (&w->lock);
+  w->end_seq = last_seq;
+  g_mutex_unlock (&w->lock);
+  rtf_queue_wake_consumer (w->queue);
 }

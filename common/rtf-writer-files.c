@@ -65,7 +65,9 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
   h.format = (gchar *) (f->format ? f->format : "");
   h.recording_id = w->out_config.recording_id;
   h.data_name = g_path_get_basename (w->cur->path);
-  h.max_in_flight = w->n_slots;
+  /* frames that may be written past the last record: those with writes
+   * in flight, or with a backlog every frame taken */
+  h.max_in_flight = w->config.backlog_frames ? w->ring_size : w->n_slots;
   h.block = (guint32) w->block;
   rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->times.running_time);
   g_free (h.data_name);
@@ -168,6 +170,8 @@ rtf_writer_start_next_file (RtfWriter * w)
   w->prev = w->cur;
   w->cur = next;
   w->carry_len = 0;
+  w->last_planned = NULL;
+  w->finish_pending = FALSE;
   rtf_writer_retire_prev (w);
   rtf_writer_log (w, RTF_LOG_DEBUG, "now writing %s", next->path);
   return TRUE;
@@ -305,7 +309,9 @@ rtf_writer_seal_outputs (RtfWriter * w)
     rtf_output_free (w->prev, FALSE);
     w->prev = NULL;
   }
-  r = rtf_output_seal (w->cur);
+  /* a file no recording reached (an event recorder's) is not sealed: it
+   * goes at the end (rtf_writer_close_files()) */
+  r = w->cur->opened_ahead && !w->cur->begun ? 0 : rtf_output_seal (w->cur);
   if (r != 0 && ret == 0) {
     ret = r;
     g_free (w->fail_path);
@@ -359,6 +365,7 @@ rtf_writer_close_files (RtfWriter * w)
     rtf_writer_release_lost (w, w->waiting);
     w->waiting = NULL;
   }
+  rtf_writer_recording_close (w);
   rtf_writer_seal_outputs (w);
   if (w->worker) {
     rtf_file_worker_free (w->worker);
@@ -367,4 +374,26 @@ rtf_writer_close_files (RtfWriter * w)
   /* (a recording that ended on an error says which) */
   if (w->cur->begun && !w->cur->closed)
     rtf_writer_file_closed (w, w->cur, w->error);
+  /* opened for a recording that never came: what the open made goes */
+  if (w->cur->opened_ahead && !w->cur->begun) {
+    rtf_output_free (w->cur, TRUE);
+    w->cur = NULL;
+  }
+}
+
+void
+rtf_writer_finish_recording_file (RtfWriter * w)
+{
+  /* the next recording's first frame made the switch already, or waits
+   * to make it */
+  if (!w->cur->begun || w->cur->closed || w->waiting || w->error) {
+    w->finish_pending = FALSE;
+    return;
+  }
+  if (w->cur->frames_in_flight > 0)
+    return;
+  /* FALSE until the helper has the next one open: it wakes the thread */
+  if (rtf_writer_start_next_file (w))
+    rtf_writer_log (w, RTF_LOG_DEBUG, "recording ended: %s finished",
+        w->prev ? w->prev->path : "the file");
 }

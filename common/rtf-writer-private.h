@@ -8,14 +8,11 @@
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
-
 /* Longest single write handed to the engine (io_uring takes 32-bit
  * lengths, pwrite stops at 2 GiB). */
 #define RTF_WRITER_MAX_IO_CHUNK ((gsize) 1 << 30)
-
 /* What a step of the run loop returns to end the loop */
 #define RTF_WRITER_STOP G_GINT64_CONSTANT (-2)
-
 /* Where the writer thread is in its life (under lock).  One owner thread
  * and the writer thread move it:
  *   STARTING -> RUNNING -> FAILED -> REPORTED -> DONE
@@ -23,7 +20,7 @@ G_BEGIN_DECLS
  *   RUNNING -> ABANDONED -> DONE    (the owner gave up at stop-timeout)
  *   ABANDONED -> FAILED             (an error while it drains)
  * The writer thread's loop does what its phase says (rtf_writer_run()). */
-typedef enum
+    typedef enum
 {
   RTF_PHASE_STARTING,           /* made; the thread has not set up its engine */
   RTF_PHASE_RUNNING,            /* takes frames and writes them */
@@ -37,29 +34,57 @@ typedef enum
   RTF_PHASE_DONE                /* rtf_writer_run() returned */
 } RtfWriterPhase;
 
+/* Where a write of a frame is */
+typedef enum
+{
+  RTF_OP_PLANNED,               /* laid out, not submitted yet */
+  RTF_OP_ACTIVE,                /* submitted, completion pending */
+  RTF_OP_DONE,                  /* completed */
+  RTF_OP_CANCELLED              /* not needed: the next frame's HEAD writes
+                                 * its block (a TAIL of a frame whose turn
+                                 * had not come when the next was laid out) */
+} RtfOpState;
+
 typedef struct
 {
   RtfIoKind kind;               /* RTF_IO_WRITE: tags are WriteOp or RtfIoTag */
   RtfFrame *frame;
+  /* a HEAD that carries the previous frame's tail in place of that frame's
+   * cancelled TAIL: completes that frame too */
+  RtfFrame *also;
   RtfOutput *out;
+  RtfSegmentSource source;
+  gsize frame_offset, frame_length;     /* STAGING: copied when submitted */
   const guint8 *buf;
   guint64 offset;
   gsize length, done;
-  gboolean active;              /* submitted, completion pending */
+  RtfOpState state;
 } WriteOp;
 
-/* The writer's resources for one frame in flight */
+/* One taken frame's writes, laid out when it is taken - in frame order,
+ * so its place in the file and the bytes its HEAD carries are known then -
+ * and submitted then, or (a backlog frame) when its turn comes.  One per
+ * queue cell (RtfFrame.cell). */
 typedef struct
 {
-  guint8 *staging;              /* copy of a frame that cannot go direct */
-  gsize staging_size;
-  guint8 *head_block;           /* previous tail + this frame's head */
-  guint8 *tail_block;           /* this frame's last partial block */
   WriteOp ops[RTF_LAYOUT_MAX_SEGMENTS];
   guint n_ops;
+  guint own_left;               /* its ops not completed, cancelled ones
+                                 * not counted: it holds a turn until 0 */
+  guint8 *head_block;           /* the previous tail + this frame's head */
+  guint8 *tail_block;           /* this frame's last partial block */
+  gint staging;                 /* the staging buffer it holds, -1 none */
+} FramePlan;
+
+/* Aligned memory a frame is copied into when it cannot be written from
+ * its own (n_slots of them: one per frame with writes in flight) */
+typedef struct
+{
+  guint8 *buf;
+  gsize size;
   gboolean used;
-  gboolean staging_registered;  /* staging is fixed buffer RTF_REGIONS_MAX + i */
-} IoSlot;
+  gboolean registered;          /* fixed buffer RTF_REGIONS_MAX + its index */
+} Staging;
 
 /* Locks, in the order they may be taken (docs/design.md, "Threads and
  * locks"): cb_lock, then lock, then the queue's own.  The writer thread
@@ -78,7 +103,9 @@ struct _RtfWriter
                                  * no sync, one write in flight */
   gboolean device;              /* a block device: no index, never cut */
   RtfOutputConfig out_config;   /* how every file is opened */
-  guint n_slots;                /* frames in flight at most */
+  guint n_slots;                /* frames with writes in flight at most */
+  guint backlog_turns;          /* of those, backlog frames at most: the
+                                 * rest stay free for live frames */
 
   /* lock: the life cycle, the figures */
   GMutex lock;
@@ -109,6 +136,20 @@ struct _RtfWriter
   RtfFailStep fail_step;        /* ... and where */
   gchar *fail_path;             /* ... on which file (NULL: the current) */
 
+  /* writer thread: recordings (events).  Taken: the count of those
+   * started; released: the one whose frames are being handed back */
+  guint64 recordings_started;
+  gboolean rec_open;
+  guint64 rec_number;
+  RtfRecordingInfo rec;         /* its figures so far (path: rec_path) */
+  gchar *rec_path;
+  guint64 last_released_seq;    /* G_MAXUINT64: none yet */
+  gboolean finish_pending;      /* a recording of a set ended: its file is
+                                 * finished once the next one is ready */
+  /* under lock: set by the producer (rtf_writer_end_recording()) */
+  guint64 end_seq;              /* last frame of a recording that ended,
+                                 * G_MAXUINT64 none */
+
   /* writer thread: durability */
   gint64 last_sync_ns;
   gint syncs_pending;           /* fdatasyncs in flight */
@@ -118,14 +159,24 @@ struct _RtfWriter
 
   /* writer thread: I/O */
   RtfEngine *engine;
-  IoSlot *slots;                /* n_slots of them */
-  RtfFrame **in_flight;         /* taken frames, oldest first (a ring) */
+  FramePlan *plans;             /* one per queue cell */
+  Staging *staging;             /* n_slots of them */
+  RtfFrame **in_flight;         /* taken frames, oldest first (a ring of
+                                 * ring_size: every cell of the queue) */
+  guint ring_size;
   guint if_first;
   guint frames_in_flight;
   guint n_recorded;             /* of those, the first ones done and
                                  * recorded in their index */
+  guint frames_active;          /* of those, with writes in flight (a turn) */
+  guint backlog_active;         /* ... backlog frames among them */
+  guint n_unsubmitted;          /* laid out, waiting for their turn */
+  guint backlog_taken;          /* backlog frames taken, not released */
+  guint heads_waiting;          /* HEADs waiting for an earlier write to the
+                                 * same block */
   guint ops_in_flight;          /* engine operations not yet completed */
-  RtfFrame *blocked;            /* frame whose HEAD waits for an overlap */
+  RtfFrame *last_planned;       /* the frame laid out last in cur, while
+                                 * taken: its TAIL may still be cancelled */
   guint8 *carry;                /* file bytes of cur's last partial block */
   gsize carry_len;
   gboolean prefix_broken;       /* a frame was lost: no later one counts */
@@ -144,8 +195,9 @@ struct _RtfWriter
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
 
-void rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format,
-    ...) G_GNUC_PRINTF (3, 4);
+void
+rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
+G_GNUC_PRINTF (3, 4);
 /* Runs `call` (a callback) with the callback lock held, unless the owner
  * has turned callbacks off: TRUE when it ran */
 #define RTF_WRITER_CALLBACK(w, name, ...) \
@@ -160,47 +212,67 @@ void rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format,
 /* Stops the writer on an I/O error of `step` (frame: the one that failed,
  * or NULL): RUNNING or ABANDONED -> FAILED; the first error is the one
  * reported.  path NULL: the current file. */
-void rtf_writer_fail_at (RtfWriter * w, RtfFailStep step, gint err,
+     void rtf_writer_fail_at (RtfWriter * w, RtfFailStep step, gint err,
     const gchar * path, RtfFrame * frame);
-RtfWriterPhase rtf_writer_phase (RtfWriter * w);
+     RtfWriterPhase rtf_writer_phase (RtfWriter * w);
 
 /* ---- rtf-writer-submit.c: I/O ------------------------------------- */
 
-gboolean rtf_writer_slots_new (RtfWriter * w);
-void rtf_writer_slots_free (RtfWriter * w);
-guint rtf_writer_engine_entries (RtfWriter * w);
-void rtf_writer_learn_new_regions (RtfWriter * w);
-void rtf_writer_submit_frame (RtfWriter * w, RtfFrame * f);
-void rtf_writer_submit_blocked (RtfWriter * w);
+     gboolean rtf_writer_plans_new (RtfWriter * w);
+     void rtf_writer_plans_free (RtfWriter * w);
+     guint rtf_writer_engine_entries (RtfWriter * w);
+     void rtf_writer_learn_new_regions (RtfWriter * w);
+/* Lays f out as aligned writes at the end of the current file; it joins
+ * the frames in flight.  A live frame's writes go at once (the writer
+ * takes one only when it has a turn free); a backlog frame's wait for
+ * rtf_writer_submit_ready(). */
+     void rtf_writer_take_frame (RtfWriter * w, RtfFrame * f);
+/* Submits what may go now: HEADs whose block is free, live frames, then
+ * backlog frames while they have turns. */
+     void rtf_writer_submit_ready (RtfWriter * w);
+/* After a failure: writes never submitted never will be; their frames
+ * are lost, so the ones before them can be released. */
+     void rtf_writer_drop_planned (RtfWriter * w);
+/* A turn is free: a frame's writes may go */
+     gboolean rtf_writer_has_turn (RtfWriter * w);
+/* A live frame may be taken */
+     gboolean rtf_writer_may_take_live (RtfWriter * w);
 /* Waits up to timeout (ns, -1: no limit, 0: not at all) for completions
  * and dispatches them.  Returns how many. */
-guint rtf_writer_reap (RtfWriter * w, gint64 timeout);
+     guint rtf_writer_reap (RtfWriter * w, gint64 timeout);
 
 /* ---- rtf-writer-release.c: in frame order ---------------------------- */
 
-gint64 rtf_writer_check_deadlines (RtfWriter * w);
-void rtf_writer_frame_written (RtfWriter * w, RtfFrame * f);
-void rtf_writer_submit_index (RtfWriter * w, RtfOutput * o);
-void rtf_writer_release_done (RtfWriter * w);
-void rtf_writer_release_lost (RtfWriter * w, RtfFrame * f);
-void rtf_writer_release_queued_as_lost (RtfWriter * w);
+     gint64 rtf_writer_check_deadlines (RtfWriter * w);
+     void rtf_writer_frame_written (RtfWriter * w, RtfFrame * f);
+     void rtf_writer_submit_index (RtfWriter * w, RtfOutput * o);
+     void rtf_writer_release_done (RtfWriter * w);
+     void rtf_writer_release_lost (RtfWriter * w, RtfFrame * f);
+     void rtf_writer_release_queued_as_lost (RtfWriter * w);
+
+/* Recordings: the one whose frames are handed back, and its end */
+     void rtf_writer_recording_release (RtfWriter * w, RtfFrame * f);
+     void rtf_writer_recording_check_end (RtfWriter * w);
+     void rtf_writer_recording_close (RtfWriter * w);
 
 /* ---- rtf-writer-files.c: the files --------------------------------- */
 
-void rtf_writer_begin_file (RtfWriter * w, RtfFrame * f);
-gboolean rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f);
-gboolean rtf_writer_start_next_file (RtfWriter * w);
-void rtf_writer_retire_prev (RtfWriter * w);
-void rtf_writer_reserve_ahead (RtfWriter * w);
-void rtf_writer_reserve_done (RtfWriter * w, RtfOutput * o, gint res);
-void rtf_writer_maybe_sync (RtfWriter * w);
-void rtf_writer_sync_done (RtfWriter * w, gint res);
-void rtf_writer_check_file_helper (RtfWriter * w);
-gint rtf_writer_seal_outputs (RtfWriter * w);
-gint rtf_writer_end_at_eos (RtfWriter * w);
-void rtf_writer_close_files (RtfWriter * w);
-void rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err);
+     void rtf_writer_begin_file (RtfWriter * w, RtfFrame * f);
+     gboolean rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f);
+     gboolean rtf_writer_start_next_file (RtfWriter * w);
+     void rtf_writer_retire_prev (RtfWriter * w);
+     void rtf_writer_reserve_ahead (RtfWriter * w);
+     void rtf_writer_reserve_done (RtfWriter * w, RtfOutput * o, gint res);
+     void rtf_writer_maybe_sync (RtfWriter * w);
+     void rtf_writer_sync_done (RtfWriter * w, gint res);
+     void rtf_writer_check_file_helper (RtfWriter * w);
+     gint rtf_writer_seal_outputs (RtfWriter * w);
+     gint rtf_writer_end_at_eos (RtfWriter * w);
+     void rtf_writer_close_files (RtfWriter * w);
+/* A recording ended in cur (a set): cur is finished, the next file made
+ * current, unreached until the next recording's first frame */
+     void rtf_writer_finish_recording_file (RtfWriter * w);
+     void rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err);
 
 G_END_DECLS
-
 #endif /* __RTF_WRITER_PRIVATE_H__ */

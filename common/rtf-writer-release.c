@@ -7,6 +7,8 @@
 #include "rtf-writer-private.h"
 #include "rtf-clock.h"
 
+#include <string.h>
+
 static void
 describe (RtfWriter * w, const RtfFrame * f, gint64 when,
     RtfFrameState where, RtfFrameReport * m)
@@ -47,8 +49,11 @@ rtf_writer_frame_written (RtfWriter * w, RtfFrame * f)
     report_miss (w, f, f->complete_ns, RTF_FRAME_IN_FLIGHT);
 
   g_mutex_lock (&w->lock);
-  rtf_histogram_add (&w->latency.arrival_to_done,
-      f->complete_ns - f->times.arrival_ns);
+  /* a backlog frame came long before it could be written: the latency
+   * figures are the live frames' */
+  if (!(f->flags & RTF_FRAME_PRERECORDED))
+    rtf_histogram_add (&w->latency.arrival_to_done,
+        f->complete_ns - f->times.arrival_ns);
   rtf_histogram_add (&w->latency.submit_to_done, f->complete_ns - f->submit_ns);
   if (late)
     w->stats.frames_late++;
@@ -86,7 +91,7 @@ rtf_writer_check_deadlines (RtfWriter * w)
   guint i, n;
 
   for (i = 0; i < w->frames_in_flight; i++) {
-    RtfFrame *f = w->in_flight[(w->if_first + i) % w->n_slots];
+    RtfFrame *f = w->in_flight[(w->if_first + i) % w->ring_size];
 
     if (f->state == RTF_FRAME_IN_FLIGHT)
       next = watch (w, f, now, RTF_FRAME_IN_FLIGHT, next);
@@ -143,7 +148,9 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
   r->checksum = f->checksum;
   r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
       | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
-      RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
+      RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0)
+      | (f->flags & RTF_FRAME_PRERECORDED ? RTF_INDEX_REC_PRERECORDED : 0)
+      | (f->flags & RTF_FRAME_EVENT_START ? RTF_INDEX_REC_EVENT_START : 0);
 }
 
 /* Whether the owner still listens (it has not abandoned the writer): what
@@ -169,7 +176,7 @@ record_done (RtfWriter * w)
   gboolean listens = owner_listens (w);
 
   while (w->n_recorded < w->frames_in_flight) {
-    RtfFrame *f = w->in_flight[(w->if_first + w->n_recorded) % w->n_slots];
+    RtfFrame *f = w->in_flight[(w->if_first + w->n_recorded) % w->ring_size];
     RtfOutput *o = f->output;
     RtfIndexRecord r;
 
@@ -229,6 +236,8 @@ count_written (RtfWriter * w, RtfFrame * f)
     w->stats.frames_copied++;
   else
     w->stats.frames_zero_copy++;
+  if (f->flags & RTF_FRAME_PRERECORDED)
+    w->stats.frames_prerecorded++;
   g_mutex_unlock (&w->lock);
 }
 
@@ -254,12 +263,17 @@ rtf_writer_release_done (RtfWriter * w)
     if (f->state == RTF_FRAME_WRITTEN)
       count_written (w, f);
     o->frames_in_flight--;
-    w->if_first = (w->if_first + 1) % w->n_slots;
+    w->if_first = (w->if_first + 1) % w->ring_size;
     w->frames_in_flight--;
     w->n_recorded--;
+    if (f == w->last_planned)
+      w->last_planned = NULL;
+    if (f->flags & RTF_FRAME_PRERECORDED)
+      w->backlog_taken--;
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
     g_mutex_unlock (&w->cb_lock);
+    rtf_writer_recording_release (w, f);
     rtf_queue_release (w->queue, f);
   }
 }
@@ -272,6 +286,7 @@ rtf_writer_release_lost (RtfWriter * w, RtfFrame * f)
   if (w->cb.frame_done)
     w->cb.frame_done (f, w->user_data);
   g_mutex_unlock (&w->cb_lock);
+  rtf_writer_recording_release (w, f);
   rtf_queue_release (w->queue, f);
 }
 
@@ -283,4 +298,76 @@ rtf_writer_release_queued_as_lost (RtfWriter * w)
 
   while ((f = rtf_queue_pop (w->queue)) != NULL)
     rtf_writer_release_lost (w, f);
+}
+
+/* ---- recordings (events) ------------------------------------------------ */
+
+/* The recording being released ends: told with its figures */
+void
+rtf_writer_recording_close (RtfWriter * w)
+{
+  if (!w->rec_open)
+    return;
+  w->rec_open = FALSE;
+  w->rec.path = w->rec_path;
+  RTF_WRITER_CALLBACK (w, recording_stopped, &w->rec);
+  g_clear_pointer (&w->rec_path, g_free);
+}
+
+/* f leaves the writer, in frame order: a recording's first frame opens it
+ * (ending the one before), every frame counts in it */
+void
+rtf_writer_recording_release (RtfWriter * w, RtfFrame * f)
+{
+  RtfRecordingInfo *r = &w->rec;
+  RtfOutput *o = f->output;
+
+  if (f->flags & RTF_FRAME_EVENT_START) {
+    rtf_writer_recording_close (w);
+    memset (r, 0, sizeof (*r));
+    r->number = w->rec_number++;
+    r->first_seq = f->seq;
+    r->first_running_time = f->times.running_time;
+    w->rec_open = TRUE;
+  }
+  w->last_released_seq = f->seq;
+  if (!w->rec_open)
+    return;
+  r->last_seq = f->seq;
+  r->last_running_time = f->times.running_time;
+  if (f->state == RTF_FRAME_WRITTEN) {
+    r->frames++;
+    r->bytes += f->size;
+    if (f->flags & RTF_FRAME_PRERECORDED)
+      r->prerecorded++;
+  } else {
+    r->lost++;
+  }
+  if (o && (w->rec_path == NULL || strcmp (w->rec_path, o->path) != 0)) {
+    g_free (w->rec_path);
+    w->rec_path = g_strdup (o->path);
+  }
+}
+
+/* The producer ended the recording: once its last frame is handed back,
+ * it is told, and (a set) its file finished */
+void
+rtf_writer_recording_check_end (RtfWriter * w)
+{
+  guint64 end;
+
+  g_mutex_lock (&w->lock);
+  end = w->end_seq;
+  if (end != G_MAXUINT64 && w->last_released_seq != G_MAXUINT64
+      && w->last_released_seq >= end)
+    w->end_seq = G_MAXUINT64;
+  else
+    end = G_MAXUINT64;
+  g_mutex_unlock (&w->lock);
+  if (end == G_MAXUINT64 || !w->rec_open || w->rec.first_seq > end)
+    return;
+  rtf_writer_recording_close (w);
+  if (w->config.rotate && w->cur->begun && w->cur->last_seq <= end
+      && w->cur->frames_in_flight == 0)
+    w->finish_pending = TRUE;
 }

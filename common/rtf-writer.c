@@ -133,7 +133,10 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
         config->max_file_size);
   path = config->rotate ? rtf_pattern_format (w->location,
       config->first_file_number) : g_strdup (w->location);
+  /* an event recorder's first file: only a recording that reaches it
+   * replaces what its name holds */
   w->cur = rtf_output_open (path, config->first_file_number, &w->out_config,
+      config->rotate && config->first_file_ahead ? RTF_FILE_CREATE_NEW :
       RTF_FILE_REPLACE, err, step);
   g_free (path);
   if (w->cur == NULL)
@@ -146,6 +149,9 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
   /* A pipe or device is written in order at its position: one write in
    * flight, or two frames' bytes would interleave. */
   w->n_slots = w->stream ? 1 : MIN (config->io_depth, config->max_frames);
+  /* a backlog takes at most half the turns: a live frame finds one free
+   * and shares the device with as few backlog writes as that */
+  w->backlog_turns = MAX (1, w->n_slots / 2);
   if (w->stream) {
     w->config.preallocate = 0;
     w->config.rotate = FALSE;
@@ -198,15 +204,17 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->callbacks_on = TRUE;
   w->refs = 1;
   w->phase = RTF_PHASE_STARTING;
+  w->end_seq = w->last_released_seq = G_MAXUINT64;
 
-  w->queue = rtf_queue_new (config->max_frames, config->max_bytes);
+  w->queue = rtf_queue_new (config->max_frames, config->max_bytes,
+      w->stream ? 0 : config->backlog_frames);
   if (w->queue == NULL) {
     *err = errno ? errno : ENOMEM;
     goto fail;
   }
   if (!open_first_file (w, err, &open_step))
     goto fail;
-  if (!rtf_writer_slots_new (w)) {
+  if (!rtf_writer_plans_new (w)) {
     *err = ENOMEM;
     goto fail;
   }
@@ -251,6 +259,9 @@ rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats)
   stats->frames_written = level.written;
   stats->frames_lost = level.failed;
   stats->frames_dropped = level.dropped;
+  stats->frames_discarded = level.discarded;
+  stats->pre_record_frames = level.outside;
+  stats->pre_record_bytes = level.outside_bytes;
   stats->frames_queued = level.queued;
   stats->bytes_queued = level.queued_bytes;
   stats->frames_held = level.held;
@@ -324,17 +335,48 @@ run_ended (RtfWriter * w)
     writer_unref (w);
 }
 
-/* Takes frames while there is room in flight: a frame that must start a
- * new file waits (w->waiting) until the helper has it open. */
+/* The next frame to take: a live frame while a turn is free, a backlog
+ * frame whenever one is queued (laid out ahead of its turn, so that the
+ * live frames behind it can be taken); first the one waiting for its
+ * file. */
+static RtfFrame *
+next_frame (RtfWriter * w)
+{
+  RtfFrame *f = w->waiting;
+
+  if (f != NULL) {
+    w->waiting = NULL;
+    return f;
+  }
+  return rtf_writer_may_take_live (w) ? rtf_queue_pop (w->queue) :
+      rtf_queue_pop_backlog (w->queue);
+}
+
+/* f starts a recording: announced with its file */
+static void
+recording_started (RtfWriter * w, RtfFrame * f)
+{
+  RtfRecordingInfo info = { 0 };
+
+  info.number = w->recordings_started++;
+  g_mutex_lock (&w->lock);
+  w->stats.recordings = w->recordings_started;
+  g_mutex_unlock (&w->lock);
+  info.path = w->cur->path;
+  info.first_seq = f->seq;
+  info.first_running_time = f->times.running_time;
+  info.last_seq = info.last_running_time = G_MAXUINT64;
+  RTF_WRITER_CALLBACK (w, recording_started, &info);
+}
+
+/* Takes frames: a frame that must start a new file waits (w->waiting)
+ * until the helper has it open. */
 static void
 take_frames (RtfWriter * w)
 {
-  while (w->blocked == NULL && w->frames_in_flight < w->n_slots) {
-    RtfFrame *f = w->waiting;
+  RtfFrame *f;
 
-    if (f == NULL && (f = rtf_queue_pop (w->queue)) == NULL)
-      return;
-    w->waiting = NULL;
+  while (w->frames_in_flight < w->ring_size && (f = next_frame (w)) != NULL) {
     /* its memory may be in a region added after the top of the loop
      * (added before the frame was queued, so seen now) */
     rtf_writer_learn_new_regions (w);
@@ -347,8 +389,10 @@ take_frames (RtfWriter * w)
     }
     if (!w->cur->begun)
       rtf_writer_begin_file (w, f);
+    if (f->flags & RTF_FRAME_EVENT_START)
+      recording_started (w, f);
     rtf_writer_reserve_ahead (w);
-    rtf_writer_submit_frame (w, f);
+    rtf_writer_take_frame (w, f);
     /* while its writes are in flight */
     if (w->config.checksums && f->state == RTF_FRAME_IN_FLIGHT) {
       guint32 crc = 0;
@@ -380,6 +424,10 @@ step_running (RtfWriter * w, gboolean shutdown)
   gint64 wait;
 
   take_frames (w);
+  rtf_writer_submit_ready (w);
+  rtf_writer_recording_check_end (w);
+  if (w->finish_pending)
+    rtf_writer_finish_recording_file (w);
   rtf_writer_maybe_sync (w);
   wait = rtf_writer_check_deadlines (w);
   if (!all_written (w))
@@ -485,7 +533,10 @@ turn (RtfWriter * w)
   rtf_queue_ack_doorbell (w->queue);
   rtf_writer_learn_new_regions (w);
   rtf_writer_reap (w, 0);
-  rtf_writer_submit_blocked (w);
+  if (w->error || rtf_writer_phase (w) == RTF_PHASE_ABANDONED)
+    rtf_writer_drop_planned (w);
+  else
+    rtf_writer_submit_ready (w);
   rtf_writer_release_done (w);
   if (w->prev)
     rtf_writer_retire_prev (w);
@@ -657,12 +708,17 @@ writer_destroy (RtfWriter * w)
    * not start): it still holds the space reserved at open.  Give it back,
    * leaving what a recording without frames leaves (an empty file and
    * index). */
+  if (w->cur && w->cur->opened_ahead && !w->cur->begun) {
+    rtf_output_free (w->cur, TRUE);     /* no recording reached it */
+    w->cur = NULL;
+  }
   if (w->cur && (w->phase == RTF_PHASE_STARTING || w->start_error))
     (void) rtf_output_seal (w->cur);
   rtf_output_free (w->prev, FALSE);
   rtf_output_free (w->cur, FALSE);
   g_free (w->fail_path);
-  rtf_writer_slots_free (w);
+  rtf_writer_plans_free (w);
+  g_free (w->rec_path);
   g_free (w->misses);
   rtf_regions_unref (w->config.regions);
   rtf_queue_free (w->queue);

@@ -25,9 +25,7 @@
 #include "rtf-regions.h"
 #include "rtf-stats.h"
 
-G_BEGIN_DECLS
-
-typedef struct _RtfWriter RtfWriter;
+G_BEGIN_DECLS typedef struct _RtfWriter RtfWriter;
 
 typedef struct
 {
@@ -57,6 +55,12 @@ typedef struct
   guint64 max_file_size;        /* bytes, 0: no limit */
   guint64 max_file_duration;    /* ns, 0: no limit */
   guint max_files;              /* files kept, 0: all */
+  /* event recording: cells for backlog frames (pre-record) beyond
+   * max_frames, 0 none; and whether the first file waits for a recording
+   * to reach it like a later file of a set (opened ahead, at its name only
+   * with its first frame, deleted if none comes) */
+  guint backlog_frames;
+  gboolean first_file_ahead;
   /* how the writer's helper threads are started (NULL: GThreads); kept
    * valid until the writer has ended */
   const RtfThreadStarter *threads;
@@ -69,6 +73,21 @@ typedef enum
   RTF_LOG_INFO,
   RTF_LOG_DEBUG
 } RtfLogLevel;
+
+/* A recording (an event) of an event recorder: from its first frame
+ * (RTF_FRAME_EVENT_START) to rtf_writer_end_recording() */
+typedef struct
+{
+  guint64 number;               /* recordings started before it, from 0 */
+  const gchar *path;            /* the file of its first (started) or last
+                                 * (stopped) frame */
+  guint64 first_seq, last_seq;  /* frame numbers (last: stopped only) */
+  guint64 first_running_time, last_running_time;        /* ns or NONE */
+  /* stopped only */
+  guint64 frames, bytes;        /* written */
+  guint64 prerecorded;          /* of those, backlog frames */
+  guint64 lost;                 /* handed over, not written (an error) */
+} RtfRecordingInfo;
 
 /* What the writer tells its owner.  Every callback may be NULL.  All but
  * frame_done are called with the writer's callback lock held (so that
@@ -108,13 +127,22 @@ typedef struct
    * rotated recording). */
   void (*file_opened) (const RtfFileInfo * info, gpointer user_data);
   void (*file_closed) (const RtfFileInfo * info, gpointer user_data);
+  /* Every byte of a frame is in the file while frames ahead of it are
+   * still being written (a backlog): what the producer attached to it may
+   * go now; frame_done follows, in order.  Writer thread. */
+  void (*frame_unpinned) (RtfFrame * frame, gpointer user_data);
+  /* A recording began: its first frame was laid out in a file.  Ended:
+   * its last frame was handed back (rtf_writer_end_recording(), the next
+   * recording's start, or the end).  Writer thread. */
+  void (*recording_started) (const RtfRecordingInfo * info, gpointer user_data);
+  void (*recording_stopped) (const RtfRecordingInfo * info, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */
 typedef struct
 {
-  RtfHistogram arrival_to_done;  /* handed over -> last byte written */
-  RtfHistogram submit_to_done;   /* first write submitted -> last written */
+  RtfHistogram arrival_to_done; /* handed over -> last byte written */
+  RtfHistogram submit_to_done;  /* first write submitted -> last written */
 } RtfWriterLatency;
 
 /* Opens the (first) file.  On failure NULL, *err the errno and *step (may
@@ -162,6 +190,23 @@ void rtf_writer_cancel (RtfWriter * w, RtfFrame * frame);
 /* Aborts a wait for room (and refuses until unset): flushing. */
 void rtf_writer_set_flushing (RtfWriter * w, gboolean flushing);
 
+/* ---- the producer's side: event recording ----------------------------- */
+
+/* A frame the producer keeps in memory before a recording (pre-record):
+ * it takes its number (returned) and counts as received. */
+guint64 rtf_writer_hold (RtfWriter * w, gsize size);
+/* ... which it lets go unwritten: counted discarded */
+void rtf_writer_discard (RtfWriter * w, gsize size);
+/* ... or hands over at a start, ahead of the live frames: a backlog frame
+ * with the number it took and its times (RTF_OFFER_TAKEN, or CLOSED when
+ * the writer failed).  Then rtf_writer_commit(). */
+RtfOffer rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
+    const RtfFrameTimes * times, RtfFrame ** frame);
+/* The recording ends with the last frame committed (last_seq): the writer
+ * reports it stopped once that frame is handed back, and finishes its file
+ * (a set: the next recording starts the next file). */
+void rtf_writer_end_recording (RtfWriter * w, guint64 last_seq);
+
 /* ---- the writer thread ----------------------------------------------- */
 
 /* The body of the writer thread: returns after rtf_writer_shutdown(), or at
@@ -193,5 +238,4 @@ gboolean rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify,
 gint rtf_writer_sync (RtfWriter * w);
 
 G_END_DECLS
-
 #endif /* __RTF_WRITER_H__ */

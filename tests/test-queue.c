@@ -37,14 +37,14 @@ level (RtfQueue * q)
   rtf_queue_get_level (q, &l);
   /* the accounting holds at every snapshot */
   g_assert_cmpuint (l.received, ==, l.written + l.failed + l.dropped +
-      l.held - l.reserved);
+      l.discarded + l.outside + l.held - l.reserved);
   return l;
 }
 
 static void
 test_order_and_levels (void)
 {
-  RtfQueue *q = rtf_queue_new (4, 0);
+  RtfQueue *q = rtf_queue_new (4, 0, 0);
   RtfFrame *a, *b, *f;
   RtfQueueLevel l;
 
@@ -88,7 +88,7 @@ test_order_and_levels (void)
 static void
 test_limits (void)
 {
-  RtfQueue *q = rtf_queue_new (3, 1000);
+  RtfQueue *q = rtf_queue_new (3, 1000, 0);
   RtfFrame *f, *big;
 
   /* an empty queue takes a frame larger than the byte limit */
@@ -115,7 +115,7 @@ test_limits (void)
 static void
 test_drop_oldest (void)
 {
-  RtfQueue *q = rtf_queue_new (3, 0);
+  RtfQueue *q = rtf_queue_new (3, 0, 0);
   RtfFrame *stuck, *a, *b, *f;
   RtfQueueLevel l;
 
@@ -147,7 +147,7 @@ test_drop_oldest (void)
 static void
 test_collect_missed (void)
 {
-  RtfQueue *q = rtf_queue_new (8, 0);
+  RtfQueue *q = rtf_queue_new (8, 0, 0);
   RtfFrameReport m[8];
   gint64 next;
   guint i;
@@ -185,10 +185,72 @@ test_collect_missed (void)
   rtf_queue_free (q);
 }
 
+/* Frames held outside (pre-record) take their numbers when they come;
+ * handed over as a backlog they keep them, outside the limits, and are
+ * never dropped by leaky=downstream; the live frames after them are
+ * numbered on. */
+static void
+test_backlog (void)
+{
+  RtfQueue *q = rtf_queue_new (2, 100, 3);
+  RtfFrame *b0, *b1, *f, *live;
+  guint64 s0, s1, s2;
+  RtfQueueLevel l;
+
+  g_assert_cmpuint (rtf_queue_capacity (q), ==, 5);
+  s0 = rtf_queue_number_outside (q, 60);
+  s1 = rtf_queue_number_outside (q, 60);
+  s2 = rtf_queue_number_outside (q, 60);
+  g_assert_cmpuint (s2, ==, 2);
+  l = level (q);
+  g_assert_cmpuint (l.outside, ==, 3);
+  g_assert_cmpuint (l.outside_bytes, ==, 180);
+  g_assert_cmpuint (l.received, ==, 3);
+  g_assert_cmpuint (s0, ==, 0);
+  rtf_queue_discard_outside (q, 60);    /* s0 pushed out */
+  g_assert_cmpuint (level (q).discarded, ==, 1);
+
+  g_assert_cmpint (rtf_queue_reserve_backlog (q, 60, s1, &b0), ==,
+      RTF_QUEUE_OK);
+  rtf_queue_commit (q, b0);
+  g_assert_cmpint (rtf_queue_reserve_backlog (q, 60, s2, &b1), ==,
+      RTF_QUEUE_OK);
+  rtf_queue_commit (q, b1);
+  g_assert_cmpuint (b0->seq, ==, 1);
+  g_assert_cmpuint (b1->seq, ==, 2);
+  g_assert (b1->flags & RTF_FRAME_PRERECORDED);
+  l = level (q);
+  g_assert_cmpuint (l.backlog, ==, 2);
+  g_assert_cmpuint (l.backlog_bytes, ==, 120);
+  g_assert_cmpuint (l.received, ==, 3);
+  g_assert_cmpuint (l.outside, ==, 0);
+
+  /* the backlog's 120 bytes do not count against the limit of 100 */
+  live = push (q, 60);
+  g_assert_cmpuint (live->seq, ==, 3);
+  g_assert_cmpint (rtf_queue_reserve (q, 60, FALSE, NULL, &f, NULL), ==,
+      RTF_QUEUE_FULL);
+  /* the oldest queued is a backlog frame: nothing to drop */
+  g_assert (rtf_queue_drop_oldest (q) == NULL);
+  /* the writer takes backlog frames ahead of a turn, not live ones */
+  g_assert (rtf_queue_pop_backlog (q) == b0);
+  g_assert (rtf_queue_pop_backlog (q) == b1);
+  g_assert (rtf_queue_pop_backlog (q) == NULL);
+  g_assert (rtf_queue_pop (q) == live);
+  finish (q, b0);
+  finish (q, b1);
+  finish (q, live);
+  l = level (q);
+  g_assert_cmpuint (l.backlog, ==, 0);
+  g_assert_cmpuint (l.held, ==, 0);
+  g_assert_cmpuint (l.written, ==, 3);
+  rtf_queue_free (q);
+}
+
 static void
 test_cancel (void)
 {
-  RtfQueue *q = rtf_queue_new (2, 0);
+  RtfQueue *q = rtf_queue_new (2, 0, 0);
   RtfFrame *f, *g;
 
   g_assert_cmpint (rtf_queue_reserve (q, 10, FALSE, NULL, &f, NULL), ==,
@@ -226,7 +288,7 @@ blocked_producer (gpointer user_data)
 static void
 test_wait_released_by_space (void)
 {
-  RtfQueue *q = rtf_queue_new (1, 0);
+  RtfQueue *q = rtf_queue_new (1, 0, 0);
   ProducerData d = { q, -1, 0 };
   RtfFrame *f = push (q, 1);
   GThread *t;
@@ -249,7 +311,7 @@ test_wait_released_by_space (void)
 static void
 test_waiting_frame_deadline (void)
 {
-  RtfQueue *q = rtf_queue_new (1, 0);
+  RtfQueue *q = rtf_queue_new (1, 0, 0);
   RtfFrame stamp = { 0 };
   ProducerData d = { q, -1, 0, &stamp };
   struct pollfd p = { rtf_queue_doorbell_fd (q), POLLIN, 0 };
@@ -301,7 +363,7 @@ test_waiting_frame_deadline (void)
 static void
 test_flushing_aborts_wait (void)
 {
-  RtfQueue *q = rtf_queue_new (1, 0);
+  RtfQueue *q = rtf_queue_new (1, 0, 0);
   ProducerData d = { q, -1, 0 };
   RtfFrame *f;
   GThread *t;
@@ -324,7 +386,7 @@ test_flushing_aborts_wait (void)
 static void
 test_close_refuses (void)
 {
-  RtfQueue *q = rtf_queue_new (1, 0);
+  RtfQueue *q = rtf_queue_new (1, 0, 0);
   ProducerData d = { q, -1, 0 };
   RtfFrame *f;
   GThread *t;
@@ -364,7 +426,7 @@ consumer (gpointer user_data)
 static void
 test_barrier_after_frames (void)
 {
-  RtfQueue *q = rtf_queue_new (8, 0);
+  RtfQueue *q = rtf_queue_new (8, 0, 0);
   GThread *t = g_thread_new ("consumer", consumer, q);
   guint i;
   gint result = 0;
@@ -394,6 +456,7 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/limits", test_limits);
   g_test_add_func ("/queue/cancel", test_cancel);
   g_test_add_func ("/queue/drop-oldest", test_drop_oldest);
+  g_test_add_func ("/queue/backlog", test_backlog);
   g_test_add_func ("/queue/collect-missed", test_collect_missed);
   g_test_add_func ("/queue/wait-released-by-space",
       test_wait_released_by_space);
