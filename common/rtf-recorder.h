@@ -1,0 +1,102 @@
+/* rtframe: an event recorder's decisions - for each frame, whether it is
+ * written (a recording is on), held in memory for a recording that may
+ * start (pre-record), or let go; the recordings asked for, each starting
+ * and stopping at a running time; and the frames held, which a start hands
+ * to the writer as its backlog.  No I/O, no GStreamer: the element passes
+ * each frame's running time in and does what it is told (gst/
+ * gstrtframerecord.c); the writer writes (rtf-writer.h). */
+#ifndef __RTF_RECORDER_H__
+#define __RTF_RECORDER_H__
+
+#include "rtf-frame.h"
+
+G_BEGIN_DECLS
+/* A running time that means "the next frame" (start/stop asked for now,
+ * with no clock to tell the running time of now) */
+#define RTF_RECORDER_NEXT G_MAXUINT64
+typedef struct _RtfRecorder RtfRecorder;
+
+/* What becomes of a frame */
+typedef enum
+{
+  RTF_RECORD_WRITE,             /* a recording is on: hand it to the writer */
+  RTF_RECORD_HOLD,              /* keep it in memory: rtf_recorder_hold() */
+  RTF_RECORD_LET_GO             /* not recording and nothing is kept */
+} RtfRecordAction;
+
+/* What a frame's arrival changed, before what becomes of it */
+typedef struct
+{
+  gboolean stopped;             /* the recording ended before this frame */
+  guint64 stop_asked;           /* ... at this running time (NEXT: now) */
+  gboolean started;             /* a recording starts: its backlog first
+                                 * (rtf_recorder_pop_backlog()), then this
+                                 * frame if it is written */
+  guint64 start_asked;          /* ... asked for at this running time */
+  guint64 start_from;           /* frames from this running time on are
+                                 * its (the start less pre-record-time) */
+} RtfRecordTurn;
+
+/* A frame held in memory */
+typedef struct
+{
+  guint64 seq;                  /* its number (rtf_writer_hold()) */
+  gsize size;
+  RtfFrameTimes times;
+  gpointer data;                /* the producer's: what holds its bytes */
+} RtfHeldFrame;
+
+/* recording: on from the first frame (record=true); pre_record_ns: how far
+ * back frames are kept while not recording (0: none); at most max_frames
+ * of at most max_bytes in all. */
+RtfRecorder *rtf_recorder_new (gboolean recording, guint64 pre_record_ns,
+    guint max_frames, guint64 max_bytes);
+void rtf_recorder_free (RtfRecorder * r);
+
+/* ---- any thread ------------------------------------------------------ */
+
+/* A recording starts with the first frame whose running time is at or
+ * after running_time (RTF_RECORDER_NEXT: the next frame), the frames held
+ * from running_time - pre-record-time on going first.  FALSE, with *why,
+ * when it cannot be (already recording, with no stop asked before). */
+gboolean rtf_recorder_start (RtfRecorder * r, guint64 running_time,
+    gchar ** why);
+/* The recording ends with the last frame before running_time (NEXT: the
+ * frame now being handled is the last).  FALSE, with *why, when no
+ * recording is on or asked for.  A stop at or before a start still asked
+ * for cancels that start. */
+gboolean rtf_recorder_stop (RtfRecorder * r, guint64 running_time,
+    gchar ** why);
+/* Recording, or asked to start (what the `record` property reads) */
+gboolean rtf_recorder_wanted (RtfRecorder * r);
+/* How many frames and bytes are held now */
+guint rtf_recorder_held (RtfRecorder * r, guint64 * bytes);
+
+/* ---- the producer's thread ------------------------------------------- */
+
+/* The next frame, of running time rt (G_MAXUINT64: none), comes.  Before
+ * it is handled, the producer lets go of rtf_recorder_pop_expired() (held
+ * frames too old for the recording that started) and hands over
+ * rtf_recorder_pop_backlog(). */
+RtfRecordAction rtf_recorder_next_frame (RtfRecorder * r, guint64 rt,
+    RtfRecordTurn * turn);
+/* HOLD: room for a frame of `size` bytes at running time rt is made
+ * first (the oldest frames expire: rtf_recorder_pop_expired()); then it is
+ * kept.  FALSE: it cannot be held at all (larger than the byte limit, or
+ * no frame may be held). */
+gboolean rtf_recorder_make_room (RtfRecorder * r, gsize size, guint64 rt);
+void rtf_recorder_hold (RtfRecorder * r, const RtfHeldFrame * f);
+/* Held frames to let go, oldest first: FALSE when none is left */
+gboolean rtf_recorder_pop_expired (RtfRecorder * r, RtfHeldFrame * out);
+/* The backlog of the recording that started, oldest first.  Its times
+ * are the writer's: a backlog frame is due when it would have been had it
+ * been written live, with the backlog replayed from `now` at the pace the
+ * frames came (arrival - the first's arrival + now), plus `deadline` (0:
+ * none).  FALSE when none is left. */
+gboolean rtf_recorder_pop_backlog (RtfRecorder * r, gint64 now,
+    guint64 deadline, RtfHeldFrame * out);
+/* Every held frame goes (EOS, a flush, the end): FALSE when none is left */
+gboolean rtf_recorder_pop_all (RtfRecorder * r, RtfHeldFrame * out);
+
+G_END_DECLS
+#endif /* __RTF_RECORDER_H__ */
