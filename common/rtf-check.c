@@ -116,10 +116,15 @@ rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
   for (i = 0; i < f->walk.frames; i++) {
     const RtfIndexRecord *r = &idx->records[i];
 
-    if (i > 0 && r->seq > idx->records[i - 1].seq + 1)
+    if (i > 0 && r->seq > idx->records[i - 1].seq + 1
+        && !(r->flags & RTF_INDEX_REC_EVENT_START))
       c->gaps += r->seq - idx->records[i - 1].seq - 1;
     if (r->flags & RTF_INDEX_REC_MISSED)
       c->missed++;
+    if (r->flags & RTF_INDEX_REC_EVENT_START)
+      c->recordings++;
+    if (r->flags & RTF_INDEX_REC_PRERECORDED)
+      c->prerecorded++;
   }
   if (f->walk.stop == RTF_INDEX_WHOLE && f->data_size > f->walk.end)
     fault (c, f->path, "%" G_GUINT64_FORMAT " bytes after the last indexed "

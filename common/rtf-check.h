@@ -7,9 +7,7 @@
 
 #include "rtf-recording.h"
 
-G_BEGIN_DECLS
-
-typedef struct
+G_BEGIN_DECLS typedef struct
 {
   guint64 good_frames;          /* records whose frames are whole in the
                                  * file, in order (rtf_index_walk()) */
@@ -17,7 +15,12 @@ typedef struct
   guint64 checked_sums;         /* checksums compared */
   guint64 bad_sums;             /* of those, mismatches (frames kept) */
   guint64 missed;               /* of the good frames: written after deadline */
-  guint64 gaps;                 /* frame numbers missing between records */
+  guint64 gaps;                 /* frame numbers missing between records
+                                 * (not before a recording's first frame:
+                                 * frames not recorded between events) */
+  guint64 recordings;           /* records of a recording's first frame */
+  guint64 prerecorded;          /* of the good frames: held before their
+                                 * recording started */
   gboolean read_error;          /* a frame could not be read: the check is
                                  * incomplete, and nothing may be cut */
   GPtrArray *faults;            /* text of each fault found, in order */
@@ -32,5 +35,4 @@ void rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
 void rtf_check_clear (RtfCheck * check);
 
 G_END_DECLS
-
 #endif /* __RTF_CHECK_H__ */

@@ -330,6 +330,10 @@ rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
 {
   g_mutex_lock (&q->lock);
   g_assert (frame->state == RTF_FRAME_RESERVED);
+  /* a backlog frame was received when it took its number: it goes
+   * unwritten */
+  if (frame->flags & RTF_FRAME_PRERECORDED)
+    q->level.discarded++;
   put_back (q, frame);
   g_mutex_unlock (&q->lock);
 }

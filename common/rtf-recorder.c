@@ -28,9 +28,10 @@ struct _RtfRecorder
 
   /* the frames held */
   guint64 pre_record_ns;
-  guint max_frames;
+  guint max_frames;             /* held at most (<= capacity) */
+  guint capacity;
   guint64 max_bytes;
-  RtfHeldFrame *ring;           /* max_frames of them */
+  RtfHeldFrame *ring;           /* capacity of them */
   guint first, count;           /* count: all three runs */
   guint n_expired, n_backlog;   /* the first runs */
   guint64 bytes;                /* of all count frames */
@@ -46,10 +47,20 @@ rtf_recorder_new (gboolean recording, guint64 pre_record_ns, guint max_frames,
   g_mutex_init (&r->lock);
   r->state = recording ? REC_RECORDING : REC_IDLE;
   r->pre_record_ns = pre_record_ns;
-  r->max_frames = pre_record_ns ? max_frames : 0;
+  r->max_frames = r->capacity = pre_record_ns ? max_frames : 0;
   r->max_bytes = max_bytes;
-  r->ring = g_new0 (RtfHeldFrame, MAX (r->max_frames, 1));
+  r->ring = g_new0 (RtfHeldFrame, MAX (r->capacity, 1));
   return r;
+}
+
+void
+rtf_recorder_set_max_frames (RtfRecorder * r, guint n)
+{
+  g_mutex_lock (&r->lock);
+  g_assert (r->count == 0);
+  r->max_frames = MIN (n, r->capacity);
+  r->first = 0;
+  g_mutex_unlock (&r->lock);
 }
 
 void
@@ -165,7 +176,7 @@ rtf_recorder_held (RtfRecorder * r, guint64 * bytes)
 static inline RtfHeldFrame *
 held_at (RtfRecorder * r, guint i)
 {
-  return &r->ring[(r->first + i) % r->max_frames];
+  return &r->ring[(r->first + i) % r->capacity];
 }
 
 /* rt reached a running time asked for (NEXT: any frame does) */
@@ -285,12 +296,26 @@ rtf_recorder_hold (RtfRecorder * r, const RtfHeldFrame * f)
   g_mutex_unlock (&r->lock);
 }
 
+gboolean
+rtf_recorder_expire_oldest (RtfRecorder * r)
+{
+  gboolean ok;
+
+  g_mutex_lock (&r->lock);
+  g_assert (r->n_backlog == 0);
+  ok = r->n_expired < r->count;
+  if (ok)
+    r->n_expired++;
+  g_mutex_unlock (&r->lock);
+  return ok;
+}
+
 /* The oldest frame held, out of the ring */
 static void
 pop_first (RtfRecorder * r, RtfHeldFrame * out)
 {
   *out = *held_at (r, 0);
-  r->first = (r->first + 1) % r->max_frames;
+  r->first = (r->first + 1) % r->capacity;
   r->count--;
   r->bytes -= out->size;
 }

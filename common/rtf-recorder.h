@@ -52,6 +52,9 @@ typedef struct
 RtfRecorder *rtf_recorder_new (gboolean recording, guint64 pre_record_ns,
     guint max_frames, guint64 max_bytes);
 void rtf_recorder_free (RtfRecorder * r);
+/* At most n frames held from now on (n <= the max_frames it was made
+ * with): the frame size is known later than the bound of its memory */
+void rtf_recorder_set_max_frames (RtfRecorder * r, guint n);
 
 /* ---- any thread ------------------------------------------------------ */
 
@@ -86,6 +89,10 @@ RtfRecordAction rtf_recorder_next_frame (RtfRecorder * r, guint64 rt,
  * no frame may be held). */
 gboolean rtf_recorder_make_room (RtfRecorder * r, gsize size, guint64 rt);
 void rtf_recorder_hold (RtfRecorder * r, const RtfHeldFrame * f);
+/* The producer has no memory free for the frame to hold (what it holds
+ * frames in is shared with a backlog still being written): the oldest
+ * held frame expires too.  FALSE when none is held. */
+gboolean rtf_recorder_expire_oldest (RtfRecorder * r);
 /* Held frames to let go, oldest first: FALSE when none is left */
 gboolean rtf_recorder_pop_expired (RtfRecorder * r, RtfHeldFrame * out);
 /* The backlog of the recording that started, oldest first.  Its times

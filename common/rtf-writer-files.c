@@ -340,6 +340,8 @@ rtf_writer_end_at_eos (RtfWriter * w)
     }
   }
   ret = rtf_writer_seal_outputs (w);
+  /* the recording on ends with the stream */
+  rtf_writer_recording_close (w);
   if (ret == 0) {
     g_mutex_lock (&w->lock);
     w->stats.frames_durable = w->released_written;

@@ -40,7 +40,9 @@ set_frame_fields (GstStructure * s, const RtfFrameReport * m)
       "running-time", G_TYPE_UINT64, m->times.running_time,
       "size", G_TYPE_UINT64, (guint64) m->size,
       "arrival", G_TYPE_INT64, m->times.arrival_ns,
-      "deadline", G_TYPE_INT64, m->times.deadline_ns, NULL);
+      "deadline", G_TYPE_INT64, m->times.deadline_ns,
+      "prerecorded", G_TYPE_BOOLEAN, (m->flags & RTF_FRAME_PRERECORDED) != 0,
+      NULL);
 }
 
 GstMessage *
@@ -277,6 +279,7 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
   in.location = self->location;
   in.deadline = self->deadline;
   in.frames_repacked = self->frames_repacked;
+  in.pre_record_copies = self->hold_copies;
   g_mutex_lock (&self->stats_lock);
   in.elapsed_ns = now - self->start_ns;
   in.events_overflowed = self->events_overflowed;

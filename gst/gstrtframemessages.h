@@ -9,17 +9,17 @@
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
-
 #define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"
 #define GST_RTFRAME_MSG_LATE "rtframesink-late-completion"
 #define GST_RTFRAME_MSG_STATS "rtframesink-stats"
 #define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
 #define GST_RTFRAME_MSG_FILE_OPENED "rtframesink-file-opened"
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
-
+#define GST_RTFRAME_MSG_RECORDING_STARTED "rtframesink-recording-started"
+#define GST_RTFRAME_MSG_RECORDING_STOPPED "rtframesink-recording-stopped"
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
-typedef struct
+    typedef struct
 {
   const gchar *location;
   guint64 deadline;
@@ -27,6 +27,7 @@ typedef struct
   const RtfWriterStats *writer;
   const RtfWriterLatency *latency;      /* NULL: no latency fields */
   guint64 frames_repacked;
+  guint64 pre_record_copies;    /* frames copied to be held */
   guint64 interval_bytes;       /* written since the last stats message */
   gint64 interval_ns;
   guint64 events_overflowed;    /* frame messages not posted (burst) */
@@ -42,16 +43,16 @@ typedef struct
   const gchar *doc;
 } GstRtFrameStatsField;
 
-const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint *
-    n_fields);
-GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m);
-GstMessage *gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m);
+const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint * n_fields);
+GstMessage *gst_rtframe_message_missed (GstObject * src,
+    const RtfFrameReport * m);
+GstMessage *gst_rtframe_message_late (GstObject * src,
+    const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
 GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
-GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
-    guint64 processed, guint64 dropped);
+GstMessage *gst_rtframe_message_qos_drop (GstObject * src,
+    const RtfFrameReport * m, guint64 processed, guint64 dropped);
 
 G_END_DECLS
-
 #endif /* __GST_RTFRAME_MESSAGES_H__ */

@@ -5,15 +5,16 @@
  *   gstrtframetasks.c      its threads: the writer task, the reporter task,
  *                          the writer's helpers, a writer given up on at
  *                          stop; and what the writer tells them
- *   gstrtframemessages.c   what it posts: messages, statistics, errors */
+ *   gstrtframemessages.c   what it posts: messages, statistics, errors
+ *   gstrtframerecord.c     event recording: record, start/stop-recording,
+ *                          the rtframe-record event, frames held for
+ *                          pre-record, a start's backlog */
 #ifndef __GST_RTFRAME_SINK_PRIVATE_H__
 #define __GST_RTFRAME_SINK_PRIVATE_H__
 
 #include "gstrtframesink.h"
 
-G_BEGIN_DECLS
-
-GST_DEBUG_CATEGORY_EXTERN (gst_rtframe_sink_debug);
+G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_rtframe_sink_debug);
 
 /* frame events waiting to be posted (a fixed ring: the writer never
  * allocates for them); more in a burst are counted in messages-lost */
@@ -66,6 +67,45 @@ void gst_rtframe_sink_free_running_state (GstRtFrameSink * self);
 /* Releases what the element attached to a frame */
 void gst_rtframe_sink_frame_clear (RtfFrame * frame);
 
+/* ---- gstrtframerecord.c ------------------------------------------------ */
+
+/* Queue cells for a backlog (0: no pre-record) */
+guint gst_rtframe_sink_backlog_cells (GstRtFrameSink * self);
+void gst_rtframe_sink_mark_proposed_pool (GstBufferPool * pool);
+/* start(): the recorder; set_caps(): the memory frames are held in;
+ * stop(): both go, and the frames held */
+void gst_rtframe_sink_record_begin (GstRtFrameSink * self);
+gboolean gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps);
+void gst_rtframe_sink_record_end (GstRtFrameSink * self);
+/* A start or stop asked for (by: who, for the log), at running_time
+ * (NONE: now; in the stream, serialized: exactly the next frame) */
+gboolean gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
+    GstClockTime running_time, gboolean serialized, const gchar * by);
+gboolean gst_rtframe_sink_record_event (GstRtFrameSink * self,
+    GstEvent * event);
+/* Recording, or asked to (object lock held) */
+gboolean gst_rtframe_sink_record_wanted (GstRtFrameSink * self);
+/* render: TRUE when frame_buf is to be written (*flags for it); FALSE when
+ * it was held or let go (taken) or the writer failed (*ret) */
+gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,
+    GstBuffer * frame_buf, const RtfFrameTimes * times, guint * flags,
+    GstFlowReturn * ret);
+void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
+void gst_rtframe_sink_record_eos (GstRtFrameSink * self);
+void gst_rtframe_sink_record_flush (GstRtFrameSink * self);
+/* The writer's announcements of a recording, made messages */
+void gst_rtframe_sink_recording_started (GstRtFrameSink * self,
+    const RtfRecordingInfo * info);
+void gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
+    const RtfRecordingInfo * info);
+
+/* ---- gstrtframesink.c -------------------------------------------------- */
+
+/* Maps a buffer's memories into the frame the writer gave */
+gboolean gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf);
+/* The alignment of memory the sink allocates (direct I/O's) */
+gsize gst_rtframe_sink_memory_alignment (GstRtFrameSink * self);
+
 /* ---- gstrtframemessages.c ---------------------------------------------- */
 
 /* A file (the first, or the next of a set) could not be opened as asked */
@@ -86,5 +126,4 @@ GstStructure *gst_rtframe_sink_stats_of (GstRtFrameSink * self,
 void gst_rtframe_sink_post_stats (GstRtFrameSink * self);
 
 G_END_DECLS
-
 #endif /* __GST_RTFRAME_SINK_PRIVATE_H__ */

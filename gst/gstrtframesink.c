@@ -55,6 +55,8 @@ GST_ELEMENT_REGISTER_DEFINE (rtframesink, "rtframesink", GST_RANK_NONE,
 enum
 {
   SIGNAL_SPLIT_NOW,
+  SIGNAL_START_RECORDING,
+  SIGNAL_STOP_RECORDING,
   LAST_SIGNAL
 };
 
@@ -62,6 +64,10 @@ static guint gst_rtframe_sink_signals[LAST_SIGNAL] = { 0 };
 
 static void gst_rtframe_sink_finalize (GObject * object);
 static void gst_rtframe_sink_split_now (GstRtFrameSink * self);
+static gboolean gst_rtframe_sink_start_recording (GstRtFrameSink * self,
+    guint64 running_time);
+static gboolean gst_rtframe_sink_stop_recording (GstRtFrameSink * self,
+    guint64 running_time);
 static gboolean gst_rtframe_sink_start (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_stop (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps);
@@ -95,6 +101,41 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
       G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
       G_CALLBACK (gst_rtframe_sink_split_now), NULL, NULL, NULL,
       G_TYPE_NONE, 0);
+
+  /**
+   * GstRtFrameSink::start-recording:
+   * @sink: the sink
+   * @running_time: where the recording starts: its first frame is the first
+   *   whose running time is at or after it, the frames held from
+   *   running_time - pre-record-time on going first (GST_CLOCK_TIME_NONE:
+   *   now, by the pipeline clock)
+   *
+   * Starts a recording (an event).  Give every camera's sink the same
+   * running time to record the same instant on all.  With a pattern in
+   * location each recording starts a new file.
+   *
+   * Returns: %FALSE when a recording is on already (nothing changes)
+   */
+  gst_rtframe_sink_signals[SIGNAL_START_RECORDING] =
+      g_signal_new_class_handler ("start-recording",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_rtframe_sink_start_recording), NULL, NULL, NULL,
+      G_TYPE_BOOLEAN, 1, G_TYPE_UINT64);
+  /**
+   * GstRtFrameSink::stop-recording:
+   * @sink: the sink
+   * @running_time: the recording ends with the last frame before it
+   *   (GST_CLOCK_TIME_NONE: now, by the pipeline clock)
+   *
+   * Ends the recording on (or asked for).
+   *
+   * Returns: %FALSE when no recording is on or asked for
+   */
+  gst_rtframe_sink_signals[SIGNAL_STOP_RECORDING] =
+      g_signal_new_class_handler ("stop-recording",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_rtframe_sink_stop_recording), NULL, NULL, NULL,
+      G_TYPE_BOOLEAN, 1, G_TYPE_UINT64);
 
   gst_element_class_set_static_metadata (element_class,
       "Real-time raw video recorder", "Sink/File/Video",
@@ -136,6 +177,7 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   g_rec_mutex_init (&self->reporter_task_lock);
   g_mutex_init (&self->report_lock);
   g_mutex_init (&self->stats_lock);
+  g_mutex_init (&self->record_lock);
 
   /* A recorder writes as fast as it can; it never waits for the clock. */
   gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
@@ -153,6 +195,7 @@ gst_rtframe_sink_finalize (GObject * object)
   g_rec_mutex_clear (&self->reporter_task_lock);
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
+  g_mutex_clear (&self->record_lock);
   g_mutex_clear (&self->file_messages_lock);
   g_queue_clear_full (&self->file_messages, (GDestroyNotify) gst_message_unref);
   if (self->format_text)
@@ -202,6 +245,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.max_file_duration = self->max_file_duration;
   config.max_files = self->max_files;
   config.threads = &self->helper_threads;
+  config.backlog_frames = gst_rtframe_sink_backlog_cells (self);
   switch (rtf_pattern_check (self->location, &why)) {
     case RTF_PATTERN_OK:
       config.rotate = TRUE;
@@ -220,6 +264,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       goto bad_location;
   }
   self->rotate = config.rotate;
+  /* an event recorder's first file waits for its first recording */
+  config.first_file_ahead = !self->record;
   g_atomic_int_set (&self->split_pending, 0);
   memset (&self->last_stats, 0, sizeof (self->last_stats));
   self->frames_repacked = 0;
@@ -251,6 +297,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   GST_OBJECT_LOCK (self);
   self->writer = writer;
   GST_OBJECT_UNLOCK (self);
+  gst_rtframe_sink_record_begin (self);
 
   rtf_writer_get_stats (writer, &st);
   if (!st.direct && st.direct_errno != 0) {
@@ -351,10 +398,26 @@ gst_rtframe_sink_split_now (GstRtFrameSink * self)
 }
 
 static gboolean
+gst_rtframe_sink_start_recording (GstRtFrameSink * self, guint64 running_time)
+{
+  return gst_rtframe_sink_request (self, TRUE, running_time, FALSE,
+      "start-recording");
+}
+
+static gboolean
+gst_rtframe_sink_stop_recording (GstRtFrameSink * self, guint64 running_time)
+{
+  return gst_rtframe_sink_request (self, FALSE, running_time, FALSE,
+      "stop-recording");
+}
+
+static gboolean
 gst_rtframe_sink_stop (GstBaseSink * sink)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
+  /* frames held for a recording that did not come go first */
+  gst_rtframe_sink_record_end (self);
   if (self->writer) {
     guint64 timeout;
 
@@ -436,7 +499,7 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
   self->format = format;
-  return TRUE;
+  return gst_rtframe_sink_record_caps (self, caps);
 
   /* ERRORS */
 invalid_caps:
@@ -459,8 +522,8 @@ layout_changed:
   }
 }
 
-static gsize
-pool_alignment (GstRtFrameSink * self)
+gsize
+gst_rtframe_sink_memory_alignment (GstRtFrameSink * self)
 {
   RtfWriterStats st;
   gsize align = 4096;
@@ -483,7 +546,7 @@ new_aligned_pool (GstRtFrameSink * self, GstCaps * caps,
   GstStructure *config;
 
   gst_allocation_params_init (params);
-  params->align = pool_alignment (self) - 1;
+  params->align = gst_rtframe_sink_memory_alignment (self) - 1;
 
   pool = format->is_video ? gst_video_buffer_pool_new () :
       gst_buffer_pool_new ();
@@ -521,9 +584,11 @@ gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
     pool = new_aligned_pool (self, caps, &format, min_buffers, &params);
     if (pool == NULL)
       return FALSE;
+    /* its buffers can be held for pre-record without a copy: it grows */
+    gst_rtframe_sink_mark_proposed_pool (pool);
   } else {
     gst_allocation_params_init (&params);
-    params.align = pool_alignment (self) - 1;
+    params.align = gst_rtframe_sink_memory_alignment (self) - 1;
   }
   gst_query_add_allocation_pool (query, pool, format.frame_size, min_buffers,
       0);
@@ -544,8 +609,30 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CUSTOM_DOWNSTREAM:
+    case GST_EVENT_CUSTOM_DOWNSTREAM_OOB:
+    case GST_EVENT_CUSTOM_BOTH:
+    case GST_EVENT_CUSTOM_BOTH_OOB:
+      if (gst_event_has_name (event, "rtframe-record")) {
+        gboolean ok = gst_rtframe_sink_record_event (self, event);
+
+        gst_event_unref (event);
+        return ok;
+      }
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      if (self->writer)
+        gst_rtframe_sink_record_flush (self);
+      break;
+    default:
+      break;
+  }
   if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->writer) {
-    gint ret = rtf_writer_sync (self->writer);
+    gint ret;
+
+    gst_rtframe_sink_record_eos (self);
+    ret = rtf_writer_sync (self->writer);
 
     if (ret < 0) {
       GST_DEBUG_OBJECT (self, "flushing while waiting for the writer");
@@ -654,8 +741,8 @@ stamp_times (GstRtFrameSink * self, RtfFrameTimes * t, GstBuffer * buf,
 
 /* Maps the buffer's memories into the frame the writer gave: FALSE when
  * one cannot be read */
-static gboolean
-attach (RtfFrame * frame, GstBuffer * frame_buf)
+gboolean
+gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf)
 {
   GstRtFrameMapping *mapping = frame->user;
   guint i, n_mem = gst_buffer_n_memory (frame_buf);
@@ -727,7 +814,9 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   RtfFrameTimes times;
   RtfFrame *frame;
   GstRtFrameLeaky leaky;
+  GstFlowReturn ret;
   guint64 deadline;
+  guint flags;
   gsize size;
 
   if (self->writer == NULL || self->format.frame_size == 0)
@@ -748,6 +837,9 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   leaky = self->leaky;
   GST_OBJECT_UNLOCK (self);
   stamp_times (self, &times, frame_buf, arrival, deadline);
+  /* not recording: held for pre-record, or let go */
+  if (!gst_rtframe_sink_record_frame (self, frame_buf, &times, &flags, &ret))
+    return ret;
 
   switch (rtf_writer_offer (self->writer, self->format.frame_size,
           leaky_of[leaky], &times, &frame)) {
@@ -765,12 +857,16 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
       return GST_FLOW_ERROR;    /* the writer posted the error */
   }
 
-  if (!attach (frame, frame_buf))
+  if (!gst_rtframe_sink_attach (frame, frame_buf))
     goto map_failed;
   frame->format = g_ref_string_acquire (self->format_text);
+  frame->flags |= flags;
+  /* a split asked for, or a recording's first frame: a new file */
   frame->split = self->rotate
-      && g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
+      && (g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0)
+      || (flags & RTF_FRAME_EVENT_START));
   rtf_writer_commit (self->writer, frame);
+  gst_rtframe_sink_record_committed (self, frame->seq);
   return GST_FLOW_OK;
 
   /* ERRORS */

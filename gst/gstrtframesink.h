@@ -8,15 +8,28 @@
 #include "gstrtframecaps.h"
 #include "gstrtframeenums.h"
 #include "rtf-events.h"
+#include "rtf-recorder.h"
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_RTFRAME_SINK (gst_rtframe_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtFrameSink, gst_rtframe_sink, GST, RTFRAME_SINK,
     GstBaseSink);
 
 typedef struct _GstRtFrameMapping GstRtFrameMapping;
+
+/* What a recording was asked with (start-recording, stop-recording, the
+ * record property or the rtframe-record event), kept for the messages
+ * that announce it once the writer has its file */
+#define GST_RTFRAME_RECORD_ASKED 16     /* recordings remembered */
+typedef struct
+{
+  guint64 start_asked, stop_asked;      /* running times; NONE: "now" */
+  guint64 start_from;           /* frames from here on are its */
+  guint prerecorded;            /* frames held that went first */
+  guint64 prerecorded_from;     /* the running time of the oldest */
+  const gchar *stop_reason;     /* static: "stop-recording", "eos", ... */
+} GstRtFrameRecordAsk;
 typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
 
 struct _GstRtFrameSink
@@ -48,6 +61,10 @@ struct _GstRtFrameSink
   guint64 sync_interval;
   gboolean realtime;
   guint64 extent_size_hint;
+  /* event recording (gstrtframerecord.c) */
+  gboolean record;              /* at start; then the recorder's */
+  guint64 pre_record_time;
+  guint64 pre_record_max_bytes;
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
@@ -72,6 +89,21 @@ struct _GstRtFrameSink
   RtfWriterStats last_stats;    /* of the last run, after stop */
   GstStructure *last_stats_structure;
 
+  /* event recording (gstrtframerecord.c): the recorder (start .. stop,
+   * its own lock), and on the streaming thread the memory frames are held
+   * in (caps .. stop), whether a recording's first frame went, the number
+   * of the last frame handed over */
+  RtfRecorder *recorder;
+  GstBufferPool *hold_pool;
+  guint hold_frames;            /* buffers of hold_pool */
+  gboolean recording_open;
+  guint64 last_seq;
+  guint64 recordings_marked;    /* recordings whose first frame went */
+  guint64 hold_copies;          /* frames copied into hold_pool */
+  /* what a recording was asked with, for its messages (record_lock) */
+  GMutex record_lock;
+  GstRtFrameRecordAsk asked[GST_RTFRAME_RECORD_ASKED];
+
   /* frame events: writer/streaming thread -> reporter task -> bus */
   RtfEvents *events;
   RtfEvent *event_batch;
@@ -93,5 +125,4 @@ struct _GstRtFrameSink
 GST_ELEMENT_REGISTER_DECLARE (rtframesink);
 
 G_END_DECLS
-
 #endif /* __GST_RTFRAME_SINK_H__ */

@@ -35,6 +35,9 @@
 #define DEFAULT_SYNC_INTERVAL (100 * GST_MSECOND)
 #define DEFAULT_REALTIME FALSE
 #define DEFAULT_EXTENT_SIZE_HINT 0
+#define DEFAULT_RECORD TRUE
+#define DEFAULT_PRE_RECORD_TIME 0
+#define DEFAULT_PRE_RECORD_MAX_BYTES (512 * 1024 * 1024)
 
 
 #define MAX_MAX_SIZE_BUFFERS 4096
@@ -68,6 +71,9 @@ enum
   PROP_SYNC_INTERVAL,
   PROP_REALTIME,
   PROP_EXTENT_SIZE_HINT,
+  PROP_RECORD,
+  PROP_PRE_RECORD_TIME,
+  PROP_PRE_RECORD_MAX_BYTES,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -249,6 +255,29 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
    *
    * Starts a new file with the next frame (location must be a pattern).
    */
+  g_object_class_install_property (gobject_class, PROP_RECORD,
+      g_param_spec_boolean ("record", "Record",
+          "Write the frames received.  FALSE: frames are held for "
+          "pre-record-time, or let go.  Set while running, it starts or "
+          "stops a recording now (the pipeline clock's running time; the "
+          "start-recording and stop-recording signals take one); set "
+          "before, whether the first frame starts one", DEFAULT_RECORD,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_PRE_RECORD_TIME,
+      g_param_spec_uint64 ("pre-record-time", "Pre-record time (ns)",
+          "While not recording, keep the frames of the last this many "
+          "nanoseconds in memory: a recording starts with them (0 = keep "
+          "none)", 0, G_MAXUINT64, DEFAULT_PRE_RECORD_TIME,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PRE_RECORD_MAX_BYTES,
+      g_param_spec_uint64 ("pre-record-max-bytes", "Pre-record max. bytes",
+          "Most memory for the frames kept for pre-record-time: a frame that "
+          "does not fit pushes out the oldest.  Allocated at caps, as many "
+          "frames as pre-record-time holds at the frame rate", 0,
+          G_MAXUINT64, DEFAULT_PRE_RECORD_MAX_BYTES, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
       g_param_spec_enum ("current-io-engine", "Current I/O engine",
           "The I/O engine in use (io-uring or psync; auto before start)",
@@ -318,6 +347,9 @@ gst_rtframe_sink_init_properties (GstRtFrameSink * self)
   self->sync_interval = DEFAULT_SYNC_INTERVAL;
   self->realtime = DEFAULT_REALTIME;
   self->extent_size_hint = DEFAULT_EXTENT_SIZE_HINT;
+  self->record = DEFAULT_RECORD;
+  self->pre_record_time = DEFAULT_PRE_RECORD_TIME;
+  self->pre_record_max_bytes = DEFAULT_PRE_RECORD_MAX_BYTES;
 }
 
 void
@@ -326,6 +358,12 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (object);
 
+  /* a request to the recorder (it may read the clock: no lock held) */
+  if (prop_id == PROP_RECORD) {
+    gst_rtframe_sink_request (self, g_value_get_boolean (value),
+        GST_CLOCK_TIME_NONE, FALSE, "record property");
+    return;
+  }
   GST_OBJECT_LOCK (self);
   if (self->writer != NULL && (pspec->flags & GST_PARAM_MUTABLE_READY)) {
     GST_OBJECT_UNLOCK (self);
@@ -405,6 +443,12 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_EXTENT_SIZE_HINT:
       self->extent_size_hint = g_value_get_uint64 (value);
+      break;
+    case PROP_PRE_RECORD_TIME:
+      self->pre_record_time = g_value_get_uint64 (value);
+      break;
+    case PROP_PRE_RECORD_MAX_BYTES:
+      self->pre_record_max_bytes = g_value_get_uint64 (value);
       break;
     case PROP_STOP_TIMEOUT:
       self->stop_timeout = g_value_get_uint64 (value);
@@ -511,6 +555,15 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_EXTENT_SIZE_HINT:
       g_value_set_uint64 (value, self->extent_size_hint);
+      break;
+    case PROP_RECORD:
+      g_value_set_boolean (value, gst_rtframe_sink_record_wanted (self));
+      break;
+    case PROP_PRE_RECORD_TIME:
+      g_value_set_uint64 (value, self->pre_record_time);
+      break;
+    case PROP_PRE_RECORD_MAX_BYTES:
+      g_value_set_uint64 (value, self->pre_record_max_bytes);
       break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);

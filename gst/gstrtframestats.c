@@ -14,6 +14,8 @@ static const GstRtFrameStatsField element_fields[] = {
   {"elapsed", "ns since the element started"},
   {"deadline", "the deadline property, ns"},
   {"frames-repacked", "strided frames repacked by the streaming thread"},
+  {"pre-record-copies", "frames copied into the sink's memory to be held "
+        "for pre-record (their buffers were upstream's)"},
   {"throughput", "bytes-written / elapsed, bytes/s"},
   {"throughput-interval", "since the previous stats message, bytes/s"},
   {"messages-lost", "frame messages not posted: more than the ring held"},
@@ -115,6 +117,7 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       set_writer_field (s, &fields[i], w);
   gst_structure_set (s,
       "frames-repacked", G_TYPE_UINT64, in->frames_repacked,
+      "pre-record-copies", G_TYPE_UINT64, in->pre_record_copies,
       "throughput", G_TYPE_DOUBLE, secs > 0 ? w->bytes_written / secs : 0.0,
       "throughput-interval", G_TYPE_DOUBLE,
       isecs > 0 ? in->interval_bytes / isecs : 0.0,

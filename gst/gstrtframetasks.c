@@ -112,8 +112,7 @@ start_task (GstRtFrameSink * self, GstTask ** task, const gchar * name,
   gst_rtframe_sink_post_stream_status (self, t, GST_STREAM_STATUS_TYPE_CREATE);
   if (gst_task_start (t))
     return TRUE;
-  gst_rtframe_sink_post_stream_status (self, t,
-      GST_STREAM_STATUS_TYPE_DESTROY);
+  gst_rtframe_sink_post_stream_status (self, t, GST_STREAM_STATUS_TYPE_DESTROY);
   *task = NULL;
   gst_object_unref (t);
   return FALSE;
@@ -644,6 +643,26 @@ writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
   rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
 }
 
+/* A frame written behind a backlog: its buffer goes back now (a camera's
+ * pool has few), the frame is reported in order later */
+static void
+writer_frame_unpinned (RtfFrame * frame, gpointer user_data)
+{
+  mapping_clear ((GstRtFrameMapping *) frame->user);
+}
+
+static void
+writer_recording_started (const RtfRecordingInfo * info, gpointer user_data)
+{
+  gst_rtframe_sink_recording_started (GST_RTFRAME_SINK (user_data), info);
+}
+
+static void
+writer_recording_stopped (const RtfRecordingInfo * info, gpointer user_data)
+{
+  gst_rtframe_sink_recording_stopped (GST_RTFRAME_SINK (user_data), info);
+}
+
 const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .frame_done = writer_frame_done,
   .frame_dropped = writer_frame_dropped,
@@ -653,4 +672,7 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .late_completion = writer_late_completion,
   .file_opened = writer_file_opened,
   .file_closed = writer_file_closed,
+  .frame_unpinned = writer_frame_unpinned,
+  .recording_started = writer_recording_started,
+  .recording_stopped = writer_recording_stopped,
 };

@@ -462,7 +462,8 @@ rtf_test_stat_u64 (const GstStructure * s, const gchar * field)
   return v;
 }
 
-/* received = written + dropped + lost + queued + in flight */
+/* received = written + dropped + lost + discarded + held for pre-record +
+ * queued + in flight */
 void
 rtf_test_assert_accounting (const GstStructure * s)
 {
@@ -470,6 +471,8 @@ rtf_test_assert_accounting (const GstStructure * s)
       rtf_test_stat_u64 (s, "frames-written") + rtf_test_stat_u64 (s,
           "frames-dropped") + rtf_test_stat_u64 (s,
           "frames-lost") + rtf_test_stat_u64 (s,
+          "frames-discarded") + rtf_test_stat_u64 (s,
+          "pre-record-frames") + rtf_test_stat_u64 (s,
           "frames-queued") + rtf_test_stat_u64 (s, "frames-in-flight"));
 }
 

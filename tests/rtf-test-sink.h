@@ -99,7 +99,8 @@ guint64 rtf_test_stat_u64 (const GstStructure * s, const gchar * field);
 guint64 rtf_test_msg_u64 (GstMessage * msg, const gchar * field);
 /* A gint64 field of a message, which must be there */
 gint64 rtf_test_msg_i64 (GstMessage * msg, const gchar * field);
-/* received = written + dropped + lost + queued + in flight */
+/* received = written + dropped + lost + discarded + held for pre-record +
+ * queued + in flight */
 void rtf_test_assert_accounting (const GstStructure * s);
 
 /* A test case of `s` whose tests each get a directory (rtf_test_tmp_path) */

@@ -252,8 +252,11 @@ miss_reported_during_stall (const gchar * engine)
   h = rtf_test_sink_new (r.path, props, caps, &bus);
   fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps, 0,
               INPUT_POOL)), GST_FLOW_OK);
-  msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
-      rtf_test_time_scale (), GST_MESSAGE_ELEMENT);
+  /* (the recording's start is announced first) */
+  while ((msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND *
+              rtf_test_time_scale (), GST_MESSAGE_ELEMENT))
+      && gst_message_has_name (msg, "rtframesink-recording-started"))
+    gst_message_unref (msg);
   fail_unless (msg != NULL, "no message while the write is stuck");
   fail_unless (gst_message_has_name (msg, "rtframesink-deadline-missed"));
   where = gst_structure_get_string (gst_message_get_structure (msg), "where");

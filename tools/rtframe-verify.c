@@ -38,6 +38,7 @@ main (int argc, char **argv)
   RtfRecording *rec;
   RtfHistogram latency;
   guint64 faults = 0, gaps = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
+  guint64 recordings = 0, prerecorded = 0;
   guint64 prev_last = 0, in_use = 0;
   gboolean have_prev = FALSE;
   guint i, j;
@@ -82,20 +83,26 @@ main (int argc, char **argv)
     faults += c.faults->len;
     gaps += c.gaps;
     missed += c.missed;
+    recordings += c.recordings;
+    prerecorded += c.prerecorded;
     frames += c.good_frames;
     bytes += c.good_end;
     sums += c.checked_sums;
     if (c.good_frames > 0) {
       const RtfIndexRecord *first = &f->index->records[0];
 
-      if (have_prev && first->seq > prev_last + 1)
+      /* (frames not recorded between two recordings are no gap) */
+      if (have_prev && first->seq > prev_last + 1
+          && !(first->flags & RTF_INDEX_REC_EVENT_START))
         gaps += first->seq - prev_last - 1;
       prev_last = f->index->records[c.good_frames - 1].seq;
       have_prev = TRUE;
       for (j = 0; j < c.good_frames; j++) {
         const RtfIndexRecord *r = &f->index->records[j];
 
-        if (r->complete_ns >= r->arrival_ns)
+        /* a pre-recorded frame waited in memory for its recording */
+        if (r->complete_ns >= r->arrival_ns
+            && !(r->flags & RTF_INDEX_REC_PRERECORDED))
           rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
       }
     }
@@ -117,6 +124,10 @@ main (int argc, char **argv)
         " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
         " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
         frames, bytes, sums, gaps);
+    if (recordings > 1 || prerecorded > 0)
+      printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
+          " frames held before their recording started (pre-record)\n",
+          recordings, recordings == 1 ? "" : "s", prerecorded);
     if (latency.count)
       printf ("write latency (arrival to on disk): p50 %.1f ms, p99 %.1f ms, "
           "max %.1f ms; %" G_GUINT64_FORMAT " frames missed their deadline\n",

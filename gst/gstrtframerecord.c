@@ -1,0 +1,571 @@
+/* rtframe: rtframesink as an event recorder - the requests (the record
+ * property, the start-recording and stop-recording signals, the
+ * rtframe-record event) turned into the recorder's (common/rtf-recorder.c),
+ * frames held for pre-record in memory the sink owns, a start's backlog
+ * handed to the writer ahead of the live frames, and the messages that
+ * announce each recording.
+ *
+ * Frames held must never starve upstream: a camera's pool (v4l2src,
+ * aravissrc) has a few buffers.  A frame from any pool but one this sink
+ * proposed is copied into hold_pool, preallocated at caps (no allocation
+ * while holding); a frame of a proposed pool is held as it is (that pool
+ * grows instead, and the sink owns it). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframesink-private.h"
+#include "gstrtframemessages.h"
+#include "rtf-clock.h"
+
+#include <string.h>
+
+#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+
+/* Most frames held for pre-record, whatever the bytes allow: the writer
+ * keeps a queue cell (about 1 KiB) for each */
+#define MAX_HELD_FRAMES 4096
+
+/* ---- the pools this sink proposes ------------------------------------- */
+
+static GQuark
+proposed_quark (void)
+{
+  static gsize q;
+
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string ("rtframesink-pool"));
+  return (GQuark) q;
+}
+
+void
+gst_rtframe_sink_mark_proposed_pool (GstBufferPool * pool)
+{
+  g_object_set_qdata (G_OBJECT (pool), proposed_quark (), GINT_TO_POINTER (1));
+}
+
+/* A buffer that may be held as it is: from a pool this sink proposed (it
+ * grows), or of no pool with memory of the sink's allocator only (what
+ * upstream allocated with the allocation query's allocator: nobody's
+ * scarce buffers).  Anything else - a camera's pool, memory wrapped from
+ * a driver's or an SDK's buffers - is copied. */
+static gboolean
+ours_to_hold (GstRtFrameSink * self, GstBuffer * buf)
+{
+  guint i, n;
+
+  if (buf->pool != NULL)
+    return g_object_get_qdata (G_OBJECT (buf->pool), proposed_quark ()) != NULL;
+  n = gst_buffer_n_memory (buf);
+  for (i = 0; i < n; i++)
+    if (gst_buffer_peek_memory (buf, i)->allocator != self->allocator)
+      return FALSE;
+  return n > 0;
+}
+
+/* ---- start, caps, stop ------------------------------------------------- */
+
+guint
+gst_rtframe_sink_backlog_cells (GstRtFrameSink * self)
+{
+  guint64 n;
+
+  if (self->pre_record_time == 0)
+    return 0;
+  /* the bytes bound in frames of a block at least; the frame size is not
+   * known before caps */
+  n = self->pre_record_max_bytes / 4096;
+  return (guint) CLAMP (n, 1, MAX_HELD_FRAMES);
+}
+
+void
+gst_rtframe_sink_record_begin (GstRtFrameSink * self)
+{
+  RtfRecorder *rec;
+
+  GST_OBJECT_LOCK (self);
+  rec = rtf_recorder_new (self->record, self->pre_record_time,
+      gst_rtframe_sink_backlog_cells (self), self->pre_record_max_bytes);
+  self->recorder = rec;
+  GST_OBJECT_UNLOCK (self);
+  self->recording_open = FALSE;
+  self->last_seq = G_MAXUINT64;
+  self->recordings_marked = 0;
+  self->hold_copies = 0;
+  self->hold_frames = 0;
+  memset (self->asked, 0, sizeof (self->asked));
+}
+
+/* A held frame goes, unwritten */
+static void
+let_go (GstRtFrameSink * self, const RtfHeldFrame * h)
+{
+  gst_buffer_unref (h->data);
+  rtf_writer_discard (self->writer, h->size);
+}
+
+static void
+let_go_expired (GstRtFrameSink * self)
+{
+  RtfHeldFrame h;
+
+  while (rtf_recorder_pop_expired (self->recorder, &h))
+    let_go (self, &h);
+}
+
+/* Every frame held goes (EOS, a flush, new caps, the end) */
+static void
+let_go_all (GstRtFrameSink * self)
+{
+  RtfHeldFrame h;
+  guint n = 0;
+
+  if (self->recorder == NULL)
+    return;
+  while (rtf_recorder_pop_all (self->recorder, &h)) {
+    let_go (self, &h);
+    n++;
+  }
+  if (n > 0)
+    GST_DEBUG_OBJECT (self, "let go of %u frames held", n);
+}
+
+void
+gst_rtframe_sink_record_end (GstRtFrameSink * self)
+{
+  RtfRecorder *rec;
+
+  if (self->writer)
+    let_go_all (self);
+  GST_OBJECT_LOCK (self);
+  rec = self->recorder;
+  self->recorder = NULL;
+  GST_OBJECT_UNLOCK (self);
+  rtf_recorder_free (rec);
+  if (self->hold_pool) {
+    gst_buffer_pool_set_active (self->hold_pool, FALSE);
+    gst_clear_object (&self->hold_pool);
+  }
+}
+
+/* Frames held so far are of other caps: they go; the memory to hold the
+ * new ones is made now, preallocated */
+gboolean
+gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps)
+{
+  const GstRtFrameFormat *fmt = &self->format;
+  GstAllocationParams params;
+  GstStructure *config;
+  guint64 n;
+
+  if (self->recorder == NULL || self->pre_record_time == 0)
+    return TRUE;
+  let_go_all (self);
+  if (self->hold_pool) {
+    gst_buffer_pool_set_active (self->hold_pool, FALSE);
+    gst_clear_object (&self->hold_pool);
+  }
+  n = MIN (self->pre_record_max_bytes / fmt->frame_size,
+      gst_rtframe_sink_backlog_cells (self));
+  /* no more than pre-record-time holds at the caps' frame rate, and two */
+  if (fmt->is_video && GST_VIDEO_INFO_FPS_N (&fmt->info) > 0
+      && GST_VIDEO_INFO_FPS_D (&fmt->info) > 0)
+    n = MIN (n, gst_util_uint64_scale_ceil (self->pre_record_time,
+            GST_VIDEO_INFO_FPS_N (&fmt->info),
+            GST_VIDEO_INFO_FPS_D (&fmt->info) * GST_SECOND) + 2);
+  rtf_recorder_set_max_frames (self->recorder, (guint) n);
+  self->hold_frames = (guint) n;
+  if (n == 0) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("pre-record-max-bytes (%" G_GUINT64_FORMAT ") holds no frame of %"
+            G_GSIZE_FORMAT " bytes: nothing is kept before a recording.",
+            self->pre_record_max_bytes, fmt->frame_size), (NULL));
+    return TRUE;
+  }
+  gst_allocation_params_init (&params);
+  params.align = gst_rtframe_sink_memory_alignment (self) - 1;
+  self->hold_pool = gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (self->hold_pool);
+  gst_buffer_pool_config_set_params (config, caps, fmt->frame_size, n, n);
+  gst_buffer_pool_config_set_allocator (config, self->allocator, &params);
+  if (!gst_buffer_pool_set_config (self->hold_pool, config)
+      || !gst_buffer_pool_set_active (self->hold_pool, TRUE)) {
+    gst_clear_object (&self->hold_pool);
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate %" G_GUINT64_FORMAT " frames of %"
+            G_GSIZE_FORMAT " bytes to hold before a recording "
+            "(pre-record-time, pre-record-max-bytes).", n, fmt->frame_size),
+        (NULL));
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "pre-record: up to %" G_GUINT64_FORMAT " frames "
+      "(%" G_GUINT64_FORMAT " bytes) held", n, n * fmt->frame_size);
+  return TRUE;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+/* A running time asked for, or "now": the pipeline clock's running time
+ * while PLAYING, else the next frame */
+static guint64
+asked_time (GstRtFrameSink * self, GstClockTime running_time)
+{
+  GstClock *clock;
+  GstClockTime base, now;
+  gboolean playing;
+
+  if (GST_CLOCK_TIME_IS_VALID (running_time))
+    return running_time;
+  GST_OBJECT_LOCK (self);
+  playing = GST_STATE (self) == GST_STATE_PLAYING;
+  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+      : NULL;
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+  if (clock == NULL)
+    return RTF_RECORDER_NEXT;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!playing || now < base)
+    return RTF_RECORDER_NEXT;
+  return now - base;
+}
+
+gboolean
+gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
+    GstClockTime running_time, gboolean serialized, const gchar * by)
+{
+  guint64 at = serialized && !GST_CLOCK_TIME_IS_VALID (running_time) ?
+      RTF_RECORDER_NEXT : asked_time (self, running_time);
+  gchar *why = NULL;
+  gboolean ok;
+
+  GST_OBJECT_LOCK (self);
+  if (self->recorder == NULL) {
+    /* not running: where the next start begins */
+    self->record = start;
+    GST_OBJECT_UNLOCK (self);
+    GST_DEBUG_OBJECT (self, "%s: recording %s from the start", by,
+        start ? "on" : "off");
+    return TRUE;
+  }
+  ok = start ? rtf_recorder_start (self->recorder, at, &why) :
+      rtf_recorder_stop (self->recorder, at, &why);
+  GST_OBJECT_UNLOCK (self);
+  if (!ok) {
+    GST_WARNING_OBJECT (self, "%s: %s-recording ignored: %s", by,
+        start ? "start" : "stop", why);
+    g_free (why);
+  } else if (at == RTF_RECORDER_NEXT) {
+    GST_INFO_OBJECT (self, "%s: %s recording with the next frame", by,
+        start ? "start" : "stop");
+  } else {
+    GST_INFO_OBJECT (self, "%s: %s recording at running time %"
+        GST_TIME_FORMAT, by, start ? "start" : "stop", GST_TIME_ARGS (at));
+  }
+  return ok;
+}
+
+gboolean
+gst_rtframe_sink_record_wanted (GstRtFrameSink * self)
+{
+  /* (object lock held) */
+  return self->recorder ? rtf_recorder_wanted (self->recorder) : self->record;
+}
+
+/* The rtframe-record event: "record" (boolean), "running-time" (guint64,
+ * optional).  In the stream (serialized) without a running time it takes
+ * effect exactly at the next frame; out of band at the clock's now. */
+gboolean
+gst_rtframe_sink_record_event (GstRtFrameSink * self, GstEvent * event)
+{
+  const GstStructure *s = gst_event_get_structure (event);
+  GstClockTime rt = GST_CLOCK_TIME_NONE;
+  gboolean record;
+
+  if (!gst_structure_get_boolean (s, "record", &record)) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("The rtframe-record event needs a boolean field \"record\"."),
+        ("event %" GST_PTR_FORMAT, event));
+    return FALSE;
+  }
+  if (gst_structure_has_field (s, "running-time")
+      && !gst_structure_get_uint64 (s, "running-time", &rt)) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("The rtframe-record event's \"running-time\" must be a guint64 (ns)."),
+        ("event %" GST_PTR_FORMAT, event));
+    return FALSE;
+  }
+  return gst_rtframe_sink_request (self, record, rt,
+      GST_EVENT_IS_SERIALIZED (event), "rtframe-record event");
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static GstRtFrameRecordAsk *
+ask_of (GstRtFrameSink * self, guint64 number)
+{
+  return &self->asked[number % GST_RTFRAME_RECORD_ASKED];
+}
+
+/* The recording on ends with the last frame handed over */
+static void
+end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
+{
+  if (!self->recording_open)
+    return;
+  g_mutex_lock (&self->record_lock);
+  ask_of (self, self->recordings_marked - 1)->stop_asked = asked;
+  ask_of (self, self->recordings_marked - 1)->stop_reason = reason;
+  g_mutex_unlock (&self->record_lock);
+  self->recording_open = FALSE;
+  if (self->last_seq != G_MAXUINT64)
+    rtf_writer_end_recording (self->writer, self->last_seq);
+}
+
+/* The first frame of a recording goes: what it was asked with is kept
+ * for its messages */
+static guint
+mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
+    guint prerecorded, guint64 prerecorded_from)
+{
+  GstRtFrameRecordAsk *a;
+
+  g_mutex_lock (&self->record_lock);
+  a = ask_of (self, self->recordings_marked++);
+  memset (a, 0, sizeof (*a));
+  a->start_asked = turn && turn->started ? turn->start_asked : G_MAXUINT64;
+  a->start_from = turn && turn->started ? turn->start_from : G_MAXUINT64;
+  a->prerecorded = prerecorded;
+  a->prerecorded_from = prerecorded_from;
+  a->stop_asked = G_MAXUINT64;
+  a->stop_reason = "end";
+  g_mutex_unlock (&self->record_lock);
+  self->recording_open = TRUE;
+  return RTF_FRAME_EVENT_START;
+}
+
+/* A recording starts: the frames held for it go to the writer first,
+ * oldest first, its first frame marked.  FALSE: the writer failed. */
+static gboolean
+hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
+{
+  RtfHeldFrame h;
+  gint64 now = rtf_clock_now_ns ();
+  guint64 deadline;
+  guint n = 0;
+  gboolean ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  deadline = self->deadline;
+  GST_OBJECT_UNLOCK (self);
+  while (rtf_recorder_pop_backlog (self->recorder, now, deadline, &h)) {
+    RtfFrame *f;
+
+    if (!ok) {
+      let_go (self, &h);
+      continue;
+    }
+    if (rtf_writer_offer_backlog (self->writer, h.size, h.seq, &h.times,
+            &f) != RTF_OFFER_TAKEN) {
+      gst_buffer_unref (h.data);        /* (counted let go) */
+      ok = FALSE;
+      continue;
+    }
+    if (!gst_rtframe_sink_attach (f, h.data)) {
+      gst_rtframe_sink_frame_clear (f);
+      rtf_writer_cancel (self->writer, f);
+      GST_ELEMENT_ERROR (self, RESOURCE, READ,
+          ("Could not read a frame held for pre-record."), (NULL));
+      ok = FALSE;
+      continue;
+    }
+    f->format = g_ref_string_acquire (self->format_text);
+    if (n++ == 0) {
+      /* how far back the recording reaches */
+      f->flags |= mark_first (self, turn, 0, h.times.running_time);
+      f->split = self->rotate;
+    }
+    rtf_writer_commit (self->writer, f);
+    self->last_seq = f->seq;
+  }
+  if (n > 0) {
+    g_mutex_lock (&self->record_lock);
+    ask_of (self, self->recordings_marked - 1)->prerecorded = n;
+    g_mutex_unlock (&self->record_lock);
+    GST_INFO_OBJECT (self, "recording started with %u frames held", n);
+  }
+  return ok;
+}
+
+/* What to hold of a frame: itself (ours_to_hold()) or a copy in
+ * hold_pool.  NULL: no memory free to hold it (frame_buf kept). */
+static GstBuffer *
+hold_buffer_of (GstRtFrameSink * self, GstBuffer * frame_buf)
+{
+  GstBufferPoolAcquireParams params = { 0 };
+  GstBuffer *copy = NULL;
+  GstMapInfo map;
+
+  if (ours_to_hold (self, frame_buf))
+    return frame_buf;
+  if (self->hold_pool == NULL)
+    return NULL;
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  if (gst_buffer_pool_acquire_buffer (self->hold_pool, &copy, &params)
+      != GST_FLOW_OK)
+    return NULL;
+  if (!gst_buffer_map (copy, &map, GST_MAP_WRITE)) {
+    gst_buffer_unref (copy);
+    return NULL;
+  }
+  gst_buffer_extract (frame_buf, 0, map.data, map.size);
+  gst_buffer_unmap (copy, &map);
+  gst_buffer_copy_into (copy, frame_buf, GST_BUFFER_COPY_METADATA, 0, -1);
+  gst_buffer_unref (frame_buf);
+  self->hold_copies++;
+  return copy;
+}
+
+/* Not recording: the frame is held for a recording that may start, or
+ * let go.  Takes frame_buf. */
+static void
+hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
+    GstBuffer * frame_buf, const RtfFrameTimes * times)
+{
+  gsize size = gst_buffer_get_size (frame_buf);
+  RtfHeldFrame h;
+
+  if (action == RTF_RECORD_HOLD
+      && rtf_recorder_make_room (self->recorder, size, times->running_time)) {
+    let_go_expired (self);
+    /* hold_pool is shared with a backlog still being written: the oldest
+     * held frames make room for the new one */
+    while ((h.data = hold_buffer_of (self, frame_buf)) == NULL
+        && rtf_recorder_expire_oldest (self->recorder))
+      let_go_expired (self);
+    if (h.data != NULL) {
+      h.seq = rtf_writer_hold (self->writer, size);
+      h.size = size;
+      h.times = *times;
+      rtf_recorder_hold (self->recorder, &h);
+      return;
+    }
+    GST_DEBUG_OBJECT (self, "no memory free to hold a frame: let go");
+  }
+  gst_buffer_unref (frame_buf);
+  rtf_writer_hold (self->writer, size);
+  rtf_writer_discard (self->writer, size);
+}
+
+gboolean
+gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
+    const RtfFrameTimes * times, guint * flags, GstFlowReturn * ret)
+{
+  RtfRecordTurn turn;
+  RtfRecordAction action;
+
+  *flags = 0;
+  *ret = GST_FLOW_OK;
+  action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
+  if (turn.stopped)
+    end_recording (self, turn.stop_asked, "stop-recording");
+  let_go_expired (self);
+  if (turn.started && !hand_over_backlog (self, &turn)) {
+    gst_buffer_unref (frame_buf);
+    *ret = GST_FLOW_ERROR;      /* the writer failed and said why */
+    return FALSE;
+  }
+  if (action != RTF_RECORD_WRITE) {
+    hold_or_let_go (self, action, frame_buf, times);
+    return FALSE;
+  }
+  if (!self->recording_open)
+    *flags = mark_first (self, turn.started ? &turn : NULL, 0, G_MAXUINT64);
+  return TRUE;
+}
+
+void
+gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq)
+{
+  self->last_seq = seq;
+}
+
+/* EOS: the writer ends the recording on with the file; frames held go */
+void
+gst_rtframe_sink_record_eos (GstRtFrameSink * self)
+{
+  let_go_all (self);
+  if (self->recording_open) {
+    g_mutex_lock (&self->record_lock);
+    ask_of (self, self->recordings_marked - 1)->stop_reason = "eos";
+    g_mutex_unlock (&self->record_lock);
+  }
+  self->recording_open = FALSE;
+}
+
+void
+gst_rtframe_sink_record_flush (GstRtFrameSink * self)
+{
+  let_go_all (self);
+}
+
+/* ---- messages (the writer's threads) ---------------------------------- */
+
+static void
+push_message (GstRtFrameSink * self, GstStructure * s)
+{
+  GstMessage *msg = gst_message_new_element (GST_OBJECT_CAST (self), s);
+
+  g_mutex_lock (&self->file_messages_lock);
+  g_queue_push_tail (&self->file_messages, msg);
+  g_mutex_unlock (&self->file_messages_lock);
+  rtf_events_wake (self->events);
+}
+
+void
+gst_rtframe_sink_recording_started (GstRtFrameSink * self,
+    const RtfRecordingInfo * info)
+{
+  GstRtFrameRecordAsk a;
+
+  g_mutex_lock (&self->record_lock);
+  a = *ask_of (self, info->number);
+  g_mutex_unlock (&self->record_lock);
+  GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " started at frame %"
+      G_GUINT64_FORMAT " in %s", info->number, info->first_seq, info->path);
+  push_message (self, gst_structure_new (GST_RTFRAME_MSG_RECORDING_STARTED,
+          "number", G_TYPE_UINT64, info->number,
+          "running-time", G_TYPE_UINT64, a.start_asked,
+          "first-frame", G_TYPE_UINT64, info->first_seq,
+          "first-running-time", G_TYPE_UINT64, info->first_running_time,
+          "prerecorded-frames", G_TYPE_UINT, a.prerecorded,
+          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from,
+          "location", G_TYPE_STRING, info->path, NULL));
+}
+
+void
+gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
+    const RtfRecordingInfo * info)
+{
+  GstRtFrameRecordAsk a;
+
+  g_mutex_lock (&self->record_lock);
+  a = *ask_of (self, info->number);
+  g_mutex_unlock (&self->record_lock);
+  GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " stopped (%s): %"
+      G_GUINT64_FORMAT " frames written", info->number,
+      a.stop_reason ? a.stop_reason : "end", info->frames);
+  push_message (self, gst_structure_new (GST_RTFRAME_MSG_RECORDING_STOPPED,
+          "number", G_TYPE_UINT64, info->number,
+          "running-time", G_TYPE_UINT64, a.stop_asked,
+          "reason", G_TYPE_STRING, a.stop_reason ? a.stop_reason : "end",
+          "first-frame", G_TYPE_UINT64, info->first_seq,
+          "last-frame", G_TYPE_UINT64, info->last_seq,
+          "last-running-time", G_TYPE_UINT64, info->last_running_time,
+          "frames", G_TYPE_UINT64, info->frames,
+          "bytes", G_TYPE_UINT64, info->bytes,
+          "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
+          "frames-lost", G_TYPE_UINT64, info->lost,
+          "location", G_TYPE_STRING, info->path, NULL));
+}
