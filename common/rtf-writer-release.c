@@ -144,6 +144,8 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
   r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
       | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0);
+  r->upstream_offset = r->reference_ns = RTF_INDEX_NONE;
+  r->gap_missing = r->gap_how = 0;
 }
 
 /* Whether the owner still listens (it has not abandoned the writer): what
