@@ -186,6 +186,7 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
   f->size = size;
   f->n_iov = 0;
   rtf_frame_times_clear (&f->times);
+  rtf_frame_origin_clear (&f->origin);
   f->offset = 0;
   f->submit_ns = f->complete_ns = 0;
   f->pending = 0;
@@ -256,13 +257,13 @@ rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
   g_mutex_unlock (&q->lock);
 }
 
-/* The oldest queued frame, taken out of the queue in `state`, or NULL. */
+/* The oldest queued frame, taken out of the queue in `state`, or NULL.
+ * Under the lock. */
 static RtfFrame *
-take_oldest (RtfQueue * q, RtfFrameState state)
+take_oldest_locked (RtfQueue * q, RtfFrameState state)
 {
   RtfFrame *f = NULL;
 
-  g_mutex_lock (&q->lock);
   if (q->level.queued > 0) {
     f = q->ring[q->ring_first];
     q->ring_first = (q->ring_first + 1) % q->capacity;
@@ -270,17 +271,43 @@ take_oldest (RtfQueue * q, RtfFrameState state)
     q->level.queued_bytes -= f->size;
     f->state = state;
   }
+  return f;
+}
+
+static RtfFrame *
+take_oldest (RtfQueue * q, RtfFrameState state)
+{
+  RtfFrame *f;
+
+  g_mutex_lock (&q->lock);
+  f = take_oldest_locked (q, state);
   g_mutex_unlock (&q->lock);
   return f;
 }
 
 /* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
  * nothing is queued (every held frame is being written).  The caller
- * releases it with rtf_queue_release(). */
+ * releases it with rtf_queue_release().  An upstream gap before it goes
+ * to the next queued frame, under the lock the writer takes that frame
+ * with (its index record says it); with none queued, the dropped frame
+ * keeps it for the caller to pass on. */
 RtfFrame *
 rtf_queue_drop_oldest (RtfQueue * q)
 {
-  return take_oldest (q, RTF_FRAME_DROPPED);
+  RtfFrame *f;
+
+  g_mutex_lock (&q->lock);
+  f = take_oldest_locked (q, RTF_FRAME_DROPPED);
+  if (f != NULL && f->origin.gap.how != 0 && q->level.queued > 0) {
+    RtfFrame *next = q->ring[q->ring_first];
+    RtfUpstreamGap gap = f->origin.gap;
+
+    rtf_upstream_gap_merge (&gap, &next->origin.gap);
+    next->origin.gap = gap;
+    rtf_upstream_gap_clear (&f->origin.gap);
+  }
+  g_mutex_unlock (&q->lock);
+  return f;
 }
 
 /* The producer dropped a frame instead of handing it over: it counts as

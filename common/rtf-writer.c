@@ -198,6 +198,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->callbacks_on = TRUE;
   w->refs = 1;
   w->phase = RTF_PHASE_STARTING;
+  rtf_upstream_gap_clear (&w->gap_carry);
 
   w->queue = rtf_queue_new (config->max_frames, config->max_bytes);
   if (w->queue == NULL) {

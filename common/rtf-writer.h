@@ -108,6 +108,13 @@ typedef struct
    * rotated recording). */
   void (*file_opened) (const RtfFileInfo * info, gpointer user_data);
   void (*file_closed) (const RtfFileInfo * info, gpointer user_data);
+  /* Upstream lost frames before the frame being offered (origin->gap,
+   * counted in the stats): report->seq is the number that frame gets,
+   * report->detected_ns its arrival.  Called as the frame is offered,
+   * before it waits for room or is dropped, so a full queue does not
+   * delay it.  On the producer's thread, in rtf_writer_offer(). */
+  void (*upstream_gap) (const RtfFrameReport * report,
+      const RtfFrameOrigin * origin, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */
@@ -148,13 +155,18 @@ typedef enum
   RTF_OFFER_CLOSED              /* the writer failed (it said why) */
 } RtfOffer;
 
-/* Offers a frame of `size` bytes that arrived with `times`: waits for room
+/* Offers a frame of `size` bytes that arrived with `times` and what
+ * upstream said of it (`origin`, NULL: nothing): waits for room
  * (RTF_LEAKY_NO), or drops by `leaky`; each drop is counted, reported
  * (frame_dropped) and, for a queued frame, released (frame_done).  The
  * deadline of a frame waiting for room is watched by the writer thread
- * meanwhile. */
+ * meanwhile.  An upstream gap in origin is counted and reported
+ * (upstream_gap) first; it goes into the index record of this frame, or,
+ * when this frame is not written (dropped, refused), of the next frame
+ * written. */
 RtfOffer rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
-    const RtfFrameTimes * times, RtfFrame ** frame);
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame);
 /* Hands a filled frame over: it gets its number and the writer is woken. */
 void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
 /* Gives back a frame the producer could not fill. */

@@ -750,7 +750,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   stamp_times (self, &times, frame_buf, arrival, deadline);
 
   switch (rtf_writer_offer (self->writer, self->format.frame_size,
-          leaky_of[leaky], &times, &frame)) {
+          leaky_of[leaky], &times, NULL, &frame)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
