@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
 #define GST_RTFRAME_MSG_FILE_OPENED "rtframesink-file-opened"
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
+#define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
 
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
@@ -47,6 +48,8 @@ const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint *
 GstMessage *gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
+GstMessage *gst_rtframe_message_upstream_gap (GstObject * src,
+    const RtfEvent * e);
 GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,

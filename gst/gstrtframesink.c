@@ -72,6 +72,7 @@ static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
+static void reference_set (GstRtFrameSink * self, GstCaps * caps);
 
 static void
 gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
@@ -157,11 +158,28 @@ gst_rtframe_sink_finalize (GObject * object)
   g_queue_clear_full (&self->file_messages, (GDestroyNotify) gst_message_unref);
   if (self->format_text)
     g_ref_string_release (self->format_text);
+  gst_clear_caps (&self->reference_timestamp_caps);
+  reference_set (self, NULL);
   gst_object_unref (self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 /* ---- start and stop --------------------------------------------------- */
+
+/* The reference timestamps kept, and their caps as text for the index
+ * header: `caps` (NULL: not known yet) */
+static void
+reference_set (GstRtFrameSink * self, GstCaps * caps)
+{
+  gst_caps_replace (&self->reference_caps, caps);
+  g_clear_pointer (&self->reference_text, g_ref_string_release);
+  if (caps) {
+    gchar *text = gst_caps_to_string (caps);
+
+    self->reference_text = g_ref_string_new (text);
+    g_free (text);
+  }
+}
 
 static gboolean
 gst_rtframe_sink_start (GstBaseSink * sink)
@@ -227,6 +245,11 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     gst_structure_free (self->last_stats_structure);
     self->last_stats_structure = NULL;
   }
+  /* what upstream says of the frames, from the first on: gaps (set_caps
+   * sets the frame duration) and the reference timestamps the property
+   * names (NULL: those of the first a buffer carries) */
+  rtf_gap_detector_reset (&self->gaps, 0);
+  reference_set (self, self->reference_timestamp_caps);
   GST_OBJECT_UNLOCK (self);
 
   g_mutex_lock (&self->stats_lock);
@@ -379,6 +402,7 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
   }
   gst_clear_object (&self->repack_pool);
   memset (&self->format, 0, sizeof (self->format));
+  reference_set (self, NULL);
   return TRUE;
 }
 
@@ -394,6 +418,20 @@ frames_accepted (GstRtFrameSink * self)
     rtf_writer_get_stats (self->writer, &st);
   GST_OBJECT_UNLOCK (self);
   return st.frames_received;
+}
+
+/* ns a frame at the caps' frame rate, 0 without one (or 0/1): then
+ * timestamps say nothing of lost frames */
+static guint64
+frame_duration_of (GstCaps * caps)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint num = 0, den = 1;
+
+  if (!gst_structure_get_fraction (s, "framerate", &num, &den) || num <= 0
+      || den <= 0)
+    return 0;
+  return gst_util_uint64_scale_int (GST_SECOND, den, num);
 }
 
 static gboolean
@@ -436,6 +474,7 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
   self->format = format;
+  rtf_gap_detector_set_frame_duration (&self->gaps, frame_duration_of (caps));
   return TRUE;
 
   /* ERRORS */
@@ -544,6 +583,10 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
+  /* after a flush the stream starts afresh: its first buffer's DISCONT,
+   * counter and timestamp say nothing of frames lost */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    rtf_gap_detector_reset (&self->gaps, self->gaps.frame_duration);
   if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->writer) {
     gint ret = rtf_writer_sync (self->writer);
 
@@ -652,6 +695,33 @@ stamp_times (GstRtFrameSink * self, RtfFrameTimes * t, GstBuffer * buf,
   }
 }
 
+/* What upstream says of the buffer: its offset, the frames lost before
+ * it (common/rtf-upstream-gap.c), its reference timestamp.  Streaming
+ * thread: no allocation but once, when the first reference timestamp
+ * fixes which ones are kept (reference-timestamp-caps unset). */
+static void
+origin_of (GstRtFrameSink * self, GstBuffer * buf, RtfFrameOrigin * o)
+{
+  GstReferenceTimestampMeta *meta;
+  RtfUpstreamFrame u;
+
+  rtf_frame_origin_clear (o);
+  o->offset = u.offset = GST_BUFFER_OFFSET (buf);
+  u.offset_end = GST_BUFFER_OFFSET_END (buf);
+  u.pts = GST_BUFFER_PTS (buf);
+  u.discont = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  if (rtf_gap_detector_check (&self->gaps, &u, &o->gap))
+    GST_DEBUG_OBJECT (self, "upstream lost %" G_GUINT64_FORMAT " frames "
+        "before %" GST_PTR_FORMAT " (%s)", o->gap.missing, buf,
+        rtf_gap_how_name (o->gap.how));
+  meta = gst_buffer_get_reference_timestamp_meta (buf, self->reference_caps);
+  if (meta == NULL)
+    return;
+  if (self->reference_caps == NULL)
+    reference_set (self, meta->reference);
+  o->reference_ns = meta->timestamp;
+}
+
 /* Maps the buffer's memories into the frame the writer gave: FALSE when
  * one cannot be read */
 static gboolean
@@ -725,6 +795,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   gint64 arrival = rtf_clock_now_ns ();
   GstBuffer *frame_buf;
   RtfFrameTimes times;
+  RtfFrameOrigin origin;
   RtfFrame *frame;
   GstRtFrameLeaky leaky;
   guint64 deadline;
@@ -748,9 +819,10 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   leaky = self->leaky;
   GST_OBJECT_UNLOCK (self);
   stamp_times (self, &times, frame_buf, arrival, deadline);
+  origin_of (self, buffer, &origin);
 
   switch (rtf_writer_offer (self->writer, self->format.frame_size,
-          leaky_of[leaky], &times, NULL, &frame)) {
+          leaky_of[leaky], &times, &origin, &frame)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
@@ -768,6 +840,8 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   if (!attach (frame, frame_buf))
     goto map_failed;
   frame->format = g_ref_string_acquire (self->format_text);
+  frame->reference = self->reference_text ?
+      g_ref_string_acquire (self->reference_text) : NULL;
   frame->split = self->rotate
       && g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
   rtf_writer_commit (self->writer, frame);

@@ -8,6 +8,7 @@
 #include "gstrtframecaps.h"
 #include "gstrtframeenums.h"
 #include "rtf-events.h"
+#include "rtf-upstream-gap.h"
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,9 @@ struct _GstRtFrameSink
   guint64 sync_interval;
   gboolean realtime;
   guint64 extent_size_hint;
+  /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer
+   * carries, then the ones of its caps) */
+  GstCaps *reference_timestamp_caps;
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
@@ -60,6 +64,12 @@ struct _GstRtFrameSink
   gboolean rotate;              /* location is a pattern (start .. stop) */
   gint split_pending;           /* atomic: split-now was emitted */
   GstBufferPool *repack_pool;
+  /* what upstream says of each frame (start .. stop) */
+  RtfGapDetector gaps;          /* frames lost before the sink */
+  GstCaps *reference_caps;      /* the reference timestamps kept: the
+                                 * property's, or the first a buffer had */
+  gchar *reference_text;        /* ... as text (GRefString) for the index
+                                 * header; NULL until known */
 
   /* running (start .. stop) */
   RtfWriter *writer;            /* under the object lock */

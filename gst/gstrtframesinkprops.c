@@ -35,6 +35,7 @@
 #define DEFAULT_SYNC_INTERVAL (100 * GST_MSECOND)
 #define DEFAULT_REALTIME FALSE
 #define DEFAULT_EXTENT_SIZE_HINT 0
+#define DEFAULT_REFERENCE_TIMESTAMP_CAPS NULL
 
 
 #define MAX_MAX_SIZE_BUFFERS 4096
@@ -68,6 +69,7 @@ enum
   PROP_SYNC_INTERVAL,
   PROP_REALTIME,
   PROP_EXTENT_SIZE_HINT,
+  PROP_REFERENCE_TIMESTAMP_CAPS,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -243,6 +245,16 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
           "default); an error where it is refused", 0, G_MAXUINT32,
           DEFAULT_EXTENT_SIZE_HINT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class,
+      PROP_REFERENCE_TIMESTAMP_CAPS,
+      g_param_spec_boxed ("reference-timestamp-caps",
+          "Reference timestamp caps",
+          "Which GstReferenceTimestampMeta of a buffer goes into its index "
+          "record as its camera timestamp: the first whose reference caps "
+          "are a subset of these (NULL: the first meta of the first buffer "
+          "that has one fixes the caps for the recording); the index "
+          "header names them", GST_TYPE_CAPS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /**
    * GstRtFrameSink::split-now:
@@ -318,6 +330,7 @@ gst_rtframe_sink_init_properties (GstRtFrameSink * self)
   self->sync_interval = DEFAULT_SYNC_INTERVAL;
   self->realtime = DEFAULT_REALTIME;
   self->extent_size_hint = DEFAULT_EXTENT_SIZE_HINT;
+  self->reference_timestamp_caps = DEFAULT_REFERENCE_TIMESTAMP_CAPS;
 }
 
 void
@@ -405,6 +418,10 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_EXTENT_SIZE_HINT:
       self->extent_size_hint = g_value_get_uint64 (value);
+      break;
+    case PROP_REFERENCE_TIMESTAMP_CAPS:
+      gst_caps_replace (&self->reference_timestamp_caps,
+          (GstCaps *) gst_value_get_caps (value));
       break;
     case PROP_STOP_TIMEOUT:
       self->stop_timeout = g_value_get_uint64 (value);
@@ -511,6 +528,9 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_EXTENT_SIZE_HINT:
       g_value_set_uint64 (value, self->extent_size_hint);
+      break;
+    case PROP_REFERENCE_TIMESTAMP_CAPS:
+      gst_value_set_caps (value, self->reference_timestamp_caps);
       break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);

@@ -112,8 +112,7 @@ start_task (GstRtFrameSink * self, GstTask ** task, const gchar * name,
   gst_rtframe_sink_post_stream_status (self, t, GST_STREAM_STATUS_TYPE_CREATE);
   if (gst_task_start (t))
     return TRUE;
-  gst_rtframe_sink_post_stream_status (self, t,
-      GST_STREAM_STATUS_TYPE_DESTROY);
+  gst_rtframe_sink_post_stream_status (self, t, GST_STREAM_STATUS_TYPE_DESTROY);
   *task = NULL;
   gst_object_unref (t);
   return FALSE;
@@ -451,6 +450,9 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
     case RTF_EVENT_WRITTEN:
       gst_element_post_message (el, gst_rtframe_message_written (src, e));
       break;
+    case RTF_EVENT_UPSTREAM_GAP:
+      gst_element_post_message (el, gst_rtframe_message_upstream_gap (src, e));
+      break;
   }
 }
 
@@ -555,6 +557,10 @@ gst_rtframe_sink_frame_clear (RtfFrame * frame)
     g_ref_string_release ((gchar *) frame->format);
     frame->format = NULL;
   }
+  if (frame->reference) {
+    g_ref_string_release ((gchar *) frame->reference);
+    frame->reference = NULL;
+  }
 }
 
 static void
@@ -644,6 +650,18 @@ writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
   rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
 }
 
+/* Upstream lost frames (the streaming thread, as it offers the frame
+ * after them): the message goes through the ring like the others, so the
+ * streaming thread builds no GstStructure and takes no bus lock */
+static void
+writer_upstream_gap (const RtfFrameReport * report,
+    const RtfFrameOrigin * origin, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push_upstream_gap (self->events, report, origin);
+}
+
 const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .frame_done = writer_frame_done,
   .frame_dropped = writer_frame_dropped,
@@ -653,4 +671,5 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .late_completion = writer_late_completion,
   .file_opened = writer_file_opened,
   .file_closed = writer_file_closed,
+  .upstream_gap = writer_upstream_gap,
 };
