@@ -120,6 +120,10 @@ rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
       c->gaps += r->seq - idx->records[i - 1].seq - 1;
     if (r->flags & RTF_INDEX_REC_MISSED)
       c->missed++;
+    if (r->flags & RTF_INDEX_REC_GAP) {
+      c->upstream_gaps++;
+      c->missing_upstream += r->gap_missing;
+    }
   }
   if (f->walk.stop == RTF_INDEX_WHOLE && f->data_size > f->walk.end)
     fault (c, f->path, "%" G_GUINT64_FORMAT " bytes after the last indexed "

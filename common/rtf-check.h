@@ -18,6 +18,9 @@ typedef struct
   guint64 bad_sums;             /* of those, mismatches (frames kept) */
   guint64 missed;               /* of the good frames: written after deadline */
   guint64 gaps;                 /* frame numbers missing between records */
+  guint64 upstream_gaps;        /* of the good frames: records after frames
+                                 * lost upstream (RTF_INDEX_REC_GAP) */
+  guint64 missing_upstream;     /* the frames those records say were lost */
   gboolean read_error;          /* a frame could not be read: the check is
                                  * incomplete, and nothing may be cut */
   GPtrArray *faults;            /* text of each fault found, in order */
