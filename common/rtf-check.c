@@ -125,6 +125,10 @@ rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
       c->recordings++;
     if (r->flags & RTF_INDEX_REC_PRERECORDED)
       c->prerecorded++;
+    if (r->flags & RTF_INDEX_REC_GAP) {
+      c->upstream_gaps++;
+      c->missing_upstream += r->gap_missing;
+    }
   }
   if (f->walk.stop == RTF_INDEX_WHOLE && f->data_size > f->walk.end)
     fault (c, f->path, "%" G_GUINT64_FORMAT " bytes after the last indexed "

@@ -21,6 +21,9 @@ G_BEGIN_DECLS typedef struct
   guint64 recordings;           /* records of a recording's first frame */
   guint64 prerecorded;          /* of the good frames: held before their
                                  * recording started */
+  guint64 upstream_gaps;        /* of the good frames: records after frames
+                                 * lost upstream (RTF_INDEX_REC_GAP) */
+  guint64 missing_upstream;     /* the frames those records say were lost */
   gboolean read_error;          /* a frame could not be read: the check is
                                  * incomplete, and nothing may be cut */
   GPtrArray *faults;            /* text of each fault found, in order */

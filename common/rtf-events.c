@@ -1,4 +1,5 @@
-/* rtframe: a bounded ring of deadline events.
+/* rtframe: a bounded ring of frame events (deadlines, drops, writes,
+ * upstream gaps).
  *
  * The writer thread (and the streaming thread, for drops) push events; a
  * reporter thread pops them and turns them into bus messages.  Pushing
@@ -80,9 +81,23 @@ rtf_events_push_written (RtfEvents * ev, const RtfFrame * f)
   e.kind = RTF_EVENT_WRITTEN;
   rtf_frame_report_init (&e.report, f, f->complete_ns, RTF_FRAME_WRITTEN, 0, 0,
       0);
-  e.submit_ns = f->submit_ns;
-  e.offset = f->offset;
-  e.copied = f->copied;
+  e.u.written.submit_ns = f->submit_ns;
+  e.u.written.offset = f->offset;
+  e.u.written.copied = f->copied;
+  return push_event (ev, &e);
+}
+
+/* Upstream lost frames before the frame reported (the producer's thread,
+ * as it offers the frame) */
+gboolean
+rtf_events_push_upstream_gap (RtfEvents * ev, const RtfFrameReport * report,
+    const RtfFrameOrigin * origin)
+{
+  RtfEvent e = { 0 };
+
+  e.kind = RTF_EVENT_UPSTREAM_GAP;
+  e.report = *report;
+  e.u.upstream = *origin;
   return push_event (ev, &e);
 }
 

@@ -14,17 +14,27 @@ typedef enum
   RTF_EVENT_LATE_DONE,          /* a frame that missed was written */
   RTF_EVENT_DROPPED,            /* dropped (its deadline is missed with it) */
   RTF_EVENT_DROPPED_AFTER_MISS, /* dropped, its miss was already reported */
-  RTF_EVENT_WRITTEN             /* every byte of a frame is in the file */
+  RTF_EVENT_WRITTEN,            /* every byte of a frame is in the file */
+  RTF_EVENT_UPSTREAM_GAP        /* upstream lost frames before a frame */
 } RtfEventKind;
 
 typedef struct
 {
   RtfEventKind kind;
-  RtfFrameReport report;        /* WRITTEN: detected_ns is the completion */
-  /* WRITTEN only */
-  gint64 submit_ns;
-  guint64 offset;
-  gboolean copied;
+  RtfFrameReport report;        /* WRITTEN: detected_ns is the completion;
+                                 * UPSTREAM_GAP: the frame after the gap,
+                                 * detected_ns its arrival */
+  union
+  {
+    struct
+    {
+      gint64 submit_ns;
+      guint64 offset;
+      gboolean copied;
+    } written;                  /* WRITTEN */
+    RtfFrameOrigin upstream;    /* UPSTREAM_GAP: what upstream said of the
+                                 * frame after the gap, and the gap */
+  } u;
 } RtfEvent;
 
 typedef struct _RtfEvents RtfEvents;
@@ -34,6 +44,8 @@ void rtf_events_free (RtfEvents * ev);
 gboolean rtf_events_push (RtfEvents * ev, RtfEventKind kind,
     const RtfFrameReport * report);
 gboolean rtf_events_push_written (RtfEvents * ev, const RtfFrame * f);
+gboolean rtf_events_push_upstream_gap (RtfEvents * ev,
+    const RtfFrameReport * report, const RtfFrameOrigin * origin);
 void rtf_events_wait (RtfEvents * ev, gint64 until_us);
 guint rtf_events_pop (RtfEvents * ev, RtfEvent * out, guint max,
     guint64 * overflowed);

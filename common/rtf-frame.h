@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <sys/uio.h>
 
+#include "rtf-upstream-gap.h"
+
 G_BEGIN_DECLS
 /* Most memory chunks a frame may be made of (GstBuffer allows 16). */
 #define RTF_FRAME_MAX_IOV 16
@@ -51,6 +53,22 @@ typedef enum
    * set, and the writer announces the recording with it */
   RTF_FRAME_EVENT_START = 1 << 1
 } RtfFrameFlags;
+/* What upstream said of a frame, kept in its index record: its sequence
+ * number, a timestamp of another clock (a camera's), and the frames
+ * upstream lost before it.  The producer's, like the times. */
+typedef struct
+{
+  guint64 offset;               /* upstream's buffer offset, G_MAXUINT64 none */
+  guint64 reference_ns;         /* its reference (camera) timestamp, or none */
+  RtfUpstreamGap gap;           /* lost before it (how == 0: none) */
+} RtfFrameOrigin;
+
+static inline void
+rtf_frame_origin_clear (RtfFrameOrigin * o)
+{
+  o->offset = o->reference_ns = G_MAXUINT64;
+  rtf_upstream_gap_clear (&o->gap);
+}
 
 typedef struct _RtfFrame RtfFrame;
 
@@ -61,11 +79,17 @@ struct _RtfFrame
   guint n_iov;
   gsize size;                   /* sum of iov lengths */
   RtfFrameTimes times;
+  /* given to rtf_writer_offer(); a gap of a frame dropped before it was
+   * written is added to the next frame's (rtf_upstream_gap_merge()) */
+  RtfFrameOrigin origin;
   guint64 seq;                  /* frame number, from 0, set by the queue */
   /* What the frames are (the caps, as text), for the index header; the
    * producer keeps it valid until the frame is released.  Frames of a
    * recording that rotates files start a new file when it changes. */
   const gchar *format;
+  /* The caps of origin.reference_ns's clock, as text (NULL: none), for
+   * the index header of the file the frame starts; kept like format */
+  const gchar *reference;
   gboolean split;               /* start a new file with this frame */
   guint flags;                  /* RtfFrameFlags */
 

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #define HDR_CRC_AT 60
-#define REC_CRC_AT 68
 
 static void
 put32 (guint8 * p, guint32 v)
@@ -91,12 +90,22 @@ gsize
 rtf_index_header_size (const RtfIndexHeader * h)
 {
   gsize len = text_len (h->format) + 1;
+  guint32 version = version_of (h);
 
-  if (version_of (h) == RTF_INDEX_VERSION_1)
+  if (version == RTF_INDEX_VERSION_1)
     len += RTF_INDEX_FIXED_HEADER_V1;
   else
     len += RTF_INDEX_FIXED_HEADER + text_len (h->data_name) + 1;
+  if (version >= 3)
+    len += text_len (h->reference) + 1;
   return (len + 7) & ~(gsize) 7;
+}
+
+gsize
+rtf_index_record_size (guint32 version)
+{
+  return version == 0 || version >= 3 ? RTF_INDEX_RECORD_SIZE :
+      RTF_INDEX_RECORD_SIZE_V2;
 }
 
 gsize
@@ -104,6 +113,7 @@ rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
 {
   gsize size = rtf_index_header_size (h);
   gsize len = text_len (h->format), name = text_len (h->data_name);
+  gsize ref = text_len (h->reference);
   guint32 version = version_of (h);
   guint8 *text = buf + RTF_INDEX_FIXED_HEADER_V1;
 
@@ -111,7 +121,7 @@ rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
   memcpy (buf, RTF_INDEX_MAGIC, 8);
   put32 (buf + 8, version);
   put32 (buf + 12, (guint32) size);
-  put32 (buf + 16, RTF_INDEX_RECORD_SIZE);
+  put32 (buf + 16, (guint32) rtf_index_record_size (version));
   put32 (buf + 20, h->flags);
   put64 (buf + 24, h->frame_size);
   put64 (buf + 32, h->file_number);
@@ -129,13 +139,22 @@ rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
   }
   if (len)
     memcpy (text, h->format, len);
+  if (version >= 3) {
+    put32 (buf + 92, (guint32) ref);
+    if (ref)
+      memcpy (text + len + 1, h->reference, ref);
+  }
   put32 (buf + HDR_CRC_AT, rtf_crc32c (0, buf, size));
   return size;
 }
 
-void
-rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf)
+gsize
+rtf_index_encode_record_as (const RtfIndexRecord * r, guint32 version,
+    guint8 * buf)
 {
+  gsize size = rtf_index_record_size (version);
+
+  memset (buf, 0, size);
   put64 (buf, r->seq);
   put64 (buf + 8, r->pts);
   put64 (buf + 16, r->duration);
@@ -146,7 +165,20 @@ rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf)
   put32 (buf + 56, r->size);
   put32 (buf + 60, r->checksum);
   put32 (buf + 64, r->flags);
-  put32 (buf + REC_CRC_AT, rtf_crc32c (0, buf, REC_CRC_AT));
+  if (size >= RTF_INDEX_RECORD_SIZE) {
+    put32 (buf + 68, r->gap_missing);
+    put64 (buf + 72, r->upstream_offset);
+    put64 (buf + 80, r->reference_ns);
+    put32 (buf + 88, r->gap_how);
+  }
+  put32 (buf + size - 4, rtf_crc32c (0, buf, size - 4));
+  return size;
+}
+
+void
+rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf)
+{
+  rtf_index_encode_record_as (r, RTF_INDEX_VERSION, buf);
 }
 
 static gboolean
@@ -167,15 +199,17 @@ check_sizes (const guint8 * buf, gsize len, guint32 version,
   h->record_size = get32 (buf + 16);
   if (version == RTF_INDEX_VERSION_1) {
     need += RTF_INDEX_FIXED_HEADER_V1;
-    if (h->record_size != RTF_INDEX_RECORD_SIZE)
+    if (h->record_size != RTF_INDEX_RECORD_SIZE_V2)
       return bad_header (why, "the index header is damaged (sizes out of "
           "range)");
   } else {
     if (len < RTF_INDEX_FIXED_HEADER)
       return bad_header (why, "the index header is cut short");
     need += RTF_INDEX_FIXED_HEADER + (guint64) get32 (buf + 88) + 1;
+    if (version >= 3)
+      need += (guint64) get32 (buf + 92) + 1;
     /* a later version may add fields at the end of each record */
-    if (h->record_size < RTF_INDEX_RECORD_SIZE
+    if (h->record_size < rtf_index_record_size (version)
         || h->record_size > RTF_INDEX_MAX_RECORD || h->record_size % 4)
       return bad_header (why, "the index header is damaged (sizes out of "
           "range)");
@@ -202,7 +236,7 @@ rtf_index_decode_header (const guint8 * buf, gsize len, RtfIndexHeader * h,
     return bad_header (why, len == 0 ? "the index is empty (no frame was "
         "written)" : "not an rtframe index (bad magic)");
   h->version = get32 (buf + 8);
-  if (h->version != RTF_INDEX_VERSION_1 && h->version != RTF_INDEX_VERSION) {
+  if (h->version < RTF_INDEX_VERSION_1 || h->version > RTF_INDEX_VERSION) {
     *why = g_strdup_printf ("index version %u is not supported (this build "
         "reads versions 1 to %u)", h->version, RTF_INDEX_VERSION);
     return FALSE;
@@ -233,6 +267,9 @@ rtf_index_decode_header (const guint8 * buf, gsize len, RtfIndexHeader * h,
     text = buf + RTF_INDEX_FIXED_HEADER + nlen + 1;
   }
   h->format = g_strndup ((const gchar *) text, flen);
+  if (h->version >= 3 && get32 (buf + 92) > 0)
+    h->reference = g_strndup ((const gchar *) text + flen + 1,
+        get32 (buf + 92));
   if (h->frame_size == 0) {
     rtf_index_header_clear (h);
     return bad_header (why, "the index header is damaged (frame size 0)");
@@ -242,7 +279,7 @@ rtf_index_decode_header (const guint8 * buf, gsize len, RtfIndexHeader * h,
 
 gboolean
 rtf_index_decode_record (const guint8 * buf, gsize record_size,
-    RtfIndexRecord * r)
+    guint32 version, RtfIndexRecord * r)
 {
   gsize crc_at = record_size - 4;
 
@@ -258,6 +295,15 @@ rtf_index_decode_record (const guint8 * buf, gsize record_size,
   r->size = get32 (buf + 56);
   r->checksum = get32 (buf + 60);
   r->flags = get32 (buf + 64);
+  if (version >= 3 && record_size >= RTF_INDEX_RECORD_SIZE) {
+    r->gap_missing = get32 (buf + 68);
+    r->upstream_offset = get64 (buf + 72);
+    r->reference_ns = get64 (buf + 80);
+    r->gap_how = get32 (buf + 88);
+  } else {
+    r->gap_missing = r->gap_how = 0;
+    r->upstream_offset = r->reference_ns = RTF_INDEX_NONE;
+  }
   r->slot = 0;
   return TRUE;
 }
@@ -267,6 +313,7 @@ rtf_index_header_clear (RtfIndexHeader * h)
 {
   g_clear_pointer (&h->format, g_free);
   g_clear_pointer (&h->data_name, g_free);
+  g_clear_pointer (&h->reference, g_free);
 }
 
 void
@@ -313,7 +360,7 @@ read_records (RtfIndex * index, gint fd, guint64 at, guint64 end,
     for (i = 0; i < n; i++, slot++) {
       RtfIndexRecord *r = &index->records[index->n_records];
 
-      if (!rtf_index_decode_record (buf + i * rs, rs, r)) {
+      if (!rtf_index_decode_record (buf + i * rs, rs, index->header.version, r)) {
         if (index->n_damaged++ == 0)
           index->first_damaged = slot;
         continue;

@@ -9,12 +9,14 @@
 
 G_BEGIN_DECLS
 #define RTF_INDEX_MAGIC "RTFINDEX"
-#define RTF_INDEX_VERSION 2     /* what is written */
+#define RTF_INDEX_VERSION 3     /* what is written */
 #define RTF_INDEX_VERSION_1 1   /* still read: no recording id, no name */
+#define RTF_INDEX_VERSION_2 2   /* still read: no upstream fields */
 #define RTF_INDEX_SUFFIX ".idx"
 #define RTF_INDEX_FIXED_HEADER_V1 64    /* version 1: bytes before the caps */
-#define RTF_INDEX_FIXED_HEADER 96       /* version 2: before the file name */
-#define RTF_INDEX_RECORD_SIZE 72        /* what is written */
+#define RTF_INDEX_FIXED_HEADER 96       /* versions 2, 3: before the name */
+#define RTF_INDEX_RECORD_SIZE 96        /* what is written (version 3) */
+#define RTF_INDEX_RECORD_SIZE_V2 72     /* versions 1 and 2 */
 #define RTF_INDEX_MAX_RECORD 4096       /* a later version's, still skipped */
 #define RTF_INDEX_MAX_HEADER 65536
 /* Records past what the data file holds that a reader still takes (a
@@ -29,13 +31,15 @@ G_BEGIN_DECLS
 #define RTF_INDEX_REC_COPIED (1u << 2)  /* written from staging memory */
 #define RTF_INDEX_REC_PRERECORDED (1u << 3)     /* held in memory before its
                                                  * recording started */
-/* (bit 4: an upstream gap before this frame) */
+#define RTF_INDEX_REC_GAP (1u << 4)     /* upstream lost frames before this
+                                         * one (version 3: how many in
+                                         * gap_missing, how seen in gap_how) */
 #define RTF_INDEX_REC_EVENT_START (1u << 5)     /* a recording's first frame */
 /* G_MAXUINT64 in a time field: not known */
 #define RTF_INDEX_NONE G_MAXUINT64
     typedef struct
 {
-  guint32 version;              /* 1 or 2; 0 when encoding: the current */
+  guint32 version;              /* 1, 2 or 3; 0 when encoding: the current */
   guint32 header_size;          /* bytes; the first record starts here */
   guint32 record_size;
   guint32 flags;
@@ -51,6 +55,9 @@ G_BEGIN_DECLS
                                  * at most these, and a partial block, lie
                                  * past the last record after a crash */
   guint32 block;                /* the writes' alignment, bytes */
+  /* version 3 (NULL before, or when none) */
+  gchar *reference;             /* the caps of the records' reference
+                                 * (camera) timestamps, as text */
 } RtfIndexHeader;
 
 typedef struct
@@ -63,6 +70,12 @@ typedef struct
   guint32 size;
   guint32 checksum;             /* CRC32C of the frame's bytes */
   guint32 flags;
+  /* version 3 (RTF_INDEX_NONE / 0 in an earlier version's record) */
+  guint64 upstream_offset;      /* the buffer offset upstream gave it */
+  guint64 reference_ns;         /* its reference (camera) timestamp */
+  guint32 gap_missing;          /* frames lost upstream before it (with
+                                 * RTF_INDEX_REC_GAP; 0: not known) */
+  guint32 gap_how;              /* RtfGapHow bits: how that was seen */
   guint64 slot;                 /* not stored: its place in the index */
 } RtfIndexRecord;
 
@@ -114,15 +127,22 @@ typedef struct
  * h->version (0: the current one). */
 gsize rtf_index_header_size (const RtfIndexHeader * h);
 gsize rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf);
+/* The size of a record of `version` (0: the current) as it is written */
+gsize rtf_index_record_size (guint32 version);
+/* A record in the current version (RTF_INDEX_RECORD_SIZE bytes) */
 void rtf_index_encode_record (const RtfIndexRecord * r, guint8 * buf);
+/* ... in `version` (earlier ones for tests and their fixtures): returns
+ * the bytes written, rtf_index_record_size (version) */
+gsize rtf_index_encode_record_as (const RtfIndexRecord * r, guint32 version,
+    guint8 * buf);
 
 /* Decoding: FALSE when the bytes are not a valid header / record (wrong
  * magic or version, checksum mismatch: a torn or damaged write).
- * record_size: the header's. */
+ * record_size and version: the header's. */
 gboolean rtf_index_decode_header (const guint8 * buf, gsize len,
     RtfIndexHeader * h, gchar ** why);
 gboolean rtf_index_decode_record (const guint8 * buf, gsize record_size,
-    RtfIndexRecord * r);
+    guint32 version, RtfIndexRecord * r);
 
 /* Reads the index open at fd (a regular file: rtf_safe_open()): the
  * header and every intact record, while no more records than the data

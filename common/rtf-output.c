@@ -235,15 +235,20 @@ rtf_output_begin (RtfOutput * o, const RtfIndexHeader * header,
   g_assert (o->index_len == 0 && o->index_end == 0);
   if (rtf_index_header_size (header) > RTF_INDEX_MAX_HEADER) {
     /* caps text of more than 64 KiB: kept as far as it fits (a reader
-     * then says it cannot play them) rather than overrunning the buffer */
+     * then says it cannot play them) rather than overrunning the buffer;
+     * the reference caps first cut to 4 KiB */
     RtfIndexHeader cut = *header;
+    gsize ref;
 
+    cut.reference = g_strndup (header->reference, 4096);
+    ref = cut.reference ? strlen (cut.reference) : 0;
     cut.format = g_strndup (header->format, RTF_INDEX_MAX_HEADER -
         RTF_INDEX_FIXED_HEADER - strlen (header->data_name ?
-            header->data_name : "") - 16);
+            header->data_name : "") - ref - 24);
     o->index_len = o->index_header_size =
         rtf_index_encode_header (&cut, o->index_buf);
     g_free (cut.format);
+    g_free (cut.reference);
     return;
   }
   o->index_len = o->index_header_size =

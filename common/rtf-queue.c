@@ -155,6 +155,8 @@ take_cell (RtfQueue * q, gsize size)
   f->size = size;
   f->n_iov = 0;
   rtf_frame_times_clear (&f->times);
+  rtf_frame_origin_clear (&f->origin);
+  f->reference = NULL;
   f->flags = 0;
   f->split = FALSE;
   f->offset = 0;
@@ -339,13 +341,13 @@ rtf_queue_cancel (RtfQueue * q, RtfFrame * frame)
 }
 
 /* The oldest queued frame, taken out of the queue in `state`, or NULL;
- * with only_backlog only a backlog frame, without only a live one. */
+ * with only_backlog only a backlog frame, without only a live one.
+ * Under the lock. */
 static RtfFrame *
-take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
+take_oldest_locked (RtfQueue * q, RtfFrameState state, gint only_backlog)
 {
   RtfFrame *f = NULL;
 
-  g_mutex_lock (&q->lock);
   if (q->level.queued > 0 && (only_backlog < 0
           || !(q->ring[q->ring_first]->flags & RTF_FRAME_PRERECORDED)
           == !only_backlog)) {
@@ -355,6 +357,16 @@ take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
     q->level.queued_bytes -= f->size;
     f->state = state;
   }
+  return f;
+}
+
+static RtfFrame *
+take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
+{
+  RtfFrame *f;
+
+  g_mutex_lock (&q->lock);
+  f = take_oldest_locked (q, state, only_backlog);
   g_mutex_unlock (&q->lock);
   return f;
 }
@@ -362,11 +374,27 @@ take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
 /* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
  * nothing is queued (every held frame is being written) or the oldest is
  * a backlog frame (never dropped: the producer bounds the backlog).  The
- * caller releases it with rtf_queue_release(). */
+ * caller releases it with rtf_queue_release().  An upstream gap before it
+ * goes to the next queued frame, under the lock the writer takes that
+ * frame with (its index record says it); with none queued, the dropped
+ * frame keeps it for the caller to pass on. */
 RtfFrame *
 rtf_queue_drop_oldest (RtfQueue * q)
 {
-  return take_oldest (q, RTF_FRAME_DROPPED, FALSE);
+  RtfFrame *f;
+
+  g_mutex_lock (&q->lock);
+  f = take_oldest_locked (q, RTF_FRAME_DROPPED, FALSE);
+  if (f != NULL && f->origin.gap.how != 0 && q->level.queued > 0) {
+    RtfFrame *next = q->ring[q->ring_first];
+    RtfUpstreamGap gap = f->origin.gap;
+
+    rtf_upstream_gap_merge (&gap, &next->origin.gap);
+    next->origin.gap = gap;
+    rtf_upstream_gap_clear (&f->origin.gap);
+  }
+  g_mutex_unlock (&q->lock);
+  return f;
 }
 
 /* The producer dropped a frame instead of handing it over: it counts as

@@ -43,6 +43,7 @@ typedef struct
   guint64 seq;                  /* its number (rtf_writer_hold()) */
   gsize size;
   RtfFrameTimes times;
+  RtfFrameOrigin origin;        /* what upstream said of it */
   gpointer data;                /* the producer's: what holds its bytes */
 } RtfHeldFrame;
 

@@ -76,6 +76,11 @@ G_BEGIN_DECLS
       "frames written and fdatasync'ed with their index records") \
   X (syncs, U64, "syncs", "sync-interval fdatasyncs done") \
   X (sync_max_ns, NS, "sync-max", "the longest of them") \
+  X (upstream_gaps, U64, "upstream-gaps", \
+      "gaps upstream reported before frames: counter skips, DISCONT, " \
+      "timestamp jumps") \
+  X (frames_missing_upstream, U64, "frames-missing-upstream", \
+      "frames lost before the sink, as those gaps count them") \
   X (engine_errno, ERRNO, NULL, "why io_uring was not used, 0 if it is") \
   X (direct_errno, ERRNO, NULL, "why O_DIRECT was refused, 0 if not") \
   X (mem_align, SIZE, NULL, "every write's memory address: a multiple") \

@@ -31,6 +31,24 @@ report_drop (RtfWriter * w, const RtfFrame * f)
   RTF_WRITER_CALLBACK (w, frame_dropped, &m, reported);
 }
 
+/* A frame with an upstream gap before it is not written: the next frame
+ * taken carries the gap into the index.  The carry holds gaps of frames
+ * offered since the last one taken: a queued frame is older than those
+ * (older_than_carry), a frame offered newer. */
+static void
+carry_gap (RtfWriter * w, const RtfFrameOrigin * origin,
+    gboolean older_than_carry)
+{
+  RtfUpstreamGap gap = origin->gap;
+
+  if (!older_than_carry) {
+    rtf_upstream_gap_merge (&w->gap_carry, &gap);
+    return;
+  }
+  rtf_upstream_gap_merge (&gap, &w->gap_carry);
+  w->gap_carry = gap;
+}
+
 /* leaky=downstream: the oldest queued frame goes, FALSE when none is
  * queued (all are being written) */
 static gboolean
@@ -40,6 +58,8 @@ drop_oldest (RtfWriter * w)
 
   if (old == NULL)
     return FALSE;
+  /* (the queue gave its gap to the next queued frame, if there is one) */
+  carry_gap (w, &old->origin, TRUE);
   RTF_WRITER_CALLBACK (w, frame_done, old);
   rtf_queue_release (w->queue, old);
   /* counted dropped now (a QoS message's figures include it); the frame
@@ -54,6 +74,7 @@ static void
 drop_offered (RtfWriter * w, RtfFrame * offered)
 {
   offered->seq = rtf_queue_count_dropped_incoming (w->queue, NULL);
+  carry_gap (w, &offered->origin, FALSE);
   report_drop (w, offered);
 }
 
@@ -66,6 +87,8 @@ drop_refused (RtfWriter * w, RtfFrame * offered)
 {
   if (offered->miss_reported)
     drop_offered (w, offered);
+  else
+    carry_gap (w, &offered->origin, FALSE);
 }
 
 /* render waited for room, and got it */
@@ -81,9 +104,34 @@ count_wait (RtfWriter * w, gint64 waited)
   g_mutex_unlock (&w->lock);
 }
 
+/* Upstream lost frames before the frame offered: counted and reported
+ * now, under the number it gets (the queue's next: taken or dropped, it
+ * gets that one; only this thread hands numbers out) */
+static void
+report_upstream_gap (RtfWriter * w, RtfFrame * offered)
+{
+  const RtfUpstreamGap *gap = &offered->origin.gap;
+  RtfQueueLevel level;
+  RtfFrameReport m;
+
+  rtf_queue_get_level (w->queue, &level);
+  g_mutex_lock (&w->lock);
+  w->stats.upstream_gaps++;
+  w->stats.frames_missing_upstream += gap->missing;
+  g_mutex_unlock (&w->lock);
+  offered->seq = level.received;
+  rtf_frame_report_init (&m, offered, offered->times.arrival_ns,
+      RTF_FRAME_RESERVED, level.queued, level.queued_bytes, level.held);
+  rtf_writer_log (w, RTF_LOG_DEBUG, "upstream lost %" G_GUINT64_FORMAT
+      " frames before frame %" G_GUINT64_FORMAT " (%s)", gap->missing,
+      m.seq, rtf_gap_how_name (gap->how));
+  RTF_WRITER_CALLBACK (w, upstream_gap, &m, &offered->origin);
+}
+
 RtfOffer
 rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
-    const RtfFrameTimes * times, RtfFrame ** frame)
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame)
 {
   /* what the writer watches while the producer waits with it */
   RtfFrame offered = { 0 };
@@ -91,12 +139,25 @@ rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
 
   offered.size = size;
   offered.times = *times;
+  if (origin)
+    offered.origin = *origin;
+  else
+    rtf_frame_origin_clear (&offered.origin);
+  if (offered.origin.gap.how != 0)
+    report_upstream_gap (w, &offered);
   for (;;) {
     switch (rtf_queue_reserve (w->queue, size, leaky == RTF_LEAKY_NO,
             &offered, frame, &waited)) {
       case RTF_QUEUE_OK:
         count_wait (w, waited);
         (*frame)->times = *times;
+        (*frame)->origin = offered.origin;
+        /* a gap before frames that were not written comes first */
+        if (w->gap_carry.how != 0) {
+          rtf_upstream_gap_merge (&w->gap_carry, &offered.origin.gap);
+          (*frame)->origin.gap = w->gap_carry;
+          rtf_upstream_gap_clear (&w->gap_carry);
+        }
         return RTF_OFFER_TAKEN;
       case RTF_QUEUE_FULL:
         if (leaky == RTF_LEAKY_DOWNSTREAM && drop_oldest (w))
@@ -136,8 +197,17 @@ rtf_writer_set_flushing (RtfWriter * w, gboolean flushing)
 /* ---- event recording ----------------------------------------------------- */
 
 guint64
-rtf_writer_hold (RtfWriter * w, gsize size)
+rtf_writer_hold (RtfWriter * w, gsize size, const RtfFrameOrigin * origin)
 {
+  if (origin && origin->gap.how != 0) {
+    RtfFrame held = { 0 };
+
+    held.size = size;
+    held.origin = *origin;
+    rtf_frame_times_clear (&held.times);
+    held.times.arrival_ns = rtf_clock_now_ns ();
+    report_upstream_gap (w, &held);
+  }
   return rtf_queue_number_outside (w->queue, size);
 }
 
@@ -149,11 +219,14 @@ rtf_writer_discard (RtfWriter * w, gsize size)
 
 RtfOffer
 rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
-    const RtfFrameTimes * times, RtfFrame ** frame)
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame)
 {
   switch (rtf_queue_reserve_backlog (w->queue, size, seq, frame)) {
     case RTF_QUEUE_OK:
       (*frame)->times = *times;
+      if (origin)
+        (*frame)->origin = *origin;
       return RTF_OFFER_TAKEN;
     case RTF_QUEUE_FULL:
       /* more than the producer said it would hold: a bug of its */

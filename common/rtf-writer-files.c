@@ -63,6 +63,7 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
       (guint64) (f->times.deadline_ns - f->times.arrival_ns) : 0;
   h.created_ns = g_get_real_time () * 1000;
   h.format = (gchar *) (f->format ? f->format : "");
+  h.reference = (gchar *) f->reference;
   h.recording_id = w->out_config.recording_id;
   h.data_name = g_path_get_basename (w->cur->path);
   /* frames that may be written past the last record: those with writes

@@ -191,6 +191,10 @@ struct _RtfWriter
   gboolean reg_done[RTF_REGIONS_MAX];
   guint n_regions;
   gboolean registration_off;
+
+  /* producer thread: an upstream gap before a frame that was not taken
+   * (dropped, refused), for the next frame taken */
+  RtfUpstreamGap gap_carry;
 };
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */

@@ -150,7 +150,12 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
       | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0)
       | (f->flags & RTF_FRAME_PRERECORDED ? RTF_INDEX_REC_PRERECORDED : 0)
-      | (f->flags & RTF_FRAME_EVENT_START ? RTF_INDEX_REC_EVENT_START : 0);
+      | (f->flags & RTF_FRAME_EVENT_START ? RTF_INDEX_REC_EVENT_START : 0)
+      | (f->origin.gap.how ? RTF_INDEX_REC_GAP : 0);
+  r->upstream_offset = f->origin.offset;
+  r->reference_ns = f->origin.reference_ns;
+  r->gap_missing = (guint32) MIN (f->origin.gap.missing, G_MAXUINT32);
+  r->gap_how = f->origin.gap.how;
 }
 
 /* Whether the owner still listens (it has not abandoned the writer): what

@@ -205,6 +205,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   w->refs = 1;
   w->phase = RTF_PHASE_STARTING;
   w->end_seq = w->last_released_seq = G_MAXUINT64;
+  rtf_upstream_gap_clear (&w->gap_carry);
 
   w->queue = rtf_queue_new (config->max_frames, config->max_bytes,
       w->stream ? 0 : config->backlog_frames);

@@ -136,6 +136,13 @@ typedef struct
    * recording's start, or the end).  Writer thread. */
   void (*recording_started) (const RtfRecordingInfo * info, gpointer user_data);
   void (*recording_stopped) (const RtfRecordingInfo * info, gpointer user_data);
+  /* Upstream lost frames before the frame being offered (origin->gap,
+   * counted in the stats): report->seq is the number that frame gets,
+   * report->detected_ns its arrival.  Called as the frame is offered,
+   * before it waits for room or is dropped, so a full queue does not
+   * delay it.  On the producer's thread, in rtf_writer_offer(). */
+  void (*upstream_gap) (const RtfFrameReport * report,
+      const RtfFrameOrigin * origin, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */
@@ -176,13 +183,18 @@ typedef enum
   RTF_OFFER_CLOSED              /* the writer failed (it said why) */
 } RtfOffer;
 
-/* Offers a frame of `size` bytes that arrived with `times`: waits for room
+/* Offers a frame of `size` bytes that arrived with `times` and what
+ * upstream said of it (`origin`, NULL: nothing): waits for room
  * (RTF_LEAKY_NO), or drops by `leaky`; each drop is counted, reported
  * (frame_dropped) and, for a queued frame, released (frame_done).  The
  * deadline of a frame waiting for room is watched by the writer thread
- * meanwhile. */
+ * meanwhile.  An upstream gap in origin is counted and reported
+ * (upstream_gap) first; it goes into the index record of this frame, or,
+ * when this frame is not written (dropped, refused), of the next frame
+ * written. */
 RtfOffer rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
-    const RtfFrameTimes * times, RtfFrame ** frame);
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame);
 /* Hands a filled frame over: it gets its number and the writer is woken. */
 void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
 /* Gives back a frame the producer could not fill. */
@@ -193,15 +205,20 @@ void rtf_writer_set_flushing (RtfWriter * w, gboolean flushing);
 /* ---- the producer's side: event recording ----------------------------- */
 
 /* A frame the producer keeps in memory before a recording (pre-record):
- * it takes its number (returned) and counts as received. */
-guint64 rtf_writer_hold (RtfWriter * w, gsize size);
+ * it takes its number (returned) and counts as received; an upstream gap
+ * before it (origin, NULL: nothing) is counted and reported now, as
+ * rtf_writer_offer() does. */
+guint64 rtf_writer_hold (RtfWriter * w, gsize size,
+    const RtfFrameOrigin * origin);
 /* ... which it lets go unwritten: counted discarded */
 void rtf_writer_discard (RtfWriter * w, gsize size);
 /* ... or hands over at a start, ahead of the live frames: a backlog frame
- * with the number it took and its times (RTF_OFFER_TAKEN, or CLOSED when
- * the writer failed).  Then rtf_writer_commit(). */
+ * with the number it took, its times and what upstream said of it
+ * (origin, NULL: nothing) (RTF_OFFER_TAKEN, or CLOSED when the writer
+ * failed).  Then rtf_writer_commit(). */
 RtfOffer rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
-    const RtfFrameTimes * times, RtfFrame ** frame);
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame);
 /* The recording ends with the last frame committed (last_seq): the writer
  * reports it stopped once that frame is handed back, and finishes its file
  * (a set: the next recording starts the next file). */

@@ -31,7 +31,7 @@ for s in 0 1 2; do
   echo "== stream $s: rtframe-recover, then rtframe-verify"
   "$build/tools/rtframe-recover" "$set_"
   "$build/tools/rtframe-verify" -q "$set_"
-  "$build/tools/rtframe-verify" "$set_" | tail -3
+  "$build/tools/rtframe-verify" "$set_" | tail -4
 done
 
 echo "== play stream 0 back with rtframesrc: seek to frames 0, 27 and 5, then to 1.0 s and 2.26 s"

@@ -40,21 +40,27 @@ fuzz_index (const uint8_t * data, size_t size)
       && h.header_size <= size);
   g_assert (h.format != NULL && strlen (h.format) < h.header_size);
   g_assert (h.frame_size > 0);
-  g_assert (h.record_size >= RTF_INDEX_RECORD_SIZE);
+  g_assert (h.record_size >= rtf_index_record_size (h.version));
+  g_assert (h.version >= 3 || h.reference == NULL);
+  g_assert (h.reference == NULL || strlen (h.reference) < h.header_size);
   for (at = h.header_size; at + h.record_size <= size; at += h.record_size) {
     RtfIndexRecord r, again;
     guint8 buf[RTF_INDEX_RECORD_SIZE];
+    gsize rs = rtf_index_record_size (h.version);
 
     /* (padding compared too) */
     memset (&r, 0, sizeof (r));
     memset (&again, 0, sizeof (again));
-    if (!rtf_index_decode_record (data + at, h.record_size, &r))
+    if (!rtf_index_decode_record (data + at, h.record_size, h.version, &r))
       continue;
-    if (h.record_size != RTF_INDEX_RECORD_SIZE)
+    if (h.version < 3)
+      g_assert (r.upstream_offset == RTF_INDEX_NONE
+          && r.reference_ns == RTF_INDEX_NONE && r.gap_how == 0);
+    if (h.record_size != rs)
       continue;                 /* a later version's: its tail not kept */
-    rtf_index_encode_record (&r, buf);
-    g_assert (memcmp (buf, data + at, RTF_INDEX_RECORD_SIZE) == 0);
-    g_assert (rtf_index_decode_record (buf, RTF_INDEX_RECORD_SIZE, &again));
+    g_assert (rtf_index_encode_record_as (&r, h.version, buf) == rs);
+    g_assert (memcmp (buf, data + at, rs) == 0);
+    g_assert (rtf_index_decode_record (buf, rs, h.version, &again));
     g_assert (memcmp (&r, &again, sizeof (r)) == 0);
   }
   rtf_index_header_clear (&h);

@@ -82,14 +82,31 @@ gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
 
   set_frame_fields (s, m);
   gst_structure_set (s,
-      "offset", G_TYPE_UINT64, e->offset,
-      "submitted", G_TYPE_INT64, e->submit_ns,
+      "offset", G_TYPE_UINT64, e->u.written.offset,
+      "submitted", G_TYPE_INT64, e->u.written.submit_ns,
       "completed", G_TYPE_INT64, m->detected_ns,
       "latency", G_TYPE_INT64, m->detected_ns - m->times.arrival_ns,
-      "device-latency", G_TYPE_INT64, m->detected_ns - e->submit_ns,
+      "device-latency", G_TYPE_INT64, m->detected_ns - e->u.written.submit_ns,
       "missed", G_TYPE_BOOLEAN, m->times.deadline_ns != 0
       && m->detected_ns > m->times.deadline_ns,
-      "copied", G_TYPE_BOOLEAN, e->copied, NULL);
+      "copied", G_TYPE_BOOLEAN, e->u.written.copied, NULL);
+  return gst_message_new_element (src, s);
+}
+
+/* rtframesink-upstream-gap: the frame after the gap, and the gap */
+GstMessage *
+gst_rtframe_message_upstream_gap (GstObject * src, const RtfEvent * e)
+{
+  GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_UPSTREAM_GAP);
+  const RtfFrameOrigin *o = &e->u.upstream;
+
+  set_frame_fields (s, &e->report);
+  gst_structure_set (s,
+      "offset", G_TYPE_UINT64, o->offset,
+      "missing", G_TYPE_UINT64, o->gap.missing,
+      "first-missing-offset", G_TYPE_UINT64, o->gap.first_offset,
+      "first-missing-pts", G_TYPE_UINT64, o->gap.first_pts,
+      "detected-by", G_TYPE_STRING, rtf_gap_how_name (o->gap.how), NULL);
   return gst_message_new_element (src, s);
 }
 

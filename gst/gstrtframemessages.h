@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
 #define GST_RTFRAME_MSG_RECORDING_STARTED "rtframesink-recording-started"
 #define GST_RTFRAME_MSG_RECORDING_STOPPED "rtframesink-recording-stopped"
+#define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
+
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
     typedef struct
@@ -49,6 +51,8 @@ GstMessage *gst_rtframe_message_missed (GstObject * src,
 GstMessage *gst_rtframe_message_late (GstObject * src,
     const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_written (GstObject * src, const RtfEvent * e);
+GstMessage *gst_rtframe_message_upstream_gap (GstObject * src,
+    const RtfEvent * e);
 GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src,

@@ -367,7 +367,7 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       continue;
     }
     if (rtf_writer_offer_backlog (self->writer, h.size, h.seq, &h.times,
-            &f) != RTF_OFFER_TAKEN) {
+            &h.origin, &f) != RTF_OFFER_TAKEN) {
       gst_buffer_unref (h.data);        /* (counted let go) */
       ok = FALSE;
       continue;
@@ -381,6 +381,8 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       continue;
     }
     f->format = g_ref_string_acquire (self->format_text);
+    f->reference = self->reference_text ?
+        g_ref_string_acquire (self->reference_text) : NULL;
     if (n++ == 0) {
       /* how far back the recording reaches */
       f->flags |= mark_first (self, turn, 0, h.times.running_time);
@@ -431,7 +433,8 @@ hold_buffer_of (GstRtFrameSink * self, GstBuffer * frame_buf)
  * let go.  Takes frame_buf. */
 static void
 hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
-    GstBuffer * frame_buf, const RtfFrameTimes * times)
+    GstBuffer * frame_buf, const RtfFrameTimes * times,
+    const RtfFrameOrigin * origin)
 {
   gsize size = gst_buffer_get_size (frame_buf);
   RtfHeldFrame h;
@@ -445,22 +448,24 @@ hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
         && rtf_recorder_expire_oldest (self->recorder))
       let_go_expired (self);
     if (h.data != NULL) {
-      h.seq = rtf_writer_hold (self->writer, size);
+      h.seq = rtf_writer_hold (self->writer, size, origin);
       h.size = size;
       h.times = *times;
+      h.origin = *origin;
       rtf_recorder_hold (self->recorder, &h);
       return;
     }
     GST_DEBUG_OBJECT (self, "no memory free to hold a frame: let go");
   }
   gst_buffer_unref (frame_buf);
-  rtf_writer_hold (self->writer, size);
+  rtf_writer_hold (self->writer, size, origin);
   rtf_writer_discard (self->writer, size);
 }
 
 gboolean
 gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
-    const RtfFrameTimes * times, guint * flags, GstFlowReturn * ret)
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    guint * flags, GstFlowReturn * ret)
 {
   RtfRecordTurn turn;
   RtfRecordAction action;
@@ -477,7 +482,7 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
     return FALSE;
   }
   if (action != RTF_RECORD_WRITE) {
-    hold_or_let_go (self, action, frame_buf, times);
+    hold_or_let_go (self, action, frame_buf, times, origin);
     return FALSE;
   }
   if (!self->recording_open)

@@ -88,8 +88,8 @@ gboolean gst_rtframe_sink_record_wanted (GstRtFrameSink * self);
 /* render: TRUE when frame_buf is to be written (*flags for it); FALSE when
  * it was held or let go (taken) or the writer failed (*ret) */
 gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,
-    GstBuffer * frame_buf, const RtfFrameTimes * times, guint * flags,
-    GstFlowReturn * ret);
+    GstBuffer * frame_buf, const RtfFrameTimes * times,
+    const RtfFrameOrigin * origin, guint * flags, GstFlowReturn * ret);
 void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
 void gst_rtframe_sink_record_eos (GstRtFrameSink * self);
 void gst_rtframe_sink_record_flush (GstRtFrameSink * self);

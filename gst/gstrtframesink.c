@@ -78,6 +78,7 @@ static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_unlock_stop (GstBaseSink * sink);
+static void reference_set (GstRtFrameSink * self, GstCaps * caps);
 
 static void
 gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
@@ -200,11 +201,28 @@ gst_rtframe_sink_finalize (GObject * object)
   g_queue_clear_full (&self->file_messages, (GDestroyNotify) gst_message_unref);
   if (self->format_text)
     g_ref_string_release (self->format_text);
+  gst_clear_caps (&self->reference_timestamp_caps);
+  reference_set (self, NULL);
   gst_object_unref (self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 /* ---- start and stop --------------------------------------------------- */
+
+/* The reference timestamps kept, and their caps as text for the index
+ * header: `caps` (NULL: not known yet) */
+static void
+reference_set (GstRtFrameSink * self, GstCaps * caps)
+{
+  gst_caps_replace (&self->reference_caps, caps);
+  g_clear_pointer (&self->reference_text, g_ref_string_release);
+  if (caps) {
+    gchar *text = gst_caps_to_string (caps);
+
+    self->reference_text = g_ref_string_new (text);
+    g_free (text);
+  }
+}
 
 static gboolean
 gst_rtframe_sink_start (GstBaseSink * sink)
@@ -273,6 +291,11 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     gst_structure_free (self->last_stats_structure);
     self->last_stats_structure = NULL;
   }
+  /* what upstream says of the frames, from the first on: gaps (set_caps
+   * sets the frame duration) and the reference timestamps the property
+   * names (NULL: those of the first a buffer carries) */
+  rtf_gap_detector_reset (&self->gaps, 0);
+  reference_set (self, self->reference_timestamp_caps);
   GST_OBJECT_UNLOCK (self);
 
   g_mutex_lock (&self->stats_lock);
@@ -442,6 +465,7 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
   }
   gst_clear_object (&self->repack_pool);
   memset (&self->format, 0, sizeof (self->format));
+  reference_set (self, NULL);
   return TRUE;
 }
 
@@ -457,6 +481,20 @@ frames_accepted (GstRtFrameSink * self)
     rtf_writer_get_stats (self->writer, &st);
   GST_OBJECT_UNLOCK (self);
   return st.frames_received;
+}
+
+/* ns a frame at the caps' frame rate, 0 without one (or 0/1): then
+ * timestamps say nothing of lost frames */
+static guint64
+frame_duration_of (GstCaps * caps)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint num = 0, den = 1;
+
+  if (!gst_structure_get_fraction (s, "framerate", &num, &den) || num <= 0
+      || den <= 0)
+    return 0;
+  return gst_util_uint64_scale_int (GST_SECOND, den, num);
 }
 
 static gboolean
@@ -499,6 +537,7 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
   self->format = format;
+  rtf_gap_detector_set_frame_duration (&self->gaps, frame_duration_of (caps));
   return gst_rtframe_sink_record_caps (self, caps);
 
   /* ERRORS */
@@ -622,6 +661,9 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
       }
       break;
     case GST_EVENT_FLUSH_STOP:
+      /* after a flush the stream starts afresh: its first buffer's
+       * DISCONT, counter and timestamp say nothing of frames lost */
+      rtf_gap_detector_reset (&self->gaps, self->gaps.frame_duration);
       if (self->writer)
         gst_rtframe_sink_record_flush (self);
       break;
@@ -739,6 +781,33 @@ stamp_times (GstRtFrameSink * self, RtfFrameTimes * t, GstBuffer * buf,
   }
 }
 
+/* What upstream says of the buffer: its offset, the frames lost before
+ * it (common/rtf-upstream-gap.c), its reference timestamp.  Streaming
+ * thread: no allocation but once, when the first reference timestamp
+ * fixes which ones are kept (reference-timestamp-caps unset). */
+static void
+origin_of (GstRtFrameSink * self, GstBuffer * buf, RtfFrameOrigin * o)
+{
+  GstReferenceTimestampMeta *meta;
+  RtfUpstreamFrame u;
+
+  rtf_frame_origin_clear (o);
+  o->offset = u.offset = GST_BUFFER_OFFSET (buf);
+  u.offset_end = GST_BUFFER_OFFSET_END (buf);
+  u.pts = GST_BUFFER_PTS (buf);
+  u.discont = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  if (rtf_gap_detector_check (&self->gaps, &u, &o->gap))
+    GST_DEBUG_OBJECT (self, "upstream lost %" G_GUINT64_FORMAT " frames "
+        "before %" GST_PTR_FORMAT " (%s)", o->gap.missing, buf,
+        rtf_gap_how_name (o->gap.how));
+  meta = gst_buffer_get_reference_timestamp_meta (buf, self->reference_caps);
+  if (meta == NULL)
+    return;
+  if (self->reference_caps == NULL)
+    reference_set (self, meta->reference);
+  o->reference_ns = meta->timestamp;
+}
+
 /* Maps the buffer's memories into the frame the writer gave: FALSE when
  * one cannot be read */
 gboolean
@@ -812,6 +881,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   gint64 arrival = rtf_clock_now_ns ();
   GstBuffer *frame_buf;
   RtfFrameTimes times;
+  RtfFrameOrigin origin;
   RtfFrame *frame;
   GstRtFrameLeaky leaky;
   GstFlowReturn ret;
@@ -837,12 +907,14 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   leaky = self->leaky;
   GST_OBJECT_UNLOCK (self);
   stamp_times (self, &times, frame_buf, arrival, deadline);
+  origin_of (self, buffer, &origin);
   /* not recording: held for pre-record, or let go */
-  if (!gst_rtframe_sink_record_frame (self, frame_buf, &times, &flags, &ret))
+  if (!gst_rtframe_sink_record_frame (self, frame_buf, &times, &origin,
+          &flags, &ret))
     return ret;
 
   switch (rtf_writer_offer (self->writer, self->format.frame_size,
-          leaky_of[leaky], &times, &frame)) {
+          leaky_of[leaky], &times, &origin, &frame)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
@@ -860,6 +932,8 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   if (!gst_rtframe_sink_attach (frame, frame_buf))
     goto map_failed;
   frame->format = g_ref_string_acquire (self->format_text);
+  frame->reference = self->reference_text ?
+      g_ref_string_acquire (self->reference_text) : NULL;
   frame->flags |= flags;
   /* a split asked for, or a recording's first frame: a new file */
   frame->split = self->rotate

@@ -9,6 +9,7 @@
 #include "gstrtframeenums.h"
 #include "rtf-events.h"
 #include "rtf-recorder.h"
+#include "rtf-upstream-gap.h"
 #include "rtf-writer.h"
 
 G_BEGIN_DECLS
@@ -65,6 +66,9 @@ struct _GstRtFrameSink
   gboolean record;              /* at start; then the recorder's */
   guint64 pre_record_time;
   guint64 pre_record_max_bytes;
+  /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer
+   * carries, then the ones of its caps) */
+  GstCaps *reference_timestamp_caps;
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
@@ -77,6 +81,12 @@ struct _GstRtFrameSink
   gboolean rotate;              /* location is a pattern (start .. stop) */
   gint split_pending;           /* atomic: split-now was emitted */
   GstBufferPool *repack_pool;
+  /* what upstream says of each frame (start .. stop) */
+  RtfGapDetector gaps;          /* frames lost before the sink */
+  GstCaps *reference_caps;      /* the reference timestamps kept: the
+                                 * property's, or the first a buffer had */
+  gchar *reference_text;        /* ... as text (GRefString) for the index
+                                 * header; NULL until known */
 
   /* running (start .. stop) */
   RtfWriter *writer;            /* under the object lock */

@@ -38,6 +38,7 @@
 #define DEFAULT_RECORD TRUE
 #define DEFAULT_PRE_RECORD_TIME 0
 #define DEFAULT_PRE_RECORD_MAX_BYTES (512 * 1024 * 1024)
+#define DEFAULT_REFERENCE_TIMESTAMP_CAPS NULL
 
 
 #define MAX_MAX_SIZE_BUFFERS 4096
@@ -74,6 +75,7 @@ enum
   PROP_RECORD,
   PROP_PRE_RECORD_TIME,
   PROP_PRE_RECORD_MAX_BYTES,
+  PROP_REFERENCE_TIMESTAMP_CAPS,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -249,6 +251,16 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
           "default); an error where it is refused", 0, G_MAXUINT32,
           DEFAULT_EXTENT_SIZE_HINT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class,
+      PROP_REFERENCE_TIMESTAMP_CAPS,
+      g_param_spec_boxed ("reference-timestamp-caps",
+          "Reference timestamp caps",
+          "Which GstReferenceTimestampMeta of a buffer goes into its index "
+          "record as its camera timestamp: the first whose reference caps "
+          "are a subset of these (NULL: the first meta of the first buffer "
+          "that has one fixes the caps for the recording); the index "
+          "header names them", GST_TYPE_CAPS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /**
    * GstRtFrameSink::split-now:
@@ -350,6 +362,7 @@ gst_rtframe_sink_init_properties (GstRtFrameSink * self)
   self->record = DEFAULT_RECORD;
   self->pre_record_time = DEFAULT_PRE_RECORD_TIME;
   self->pre_record_max_bytes = DEFAULT_PRE_RECORD_MAX_BYTES;
+  self->reference_timestamp_caps = DEFAULT_REFERENCE_TIMESTAMP_CAPS;
 }
 
 void
@@ -449,6 +462,10 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PRE_RECORD_MAX_BYTES:
       self->pre_record_max_bytes = g_value_get_uint64 (value);
+      break;
+    case PROP_REFERENCE_TIMESTAMP_CAPS:
+      gst_caps_replace (&self->reference_timestamp_caps,
+          (GstCaps *) gst_value_get_caps (value));
       break;
     case PROP_STOP_TIMEOUT:
       self->stop_timeout = g_value_get_uint64 (value);
@@ -564,6 +581,9 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PRE_RECORD_MAX_BYTES:
       g_value_set_uint64 (value, self->pre_record_max_bytes);
+      break;
+    case PROP_REFERENCE_TIMESTAMP_CAPS:
+      gst_value_set_caps (value, self->reference_timestamp_caps);
       break;
     case PROP_CURRENT_IO_ENGINE:
       g_value_set_enum (value, st.engine);

@@ -9,6 +9,10 @@
  * with the timestamps it was recorded with, and seeking by time or by
  * frame number (GST_FORMAT_DEFAULT).  Seeks land on the frame shown at the
  * position asked for: the last frame whose timestamp is not after it.
+ * DISCONT marks each frame after frames missing (dropped while recording,
+ * or lost upstream before the recorder, as the index says), and a frame
+ * recorded with a camera timestamp gets it back as a
+ * GstReferenceTimestampMeta of the caps its index header names.
  *
  * ## Example launch lines
  * |[
@@ -120,6 +124,7 @@ gst_rtframe_src_init (GstRtFrameSrc * self)
   self->location = g_strdup (DEFAULT_LOCATION);
   self->start_index = DEFAULT_START_INDEX;
   self->fd = -1;
+  self->reference_file = G_MAXUINT;
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }
 
@@ -217,6 +222,8 @@ free_recording (GstRtFrameSrc * self)
   if (self->fd >= 0)
     close (self->fd);
   self->fd = -1;
+  gst_clear_caps (&self->reference);
+  self->reference_file = G_MAXUINT;
   GST_OBJECT_LOCK (self);
   rec = self->rec;
   caps = self->caps;
@@ -569,6 +576,26 @@ gst_rtframe_src_query (GstBaseSrc * src, GstQuery * query)
   return ret;
 }
 
+/* The caps of file's camera timestamps (its index header's reference
+ * caps, version 3), parsed when the file is reached: NULL when it names
+ * none, or none GStreamer can read */
+static GstCaps *
+reference_of (GstRtFrameSrc * self, guint file)
+{
+  const gchar *text = self->rec->files[file].index->header.reference;
+
+  if (file == self->reference_file)
+    return self->reference;
+  gst_clear_caps (&self->reference);
+  self->reference_file = file;
+  if (text != NULL && text[0] != '\0')
+    self->reference = gst_caps_from_string (text);
+  if (text != NULL && self->reference == NULL)
+    GST_WARNING_OBJECT (self, "%s: camera timestamps of unreadable caps "
+        "\"%s\" not attached", self->rec->files[file].path, text);
+  return self->reference;
+}
+
 static GstFlowReturn
 gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
     GstBuffer ** out)
@@ -634,8 +661,15 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
       GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (buf) = n;
   GST_BUFFER_OFFSET_END (buf) = n + 1;
-  if (n == 0 || rtf_recording_frame (self->rec, n - 1, NULL)->seq + 1 != r->seq)
+  /* frames missing: dropped while recording (a jump in frame numbers), or
+   * lost before the recorder (its record says so) */
+  if (n == 0 || rtf_recording_frame (self->rec, n - 1, NULL)->seq + 1 != r->seq
+      || (r->flags & RTF_INDEX_REC_GAP))
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  /* the camera's timestamp, as it came */
+  if (r->reference_ns != RTF_INDEX_NONE && reference_of (self, file) != NULL)
+    gst_buffer_add_reference_timestamp_meta (buf, self->reference,
+        r->reference_ns, GST_CLOCK_TIME_NONE);
   *out = buf;
   return GST_FLOW_OK;
 

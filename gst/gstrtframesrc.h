@@ -30,6 +30,10 @@ struct _GstRtFrameSrc
   gint fd;                      /* of file `file` */
   guint file;
   guint caps_file;              /* whose caps were set last, G_MAXUINT none */
+  /* streaming thread: the reference caps of file `reference_file`'s
+   * camera timestamps (NULL: it names none) */
+  GstCaps *reference;
+  guint reference_file;         /* G_MAXUINT: none parsed yet */
   guint64 next;                 /* frame create() reads next (object lock) */
 };
 

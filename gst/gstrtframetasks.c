@@ -450,6 +450,9 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
     case RTF_EVENT_WRITTEN:
       gst_element_post_message (el, gst_rtframe_message_written (src, e));
       break;
+    case RTF_EVENT_UPSTREAM_GAP:
+      gst_element_post_message (el, gst_rtframe_message_upstream_gap (src, e));
+      break;
   }
 }
 
@@ -553,6 +556,10 @@ gst_rtframe_sink_frame_clear (RtfFrame * frame)
   if (frame->format) {
     g_ref_string_release ((gchar *) frame->format);
     frame->format = NULL;
+  }
+  if (frame->reference) {
+    g_ref_string_release ((gchar *) frame->reference);
+    frame->reference = NULL;
   }
 }
 
@@ -663,6 +670,18 @@ writer_recording_stopped (const RtfRecordingInfo * info, gpointer user_data)
   gst_rtframe_sink_recording_stopped (GST_RTFRAME_SINK (user_data), info);
 }
 
+/* Upstream lost frames (the streaming thread, as it offers the frame
+ * after them): the message goes through the ring like the others, so the
+ * streaming thread builds no GstStructure and takes no bus lock */
+static void
+writer_upstream_gap (const RtfFrameReport * report,
+    const RtfFrameOrigin * origin, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push_upstream_gap (self->events, report, origin);
+}
+
 const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .frame_done = writer_frame_done,
   .frame_dropped = writer_frame_dropped,
@@ -675,4 +694,5 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .frame_unpinned = writer_frame_unpinned,
   .recording_started = writer_recording_started,
   .recording_stopped = writer_recording_stopped,
+  .upstream_gap = writer_upstream_gap,
 };

@@ -2,6 +2,7 @@
 #include "rtf-test-index.h"
 #include "rtf-crc32c.h"
 #include "rtf-file-mark.h"
+#include "rtf-upstream-gap.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +22,15 @@ rtf_test_index_record (RtfIndexRecord * r, guint64 i, guint32 size)
   r->size = size;
   r->checksum = 0xdead0000u + i;
   r->flags = RTF_INDEX_REC_CHECKSUM | (i == 2 ? RTF_INDEX_REC_MISSED : 0);
+  r->upstream_offset = 1000 + i + (i >= RTF_TEST_GAP_FRAME ?
+      RTF_TEST_GAP_MISSING : 0);
+  r->reference_ns = G_GUINT64_CONSTANT (7000000000) + i * 50000000 + 11;
+  r->gap_missing = r->gap_how = 0;
+  if (i == RTF_TEST_GAP_FRAME) {
+    r->flags |= RTF_INDEX_REC_GAP;
+    r->gap_missing = RTF_TEST_GAP_MISSING;
+    r->gap_how = RTF_GAP_OFFSET;
+  }
   r->slot = 0;
 }
 
@@ -43,6 +53,7 @@ rtf_test_index_write (const gchar * dir, const RtfTestRecording * t)
   h.created_ns = 1234;
   h.format = (gchar *) RTF_TEST_CAPS_TEXT;
   h.data_name = (gchar *) t->name;
+  h.reference = (gchar *) RTF_TEST_REFERENCE_TEXT;
   h.max_in_flight = 4;
   h.block = 4096;
   memset (h.recording_id.bytes, t->id, RTF_RECORDING_ID_SIZE);
@@ -56,8 +67,11 @@ rtf_test_index_write (const gchar * dir, const RtfTestRecording * t)
     r.checksum = rtf_crc32c (0, data + i * t->size, t->size);
     if (!t->checksums)
       r.flags &= ~RTF_INDEX_REC_CHECKSUM;
-    rtf_index_encode_record (&r, buf);
-    g_byte_array_append (idx, buf, RTF_INDEX_RECORD_SIZE);
+    /* an earlier version knows no gap flag */
+    if (t->version && t->version < 3)
+      r.flags &= ~RTF_INDEX_REC_GAP;
+    g_byte_array_append (idx, buf, rtf_index_encode_record_as (&r, t->version,
+            buf));
   }
   g_assert_true (g_file_set_contents (ipath, (gchar *) idx->data, idx->len,
           NULL));

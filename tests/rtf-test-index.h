@@ -10,6 +10,12 @@ G_BEGIN_DECLS
 
 #define RTF_TEST_CAPS_TEXT "video/x-raw, format=(string)GRAY10_LE32, " \
     "width=(int)8, height=(int)4"
+/* the reference caps a version 3 header names */
+#define RTF_TEST_REFERENCE_TEXT "timestamp/x-test-camera"
+/* the frame whose record says upstream lost frames before it (version 3),
+ * and how many (its upstream offset skips that many) */
+#define RTF_TEST_GAP_FRAME 4
+#define RTF_TEST_GAP_MISSING 2
 
 typedef struct
 {
@@ -18,7 +24,7 @@ typedef struct
   guint frames;                 /* frames written (and indexed) */
   guint32 size;                 /* bytes a frame */
   gboolean checksums;
-  guint32 version;              /* 1 or 2 (0: the current) */
+  guint32 version;              /* 1, 2 or 3 (0: the current) */
   guint8 id;                    /* every byte of the recording id */
   gboolean mark;                /* the data file carries the sink's mark */
 } RtfTestRecording;
@@ -28,7 +34,9 @@ typedef struct
 gchar *rtf_test_index_write (const gchar * dir, const RtfTestRecording * r);
 
 /* The record of frame i as rtf_test_index_write() writes it (without its
- * checksum) */
+ * checksum): with the fields of version 3 (an upstream offset, a
+ * reference timestamp, the gap before RTF_TEST_GAP_FRAME), which a
+ * recording of an earlier version does not keep */
 void rtf_test_index_record (RtfIndexRecord * r, guint64 i, guint32 size);
 
 /* Writes byte c at `at` of path */

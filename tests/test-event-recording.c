@@ -30,6 +30,7 @@ own_frame (guint stream, guint64 seq, gsize size)
   buf = gst_buffer_new_wrapped (data, size);
   GST_BUFFER_PTS (buf) = PTS (seq);
   GST_BUFFER_DURATION (buf) = 50 * MS;
+  GST_BUFFER_OFFSET (buf) = seq;        /* upstream's count, into the index */
   return buf;
 }
 
@@ -44,7 +45,8 @@ emit (GstElement * sink, const gchar * signal, GstClockTime rt)
 
 /* The file at `path` holds frames first..last of `stream` (numbered as
  * the sink numbered them), byte-exact; its index flags the first
- * `prerecorded` as pre-recorded and the first as a recording's start. */
+ * `prerecorded` as pre-recorded and the first as a recording's start,
+ * each with upstream's offset (own_frame() sets the frame's number). */
 static void
 assert_event_file (const gchar * path, gsize size, guint stream,
     guint64 from, guint64 last, guint64 prerecorded)
@@ -69,6 +71,8 @@ assert_event_file (const gchar * path, gsize size, guint stream,
         "%s: frame %" G_GUINT64_FORMAT " is not frame %" G_GUINT64_FORMAT,
         path, i, from + i);
     fail_unless_equals_uint64 (r->seq, from + i);
+    /* what upstream said of a frame is kept while it is held */
+    fail_unless_equals_uint64 (r->upstream_offset, from + i);
     fail_unless_equals_int (!!(r->flags & RTF_INDEX_REC_PRERECORDED),
         i < prerecorded);
     fail_unless_equals_int (!!(r->flags & RTF_INDEX_REC_EVENT_START), i == 0);
@@ -322,6 +326,7 @@ GST_START_TEST (test_small_upstream_pool)
     rtf_test_fill_frame (map.data, FRAME, 0, i);
     gst_buffer_unmap (buf, &map);
     GST_BUFFER_PTS (buf) = PTS (i);
+    GST_BUFFER_OFFSET (buf) = i;
     if (i == 20)
       fail_unless (emit (h->element, "start-recording", GST_CLOCK_TIME_NONE));
     fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
@@ -370,6 +375,7 @@ GST_START_TEST (test_proposed_pool_held_as_is)
     rtf_test_fill_frame (map.data, FRAME, 0, i);
     gst_buffer_unmap (buf, &map);
     GST_BUFFER_PTS (buf) = PTS (i);
+    GST_BUFFER_OFFSET (buf) = i;
     if (i == 8) {
       st = rtf_test_get_stats (h);
       fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "pre-record-frames"),

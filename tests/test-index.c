@@ -7,6 +7,7 @@
 #include "rtf-recording.h"
 #include "rtf-test-index.h"
 #include "rtf-test-util.h"
+#include "rtf-upstream-gap.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -126,14 +127,13 @@ fill_record (RtfIndexRecord * r, guint64 i, guint32 size)
   rtf_test_index_record (r, i, size);
 }
 
-/* "rec.raw", file number 3 of a recording whose id is all 0xab */
+/* "rec.raw", file number 3 of a recording whose id is all 0xab, its
+ * index in `version` (0: the current) */
 static gchar *
 write_recording_v (const gchar * dir, guint n, guint32 size, gboolean sums,
-    gboolean legacy)
+    guint32 version)
 {
-  RtfTestRecording t = { "rec.raw", 3, n, size, sums,
-    legacy ? RTF_INDEX_VERSION_1 : 0, 0xab, FALSE
-  };
+  RtfTestRecording t = { "rec.raw", 3, n, size, sums, version, 0xab, FALSE };
 
   return rtf_test_index_write (dir, &t);
 }
@@ -141,7 +141,7 @@ write_recording_v (const gchar * dir, guint n, guint32 size, gboolean sums,
 static gchar *
 write_recording (const gchar * dir, guint n, guint32 size, gboolean sums)
 {
-  return write_recording_v (dir, n, size, sums, FALSE);
+  return write_recording_v (dir, n, size, sums, 0);
 }
 
 static void
@@ -189,13 +189,27 @@ test_index_round_trip (void)
     g_assert_cmpuint (r->offset, ==, want.offset);
     g_assert_cmpuint (r->size, ==, want.size);
     g_assert_cmpuint (r->flags, ==, want.flags);
+    g_assert_cmpuint (r->upstream_offset, ==, want.upstream_offset);
+    g_assert_cmpuint (r->reference_ns, ==, want.reference_ns);
+    g_assert_cmpuint (r->gap_missing, ==, want.gap_missing);
+    g_assert_cmpuint (r->gap_how, ==, want.gap_how);
     g_assert_cmpuint (r->slot, ==, i);
   }
+  /* version 3: the reference caps, the gap before frame 4 */
+  g_assert_cmpuint (idx->header.record_size, ==, RTF_INDEX_RECORD_SIZE);
+  g_assert_cmpstr (idx->header.reference, ==, RTF_TEST_REFERENCE_TEXT);
+  g_assert_true (idx->records[RTF_TEST_GAP_FRAME].flags & RTF_INDEX_REC_GAP);
+  g_assert_false (idx->records[3].flags & RTF_INDEX_REC_GAP);
+  g_assert_cmpuint (idx->records[RTF_TEST_GAP_FRAME].gap_missing, ==,
+      RTF_TEST_GAP_MISSING);
+  g_assert_cmpuint (idx->records[RTF_TEST_GAP_FRAME].gap_how, ==,
+      RTF_GAP_OFFSET);
   rtf_index_free (idx);
 
   /* a record cut short: a torn tail */
   probe.format = (gchar *) CAPS_TEXT;
   probe.data_name = (gchar *) "rec.raw";
+  probe.reference = (gchar *) RTF_TEST_REFERENCE_TEXT;
   g_assert_true (truncate (ipath, (off_t) (rtf_index_header_size (&probe) +
               4 * RTF_INDEX_RECORD_SIZE + 10)) == 0);
   idx = rtf_index_load (ipath, &error);
@@ -235,7 +249,7 @@ static void
 test_index_version_1 (void)
 {
   gchar *dir = rtf_test_tmpdir_new ("rtf-index-v1");
-  gchar *path = write_recording_v (dir, 4, 100, TRUE, TRUE);
+  gchar *path = write_recording_v (dir, 4, 100, TRUE, RTF_INDEX_VERSION_1);
   gchar *ipath = rtf_index_path (path);
   GError *error = NULL;
   RtfIndex *idx = rtf_index_load (ipath, &error);
@@ -265,6 +279,138 @@ test_index_version_1 (void)
   rtf_test_tmpdir_free (dir);
   g_free (ipath);
   g_free (path);
+}
+
+/* A version 2 index (recordings made before version 3) reads as it was
+ * written: 72-byte records, no reference caps, no upstream fields - every
+ * reader takes it as before */
+static void
+test_index_version_2 (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtf-index-v2");
+  gchar *path = write_recording_v (dir, 6, 100, TRUE, RTF_INDEX_VERSION_2);
+  gchar *ipath = rtf_index_path (path);
+  GError *error = NULL;
+  RtfIndex *idx = rtf_index_load (ipath, &error);
+  RtfRecording *rec;
+  RtfCheck c;
+  gchar *text = NULL;
+  gsize len;
+  guint i;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (idx->header.version, ==, 2);
+  g_assert_cmpuint (idx->header.record_size, ==, RTF_INDEX_RECORD_SIZE_V2);
+  g_assert_cmpuint (idx->header.header_size, ==, (RTF_INDEX_FIXED_HEADER +
+          strlen ("rec.raw") + 1 + strlen (CAPS_TEXT) + 1 + 7) & ~7);
+  g_assert_cmpstr (idx->header.format, ==, CAPS_TEXT);
+  g_assert_cmpstr (idx->header.data_name, ==, "rec.raw");
+  g_assert_null (idx->header.reference);
+  g_assert_cmpuint (idx->n_records, ==, 6);
+  g_assert_null (idx->damage);
+  g_assert_true (g_file_get_contents (ipath, &text, &len, NULL));
+  g_assert_cmpuint (len, ==, idx->header.header_size + 6 * 72);
+  g_free (text);
+  for (i = 0; i < 6; i++) {
+    RtfIndexRecord want;
+    const RtfIndexRecord *r = &idx->records[i];
+
+    fill_record (&want, i, 100);
+    g_assert_cmpuint (r->seq, ==, want.seq);
+    g_assert_cmpuint (r->pts, ==, want.pts);
+    g_assert_cmpuint (r->offset, ==, want.offset);
+    g_assert_cmpuint (r->flags, ==, want.flags & ~RTF_INDEX_REC_GAP);
+    g_assert_cmpuint (r->upstream_offset, ==, RTF_INDEX_NONE);
+    g_assert_cmpuint (r->reference_ns, ==, RTF_INDEX_NONE);
+    g_assert_cmpuint (r->gap_missing, ==, 0);
+    g_assert_cmpuint (r->gap_how, ==, 0);
+  }
+  rtf_index_free (idx);
+
+  rec = rtf_recording_open (path, 0, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (rec->files[0].state, ==, RTF_FILE_OK);
+  g_assert_cmpint (rec->files[0].proof, ==, RTF_PROOF_NAME);
+  g_assert_cmpuint (rec->n_frames, ==, 6);
+  g_assert_cmpint (rec->files[0].walk.stop, ==, RTF_INDEX_WHOLE);
+  rtf_check_file (&rec->files[0], TRUE, 0, &c);
+  g_assert_cmpuint (c.faults->len, ==, 0);
+  g_assert_cmpuint (c.checked_sums, ==, 6);
+  g_assert_cmpuint (c.missed, ==, 1);
+  rtf_check_clear (&c);
+  rtf_recording_free (rec);
+  rtf_test_tmpdir_free (dir);
+  g_free (ipath);
+  g_free (path);
+}
+
+/* One record in each version: what each keeps, each with its own CRC;
+ * a header of version 3 whose reference caps run past it is refused */
+static void
+test_record_versions (void)
+{
+  guint8 buf[RTF_INDEX_RECORD_SIZE + 8], head[512];
+  RtfIndexRecord r, got;
+  RtfIndexHeader h = { 0 }, back;
+  gchar *why = NULL;
+  gsize size;
+
+  fill_record (&r, RTF_TEST_GAP_FRAME, 64);
+  g_assert_cmpuint (rtf_index_record_size (0), ==, 96);
+  g_assert_cmpuint (rtf_index_record_size (3), ==, 96);
+  g_assert_cmpuint (rtf_index_record_size (2), ==, 72);
+  g_assert_cmpuint (rtf_index_record_size (1), ==, 72);
+
+  g_assert_cmpuint (rtf_index_encode_record_as (&r, 2, buf), ==, 72);
+  g_assert_true (rtf_index_decode_record (buf, 72, 2, &got));
+  g_assert_cmpuint (got.seq, ==, r.seq);
+  g_assert_cmpuint (got.upstream_offset, ==, RTF_INDEX_NONE);
+  g_assert_cmpuint (got.reference_ns, ==, RTF_INDEX_NONE);
+  buf[70] ^= 1;                 /* its CRC covers bytes 0..67 */
+  g_assert_false (rtf_index_decode_record (buf, 72, 2, &got));
+
+  g_assert_cmpuint (rtf_index_encode_record_as (&r, 3, buf), ==, 96);
+  g_assert_true (rtf_index_decode_record (buf, 96, 3, &got));
+  g_assert_cmpuint (got.upstream_offset, ==, r.upstream_offset);
+  g_assert_cmpuint (got.reference_ns, ==, r.reference_ns);
+  g_assert_cmpuint (got.gap_missing, ==, RTF_TEST_GAP_MISSING);
+  g_assert_cmpuint (got.gap_how, ==, RTF_GAP_OFFSET);
+  g_assert_true (got.flags & RTF_INDEX_REC_GAP);
+  /* the CRC covers the new fields too */
+  buf[80] ^= 1;
+  g_assert_false (rtf_index_decode_record (buf, 96, 3, &got));
+
+  /* the reference caps in the header, its length at byte 92 */
+  h.format = (gchar *) CAPS_TEXT;
+  h.data_name = (gchar *) "rec.raw";
+  h.reference = (gchar *) RTF_TEST_REFERENCE_TEXT;
+  h.frame_size = 64;
+  size = rtf_index_encode_header (&h, head);
+  g_assert_cmpuint (size, ==, (96 + strlen ("rec.raw") + 1 +
+          strlen (CAPS_TEXT) + 1 + strlen (RTF_TEST_REFERENCE_TEXT) + 1 + 7)
+      & ~7);
+  g_assert_true (rtf_index_decode_header (head, size, &back, &why));
+  g_assert_cmpuint (back.version, ==, 3);
+  g_assert_cmpuint (back.record_size, ==, 96);
+  g_assert_cmpstr (back.reference, ==, RTF_TEST_REFERENCE_TEXT);
+  rtf_index_header_clear (&back);
+  /* no reference caps: NULL again */
+  h.reference = NULL;
+  size = rtf_index_encode_header (&h, head);
+  g_assert_true (rtf_index_decode_header (head, size, &back, &why));
+  g_assert_null (back.reference);
+  rtf_index_header_clear (&back);
+  /* a length past the header (CRC made right): refused */
+  head[92] = 200;
+  head[60] = head[61] = head[62] = head[63] = 0;
+  {
+    guint32 crc = GUINT32_TO_LE (rtf_crc32c (0, head, size));
+
+    memcpy (head + 60, &crc, 4);
+  }
+  g_assert_false (rtf_index_decode_header (head, size, &back, &why));
+  g_assert_nonnull (strstr (why, "sizes out of range"));
+  g_free (why);
 }
 
 static void
@@ -474,6 +620,8 @@ main (int argc, char **argv)
   g_test_add_func ("/pattern/check-and-format", test_pattern);
   g_test_add_func ("/index/round-trip", test_index_round_trip);
   g_test_add_func ("/index/version-1", test_index_version_1);
+  g_test_add_func ("/index/version-2", test_index_version_2);
+  g_test_add_func ("/index/record-versions", test_record_versions);
   g_test_add_func ("/index/check-file", test_check_file);
   g_test_add_func ("/index/walk", test_index_walk);
   g_test_add_func ("/index/recording-set", test_recording_set);

@@ -44,7 +44,8 @@ in_dir (const gchar * name)
   return g_build_filename (dir, name, NULL);
 }
 
-/* "cam.raw": n frames, a version 2 index, marked as the sink marks */
+/* "cam.raw": n frames, an index of the current version, marked as the
+ * sink marks */
 static gchar *
 recording (guint n, gboolean sums)
 {
@@ -387,6 +388,46 @@ test_legacy_index (void)
   g_free (path);
 }
 
+/* A version 2 index (72-byte records, made before version 3) is paired
+ * by its name and mark, and a crash's tail is cut at its own record size:
+ * the data after the last record's frame, the torn record after it */
+static void
+test_version_2_index (void)
+{
+  RtfTestRecording t = { "cam2.raw", 0, 5, FRAME, TRUE, 2, 0x22, TRUE };
+  gchar *path = rtf_test_index_write (dir, &t), *ipath = rtf_index_path (path);
+  gchar *why = NULL;
+  guint64 header;
+  gsize len;
+  Look l;
+
+  append (path, 150, 0x5a);
+  append (ipath, 30, 0x77);
+  look (&l, path);
+  g_assert_cmpuint (l.f->index->header.version, ==, 2);
+  g_assert_cmpint (l.f->proof, ==, RTF_PROOF_MARK);
+  header = l.f->index->header.header_size;
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_CUT);
+  g_assert_cmpuint (l.plan.keep_bytes, ==, 5 * FRAME);
+  g_assert_cmpuint (l.plan.keep_index_bytes, ==, header + 5 * 72);
+  g_assert_false (l.plan.needs_force);
+  g_assert_cmpint (rtf_recover_apply (l.f, &l.plan, &why), ==, 0);
+  look_done (&l);
+  g_free (contents (path, &len));
+  g_assert_cmpuint (len, ==, 5 * FRAME);
+  g_free (contents (ipath, &len));
+  g_assert_cmpuint (len, ==, header + 5 * 72);
+  /* whole again, still version 2 */
+  look (&l, path);
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_WHOLE);
+  g_assert_cmpuint (l.f->walk.frames, ==, 5);
+  g_assert_cmpint (l.f->walk.stop, ==, RTF_INDEX_WHOLE);
+  look_done (&l);
+  g_free (why);
+  g_free (ipath);
+  g_free (path);
+}
+
 /* A file being recorded (its writer holds the lock) is in use: nothing
  * is cut, and applying an old plan finds the lock too */
 static void
@@ -690,6 +731,7 @@ main (int argc, char **argv)
   add ("/recover/damaged-middle-record-kept", test_damaged_middle_record_kept);
   add ("/recover/tail-cut-and-limit", test_tail_cut_and_limit);
   add ("/recover/legacy-index", test_legacy_index);
+  add ("/recover/version-2-index", test_version_2_index);
   add ("/recover/in-use", test_in_use);
   add ("/recover/replaced-between", test_replaced_between);
   add ("/recover/hostile-index", test_hostile_index);

@@ -147,7 +147,7 @@ push_live (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq)
   RtfFrameTimes t = times_of (seq);
   RtfFrame *f;
 
-  g_assert_cmpint (rtf_writer_offer (w, size, RTF_LEAKY_NO, &t, &f), ==,
+  g_assert_cmpint (rtf_writer_offer (w, size, RTF_LEAKY_NO, &t, NULL, &f), ==,
       RTF_OFFER_TAKEN);
   fill (ctx, f, size, seq);
   rtf_writer_commit (w, f);
@@ -164,7 +164,7 @@ push_backlog (RtfWriter * w, Ctx * ctx, gsize size, guint64 first, guint64 last)
     RtfFrameTimes t = times_of (s);
     RtfFrame *f;
 
-    g_assert_cmpint (rtf_writer_offer_backlog (w, size, s, &t, &f), ==,
+    g_assert_cmpint (rtf_writer_offer_backlog (w, size, s, &t, NULL, &f), ==,
         RTF_OFFER_TAKEN);
     fill (ctx, f, size, s);
     if (s == first) {
@@ -249,7 +249,7 @@ test_two_recordings (gconstpointer data)
   prepare (&ctx, c->size, 10, 46);
   /* held before the first recording: the 10 oldest pushed out */
   for (i = 0; i < 30; i++)
-    g_assert_cmpuint (rtf_writer_hold (w, c->size), ==, i);
+    g_assert_cmpuint (rtf_writer_hold (w, c->size, NULL), ==, i);
   for (i = 0; i < 10; i++)
     rtf_writer_discard (w, c->size);
   push_backlog (w, &ctx, c->size, 10, 29);
@@ -258,7 +258,7 @@ test_two_recordings (gconstpointer data)
   rtf_writer_end_recording (w, 39);
   /* between recordings */
   for (i = 0; i < 5; i++) {
-    s = rtf_writer_hold (w, c->size);
+    s = rtf_writer_hold (w, c->size, NULL);
     g_assert_cmpuint (s, ==, 40 + i);
   }
   for (i = 0; i < 2; i++) {
@@ -353,7 +353,7 @@ test_never_started (gconstpointer data)
   t = g_thread_new ("writer", run_writer, w);
   g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
   for (i = 0; i < 6; i++) {
-    rtf_writer_hold (w, c->size);
+    rtf_writer_hold (w, c->size, NULL);
     rtf_writer_discard (w, c->size);
   }
   g_assert_cmpint (rtf_writer_sync (w), ==, 0);
@@ -417,7 +417,7 @@ test_shutdown_during_backlog (gconstpointer data)
   g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
   prepare (&ctx, c->size, 0, 16);
   for (i = 0; i < 16; i++)
-    rtf_writer_hold (w, c->size);
+    rtf_writer_hold (w, c->size, NULL);
   push_backlog (w, &ctx, c->size, 0, 15);
   push_live (w, &ctx, c->size, 16);
   rtf_writer_shutdown (w);

@@ -84,7 +84,7 @@ push_frame (RtfWriter * w, Ctx * ctx, gsize size, guint64 seq, MemKind mem)
   guint8 *data;
 
   rtf_frame_times_clear (&times);
-  res = rtf_writer_offer (w, size, RTF_LEAKY_NO, &times, &f);
+  res = rtf_writer_offer (w, size, RTF_LEAKY_NO, &times, NULL, &f);
   if (res != RTF_OFFER_TAKEN)
     return res;
   g_assert_cmpint (posix_memalign (&p, 4096, size + 4096), ==, 0);
@@ -575,6 +575,171 @@ test_rotation (gconstpointer data)
   g_free (dir);
 }
 
+/* ---- upstream gaps: counted, reported, and each in the index record of
+ * the next frame written, also when the frame after the gap is dropped */
+
+typedef struct
+{
+  Ctx ctx;
+  guint64 gap_seq[8];
+  guint64 gap_missing[8];
+  guint gaps;
+  guint dropped;
+} GapCtx;
+
+static void
+gap_reported (const RtfFrameReport * report, const RtfFrameOrigin * origin,
+    gpointer user_data)
+{
+  GapCtx *gc = user_data;
+
+  g_assert_cmpuint (gc->gaps, <, 8);
+  g_assert_cmpuint (origin->gap.how, !=, 0);
+  g_assert_cmpint (report->detected_ns, ==, report->times.arrival_ns);
+  gc->gap_seq[gc->gaps] = report->seq;
+  gc->gap_missing[gc->gaps++] = origin->gap.missing;
+}
+
+static void
+gap_dropped (const RtfFrameReport * report, gboolean missed_before,
+    gpointer user_data)
+{
+  ((GapCtx *) user_data)->dropped++;
+}
+
+/* Offers a 4096-byte frame with upstream offset `offset` and a gap of
+ * `missing` frames seen by `how` before it (0: none) */
+static RtfOffer
+offer_with_origin (RtfWriter * w, GapCtx * gc, RtfLeaky leaky,
+    guint64 offset, guint32 how, guint64 missing)
+{
+  const gsize size = 4096;
+  RtfFrameTimes times;
+  RtfFrameOrigin origin;
+  RtfFrame *f;
+  RtfOffer res;
+  void *p = NULL;
+
+  rtf_frame_times_clear (&times);
+  times.arrival_ns = 1000 + offset;
+  rtf_frame_origin_clear (&origin);
+  origin.offset = offset;
+  origin.reference_ns = offset * 1000;
+  origin.gap.how = how;
+  origin.gap.missing = missing;
+  if (how & RTF_GAP_OFFSET)
+    origin.gap.first_offset = offset - missing;
+  res = rtf_writer_offer (w, size, leaky, &times, &origin, &f);
+  if (res != RTF_OFFER_TAKEN)
+    return res;
+  g_assert_cmpint (posix_memalign (&p, 4096, size), ==, 0);
+  gc->ctx.mem[f->cell] = p;
+  rtf_test_fill_frame (p, size, 0, offset);
+  f->iov[0] = (struct iovec) { p, size };
+  f->n_iov = 1;
+  f->reference = "timestamp/x-test";
+  rtf_writer_commit (w, f);
+  return RTF_OFFER_TAKEN;
+}
+
+static void
+test_upstream_gaps (void)
+{
+  static const RtfWriterCallbacks gap_callbacks = {
+    .frame_done = frame_done,
+    .frame_dropped = gap_dropped,
+    .upstream_gap = gap_reported,
+  };
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "gaps.raw", NULL);
+  RtfWriterConfig cfg = { path, RTF_ENGINE_AUTO, RTF_DIRECT_AUTO, 2, 4, 0,
+    1 << 20
+  };
+  GapCtx gc = { {0} };
+  RtfWriterStats st;
+  RtfRecording *rec;
+  const RtfIndex *idx;
+  GError *error = NULL;
+  RtfWriter *w;
+  GThread *t;
+  gint e = 0;
+
+  cfg.index = TRUE;
+  w = rtf_writer_new (&cfg, &gap_callbacks, &gc, &e, NULL);
+  g_assert_nonnull (w);
+  gc.ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  /* no writer thread yet: the 4 cells fill and stay queued */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_UPSTREAM, 100, 0, 0), ==, RTF_OFFER_TAKEN);     /* frame 0 */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_UPSTREAM, 103, RTF_GAP_OFFSET, 2), ==, RTF_OFFER_TAKEN);        /* 1: after a gap */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_UPSTREAM, 104, 0, 0), ==, RTF_OFFER_TAKEN);     /* 2 */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_UPSTREAM, 105, 0, 0), ==, RTF_OFFER_TAKEN);     /* 3 */
+  /* 4: after a gap, dropped as it comes (full): frame 5 carries its gap */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_UPSTREAM, 108,
+          RTF_GAP_OFFSET, 2), ==, RTF_OFFER_DROPPED);
+  /* 5: the oldest queued (0) goes for it */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_DOWNSTREAM, 109, 0, 0),
+      ==, RTF_OFFER_TAKEN);
+  /* 6: a DISCONT; the oldest queued (1, after a gap) goes, and frame 2,
+   * queued after it, takes its gap */
+  g_assert_cmpint (offer_with_origin (w, &gc, RTF_LEAKY_DOWNSTREAM, 110,
+          RTF_GAP_DISCONT, 0), ==, RTF_OFFER_TAKEN);
+  /* reported as offered, each under the number its frame got */
+  g_assert_cmpuint (gc.gaps, ==, 3);
+  g_assert_cmpuint (gc.gap_seq[0], ==, 1);
+  g_assert_cmpuint (gc.gap_missing[0], ==, 2);
+  g_assert_cmpuint (gc.gap_seq[1], ==, 4);
+  g_assert_cmpuint (gc.gap_seq[2], ==, 6);
+  g_assert_cmpuint (gc.gap_missing[2], ==, 0);
+  g_assert_cmpuint (gc.dropped, ==, 3);
+
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  g_assert_cmpint (rtf_writer_sync (w), ==, 0);
+  rtf_writer_get_stats (w, &st);
+  rtf_writer_shutdown (w);
+  g_thread_join (t);
+  g_assert_cmpuint (st.frames_written, ==, 4);
+  g_assert_cmpuint (st.frames_dropped, ==, 3);
+  g_assert_cmpuint (st.upstream_gaps, ==, 3);
+  g_assert_cmpuint (st.frames_missing_upstream, ==, 4);
+
+  rec = rtf_recording_open (path, 0, TRUE, &error);
+  g_assert_no_error (error);
+  idx = rec->files[0].index;
+  g_assert_cmpstr (idx->header.reference, ==, "timestamp/x-test");
+  g_assert_cmpuint (idx->n_records, ==, 4);
+  g_assert_cmpuint (idx->records[0].seq, ==, 2);
+  g_assert_cmpuint (idx->records[0].upstream_offset, ==, 104);
+  g_assert_cmpuint (idx->records[0].reference_ns, ==, 104000);
+  g_assert_true (idx->records[0].flags & RTF_INDEX_REC_GAP);
+  g_assert_cmpuint (idx->records[0].gap_missing, ==, 2);
+  g_assert_cmpuint (idx->records[0].gap_how, ==, RTF_GAP_OFFSET);
+  g_assert_cmpuint (idx->records[1].seq, ==, 3);
+  g_assert_false (idx->records[1].flags & RTF_INDEX_REC_GAP);
+  g_assert_cmpuint (idx->records[1].gap_how, ==, 0);
+  g_assert_cmpuint (idx->records[2].seq, ==, 5);
+  g_assert_cmpuint (idx->records[2].upstream_offset, ==, 109);
+  g_assert_true (idx->records[2].flags & RTF_INDEX_REC_GAP);
+  g_assert_cmpuint (idx->records[2].gap_missing, ==, 2);
+  g_assert_cmpuint (idx->records[3].seq, ==, 6);
+  g_assert_true (idx->records[3].flags & RTF_INDEX_REC_GAP);
+  g_assert_cmpuint (idx->records[3].gap_how, ==, RTF_GAP_DISCONT);
+  g_assert_cmpuint (idx->records[3].gap_missing, ==, 0);
+  rtf_recording_free (rec);
+  rtf_writer_free (w);
+  g_free (gc.ctx.mem);
+  g_unlink (path);
+  {
+    gchar *ipath = g_strconcat (path, ".idx", NULL);
+
+    g_unlink (ipath);
+    g_free (ipath);
+  }
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -627,6 +792,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/writer/rotation/psync",
       GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_rotation);
   g_test_add_func ("/writer/open-error", test_open_error);
+  g_test_add_func ("/writer/upstream-gaps", test_upstream_gaps);
   g_test_add_data_func ("/writer/abandon/io_uring",
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_abandon);
   g_test_add_data_func ("/writer/abandon/psync",

@@ -1,11 +1,14 @@
 /* rtframe-verify: checks a recording (one file or a rotated set) against
  * its indexes: that each index is the file's, sizes, order, gaps,
- * checksums, and sums up the missed deadlines.  It only reads.  Exit
- * status 0: no fault; 1: faults (listed); 2: the recording could not be
- * read, or a file of it is in use (being recorded). */
+ * checksums, and sums up the missed deadlines; lists the frames lost
+ * upstream, before the recorder (index version 3), which are no fault of
+ * the recording.  It only reads.  Exit status 0: no fault; 1: faults
+ * (listed); 2: the recording could not be read, or a file of it is in use
+ * (being recorded). */
 #include "rtf-check.h"
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
+#include "rtf-upstream-gap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,39 @@ static const GOptionEntry entries[] = {
   {NULL}
 };
 
+/* One line for each record of f's good frames that says upstream lost
+ * frames before it */
+static void
+print_upstream_gaps (const RtfRecordingFile * f, guint64 good_frames)
+{
+  guint64 i;
+
+  for (i = 0; i < good_frames; i++) {
+    const RtfIndexRecord *r = &f->index->records[i];
+    GString *detail;
+
+    if (!(r->flags & RTF_INDEX_REC_GAP))
+      continue;
+    detail = g_string_new ("detected by ");
+    g_string_append (detail, r->gap_how ? rtf_gap_how_name (r->gap_how) : "?");
+    if (r->upstream_offset != RTF_INDEX_NONE)
+      g_string_append_printf (detail, "; its offset %" G_GUINT64_FORMAT,
+          r->upstream_offset);
+    if (r->pts != RTF_INDEX_NONE)
+      g_string_append_printf (detail, "%s pts %" G_GUINT64_FORMAT ".%09"
+          G_GUINT64_FORMAT " s", r->upstream_offset != RTF_INDEX_NONE ?
+          "," : ";", r->pts / 1000000000, r->pts % 1000000000);
+    if (r->gap_missing)
+      printf ("UPSTREAM GAP %s: %u frame%s lost before frame %"
+          G_GUINT64_FORMAT " (%s)\n", f->path, r->gap_missing,
+          r->gap_missing == 1 ? "" : "s", r->seq, detail->str);
+    else
+      printf ("UPSTREAM GAP %s: frames lost before frame %" G_GUINT64_FORMAT
+          ", how many not known (%s)\n", f->path, r->seq, detail->str);
+    g_string_free (detail, TRUE);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -39,8 +75,8 @@ main (int argc, char **argv)
   RtfHistogram latency;
   guint64 faults = 0, gaps = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
   guint64 recordings = 0, prerecorded = 0;
-  guint64 prev_last = 0, in_use = 0;
-  gboolean have_prev = FALSE;
+  guint64 prev_last = 0, in_use = 0, upstream_gaps = 0, missing_upstream = 0;
+  gboolean have_prev = FALSE, have_upstream = FALSE;
   guint i, j;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -82,6 +118,10 @@ main (int argc, char **argv)
       printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (c.faults, j));
     faults += c.faults->len;
     gaps += c.gaps;
+    upstream_gaps += c.upstream_gaps;
+    missing_upstream += c.missing_upstream;
+    if (f->index && f->index->header.version >= 3)
+      have_upstream = TRUE;
     missed += c.missed;
     recordings += c.recordings;
     prerecorded += c.prerecorded;
@@ -106,11 +146,17 @@ main (int argc, char **argv)
           rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
       }
     }
-    if (!quiet)
+    if (!quiet) {
       printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
           " bytes, %s%s\n", f->path, c.good_frames, c.good_end,
           f->index ? f->index->header.format : rtf_file_state_name (f->state),
           c.faults->len ? "" : ", OK");
+      if (f->index && f->index->header.reference)
+        printf ("%s: camera timestamps of %s\n", f->path,
+            f->index->header.reference);
+      if (f->index)
+        print_upstream_gaps (f, c.good_frames);
+    }
     rtf_check_clear (&c);
   }
   if (gaps && !allow_gaps) {
@@ -128,6 +174,10 @@ main (int argc, char **argv)
       printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
           " frames held before their recording started (pre-record)\n",
           recordings, recordings == 1 ? "" : "s", prerecorded);
+    if (have_upstream)
+      printf ("upstream: %" G_GUINT64_FORMAT " gap%s, %" G_GUINT64_FORMAT
+          " frames lost before the recorder (no fault of the recording)\n",
+          upstream_gaps, upstream_gaps == 1 ? "" : "s", missing_upstream);
     if (latency.count)
       printf ("write latency (arrival to on disk): p50 %.1f ms, p99 %.1f ms, "
           "max %.1f ms; %" G_GUINT64_FORMAT " frames missed their deadline\n",

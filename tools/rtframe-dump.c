@@ -1,0 +1,119 @@
+/* rtframe-dump: writes what the index of a recording (one file or a
+ * rotated set) says of every frame, as CSV on stdout - one header line,
+ * then one line a frame, for a spreadsheet or Python.  It only reads.
+ * Exit status 0: every file read; 1: a file of the set could not be read
+ * (its frames are missing from the output, which says so on stderr); 2:
+ * the recording could not be opened. */
+#include "rtf-recording.h"
+#include "rtf-upstream-gap.h"
+
+#include <stdio.h>
+
+static guint64 start_index;
+
+static const GOptionEntry entries[] = {
+  {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
+      "Lowest file number of a pattern to read (default 0)", "N"},
+  {NULL}
+};
+
+/* The columns, in order (docs/reference.md says what each is) */
+static const gchar header[] = "frame,file,pts,duration,running_time,"
+    "camera_timestamp,upstream_offset,arrival,written,latency,byte_offset,"
+    "size,flags,missed,copied,gap,gap_missing,gap_detected_by,prerecorded,"
+    "event_start";
+
+/* A time or number, or nothing where the index has none */
+static void
+put_u64 (guint64 v)
+{
+  if (v != RTF_INDEX_NONE)
+    printf ("%" G_GUINT64_FORMAT, v);
+  putchar (',');
+}
+
+static void
+put_record (const RtfIndexRecord * r, guint64 file)
+{
+  gboolean gap = (r->flags & RTF_INDEX_REC_GAP) != 0;
+
+  printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", r->seq, file);
+  put_u64 (r->pts);
+  put_u64 (r->duration);
+  put_u64 (r->running_time);
+  put_u64 (r->reference_ns);
+  put_u64 (r->upstream_offset);
+  printf ("%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%"
+      G_GUINT64_FORMAT ",%u,%u,%d,%d,%d,", r->arrival_ns, r->complete_ns,
+      r->complete_ns - r->arrival_ns, r->offset, r->size, r->flags,
+      (r->flags & RTF_INDEX_REC_MISSED) != 0,
+      (r->flags & RTF_INDEX_REC_COPIED) != 0, gap);
+  if (gap)
+    printf ("%u,%s,", r->gap_missing, rtf_gap_how_name (r->gap_how));
+  else
+    printf (",,");
+  printf ("%d,%d\n", (r->flags & RTF_INDEX_REC_PRERECORDED) != 0,
+      (r->flags & RTF_INDEX_REC_EVENT_START) != 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("LOCATION - every frame of a "
+      "recording as CSV");
+  GError *error = NULL;
+  RtfRecording *rec;
+  gchar *description;
+  gint status = 0;
+  guint i;
+  guint64 j;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  description = g_strdup_printf ("LOCATION is a recorded file or the "
+      "pattern it was recorded with (cam0-%%05d.raw): then every file of the "
+      "set, in order.\nColumns: %s (times in ns; empty: not known).\nExit "
+      "status: 0 every file read, 1 a file could not be read, 2 the "
+      "recording cannot be opened.", header);
+  g_option_context_set_description (ctx, description);
+  g_free (description);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
+    fprintf (stderr, "%s\n", error ? error->message :
+        "usage: rtframe-dump [OPTION...] LOCATION");
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  rec = rtf_recording_open (argv[1], start_index, FALSE, &error);
+  if (rec == NULL) {
+    fprintf (stderr, "rtframe-dump: %s\n", error->message);
+    g_error_free (error);
+    return 2;
+  }
+  printf ("%s\n", header);
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state == RTF_FILE_NEVER_WRITTEN)
+      continue;
+    if (f->state != RTF_FILE_OK) {
+      fprintf (stderr, "rtframe-dump: %s: not read: %s (%s)\n", f->path,
+          f->why, rtf_file_state_name (f->state));
+      status = 1;
+      continue;
+    }
+    if (f->in_use)
+      fprintf (stderr, "rtframe-dump: %s is being recorded: its frames so "
+          "far\n", f->path);
+    if (f->walk.why)
+      fprintf (stderr, "rtframe-dump: %s: its first %" G_GUINT64_FORMAT
+          " frames: %s\n", f->path, f->walk.frames, f->walk.why);
+    for (j = 0; j < f->walk.frames; j++)
+      put_record (&f->index->records[j], f->number);
+  }
+  if (fflush (stdout) != 0 || ferror (stdout)) {
+    perror ("rtframe-dump: writing");
+    status = 2;
+  }
+  rtf_recording_free (rec);
+  return status;
+}
