@@ -140,6 +140,12 @@ struct _RtfWriter
   gboolean reg_done[RTF_REGIONS_MAX];
   guint n_regions;
   gboolean registration_off;
+
+  /* writer thread: the free-space guard (rtf-writer-space.c) */
+  RtfSpaceGuard space;
+  gboolean space_on;            /* a file on a filesystem that counts */
+  gboolean space_now;           /* check at the next turn (a new file) */
+  gboolean space_room_asked;    /* a make_room is out */
 };
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
@@ -200,6 +206,23 @@ gint rtf_writer_seal_outputs (RtfWriter * w);
 gint rtf_writer_end_at_eos (RtfWriter * w);
 void rtf_writer_close_files (RtfWriter * w);
 void rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err);
+
+/* ---- rtf-writer-space.c: the free-space guard ---------------------- */
+
+/* What the first file may reserve at open: preallocate, or no more than
+ * keeps the filesystem of path above min-free-space */
+guint64 rtf_writer_space_first_reserve (RtfWriter * w, const gchar * path,
+    guint64 want);
+/* At the start of the thread (after the file helper): the first check */
+void rtf_writer_space_start (RtfWriter * w);
+/* A check when due: returns wait shortened to the next one */
+gint64 rtf_writer_space_step (RtfWriter * w, gint64 wait);
+/* A file got its first frame: check at the next turn */
+void rtf_writer_space_new_file (RtfWriter * w);
+/* How much of `want` bytes cur may reserve ahead now */
+guint64 rtf_writer_space_reserve_limit (RtfWriter * w, guint64 want);
+/* The guard ended the recording: its figures for the owner */
+void rtf_writer_space_failure (RtfWriter * w, RtfFailure * failure);
 
 G_END_DECLS
 
