@@ -16,6 +16,8 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_WRITTEN "rtframesink-frame-written"
 #define GST_RTFRAME_MSG_FILE_OPENED "rtframesink-file-opened"
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
+#define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
+#define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
 
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
@@ -51,6 +53,10 @@ GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
     guint64 processed, guint64 dropped);
+GstMessage *gst_rtframe_message_file_deleted (GstObject * src,
+    const RtfFileDeleted * info);
+GstMessage *gst_rtframe_message_disk_space (GstObject * src,
+    const RtfSpaceReport * r);
 
 G_END_DECLS
 

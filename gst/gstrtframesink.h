@@ -48,6 +48,7 @@ struct _GstRtFrameSink
   guint64 sync_interval;
   gboolean realtime;
   guint64 extent_size_hint;
+  gint64 min_free_space;        /* bytes, 0 off, -1 auto */
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
