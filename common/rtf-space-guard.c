@@ -172,8 +172,10 @@ rtf_space_guard_next_check (const RtfSpaceGuard * g)
 gboolean
 rtf_space_guard_due (const RtfSpaceGuard * g, gint64 now_ns, guint64 written)
 {
-  return !g->measured || now_ns >= g->next_check_ns
-      || written >= g->next_check_written;
+  /* (before the first sample: at next_check_ns, 0, or when the writer
+   * says to look again after statfs failed) */
+  return now_ns >= g->next_check_ns
+      || (g->measured && written >= g->next_check_written);
 }
 
 guint64
