@@ -51,6 +51,8 @@ sample (RtfWriter * w, gint64 now, RtfSpaceSample * s)
   err = rtf_space_statfs (w->cur->file.fd, NULL, &s->fs_free, &s->fs_size);
   if (err == EOPNOTSUPP) {
     w->space_on = FALSE;
+    w->space.now.min_free = 0;
+    publish (w);
     rtf_writer_log (w, RTF_LOG_INFO, "the filesystem of %s keeps no count "
         "of its space (ramfs?): no free-space guard", w->cur->path);
     return FALSE;
@@ -138,9 +140,11 @@ void
 rtf_writer_space_start (RtfWriter * w)
 {
   rtf_space_guard_init (&w->space, w->config.min_free_space, w->config.rotate);
-  publish (w);
-  /* a pipe, a device: nothing to count */
+  /* a pipe, a device: nothing to count, no guard */
   w->space_on = !w->stream && !w->device;
+  if (!w->space_on)
+    w->space.now.min_free = 0;
+  publish (w);
   if (w->space_on)
     check (w, rtf_clock_now_ns ());
 }
