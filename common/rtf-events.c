@@ -101,6 +101,17 @@ rtf_events_push_upstream_gap (RtfEvents * ev, const RtfFrameReport * report,
   return push_event (ev, &e);
 }
 
+/* The free space crossed a level (rare: no more than a few a minute). */
+gboolean
+rtf_events_push_space (RtfEvents * ev, const RtfSpaceReport * r)
+{
+  RtfEvent e = { 0 };
+
+  e.kind = RTF_EVENT_DISK_SPACE;
+  e.u.space = *r;
+  return push_event (ev, &e);
+}
+
 /* Waits until an event comes, rtf_events_wake() is called, or the
  * monotonic time until_us (g_get_monotonic_time ()) passes. */
 void

@@ -15,7 +15,10 @@ typedef enum
   RTF_FAIL_OPEN,                /* opening a file, or giving the next file of
                                  * a set its name */
   RTF_FAIL_XFLAGS,              /* the file's XFS flags were refused */
-  RTF_FAIL_INDEX                /* the file's index could not be created */
+  RTF_FAIL_INDEX,               /* the file's index could not be created */
+  RTF_FAIL_SPACE                /* the free-space guard ended the recording
+                                 * before the filesystem was full (err:
+                                 * ENOSPC) */
 } RtfFailStep;
 
 typedef struct
@@ -26,6 +29,10 @@ typedef struct
   /* what became of the recording: frames written, what the file was cut
    * back to, frames accepted and not written (NULL when opening failed) */
   const gchar *detail;
+  /* SPACE: bytes written, free on the filesystem once the files were
+   * finished, and the min-free-space in force */
+  guint64 bytes_written, free_space, min_free_space;
+  guint64 frames_written;
 } RtfFailure;
 
 G_END_DECLS

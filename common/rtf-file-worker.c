@@ -7,6 +7,7 @@
 #include "rtf-file-worker.h"
 #include "rtf-pattern.h"
 #include "rtf-safe-open.h"
+#include "rtf-space-guard.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -18,11 +19,12 @@ typedef enum
   JOB_NAME,
   JOB_RETIRE,
   JOB_DROP,
-  JOB_TRIM
+  JOB_TRIM,
+  JOB_ROOM
 } JobKind;
 
-/* A file of this recording, closed: what max-files may delete, as long
- * as its names are still these inodes */
+/* A file of this recording, closed: what max-files and min-free-space
+ * may delete, as long as its names are still these inodes */
 typedef struct
 {
   guint64 number;
@@ -30,6 +32,9 @@ typedef struct
   struct stat data;
   struct stat index;
   gboolean has_index;
+  gboolean marked;              /* it carries the recording's mark */
+  guint64 frames, first_seq, last_seq;
+  guint64 freed;                /* its blocks and its index's, in bytes */
 } Kept;
 
 typedef struct
@@ -37,6 +42,9 @@ typedef struct
   JobKind kind;
   guint64 number;
   RtfOutput *output;
+  guint64 bytes;                /* ROOM: to give back; RETIRE: its frames'
+                                 * bytes */
+  guint64 reserved;             /* RETIRE: reserved past its frames */
 } Job;
 
 struct _RtfFileWorker
@@ -63,6 +71,13 @@ struct _RtfFileWorker
   GQueue kept;
   guint64 current;
   gboolean have_current;
+  /* the free-space guard: min_free in force (0: off); space reserved in
+   * the files held here; bytes of the files being finished and what the
+   * kept files would give back; a make_room going */
+  gchar *dir;
+  guint64 min_free;
+  guint64 reserved, retiring, kept_bytes;
+  gboolean room_pending;
   gint error;
   gchar *error_path;
   RtfFailStep error_step;       /* OPEN (naming a file) or SYNC
@@ -76,40 +91,142 @@ kept_free (Kept * k)
   g_free (k);
 }
 
-static void
-delete_kept (RtfFileWorker * fw, Kept * k)
+const gchar *
+rtf_delete_reason_name (RtfDeleteReason reason)
 {
-  gchar *index = rtf_index_path (k->path);
+  return reason == RTF_DELETE_MAX_FILES ? "max-files" : "min-free-space";
+}
 
-  /* only the inodes this recording wrote: a file put at the name since
-   * (by the user, another recording) stays */
-  if (rtf_same_file (k->path, &k->data) && unlink (k->path) == 0) {
+/* Why the file at k's name is no longer provably the one this recording
+ * wrote and closed (NULL: it is); fd is open on it */
+static const gchar *
+not_ours (RtfFileWorker * fw, Kept * k, gint fd, const struct stat *st)
+{
+  RtfRecordingId id;
+  guint64 number;
+
+  /* the same inode, unchanged since it was closed: a file renamed or
+   * written to the name since (by the user, another recording, even one
+   * the filesystem gave the same inode number) is not it */
+  if (!rtf_same_inode (st, &k->data))
+    return "another file is at its name now, or it was changed since "
+        "this recording closed it";
+  /* its mark, where it had one, still names this recording and number */
+  if (k->marked && (!rtf_file_mark_get (fd, &id, &number)
+          || !rtf_recording_id_equal (&id, &fw->config.recording_id)
+          || number != k->number))
+    return "its mark does not name this recording";
+  /* a tool repairing it, or a recording writing it, holds its lock */
+  if (rtf_lock (fd, TRUE) != 0)
+    return "it is in use (its lock is held)";
+  return NULL;
+}
+
+/* Deletes k and its index, only if the name is still the file this
+ * recording wrote and closed (regular, no link, same inode and ctime,
+ * its mark, not in use; its lock held across the unlink).  The bytes
+ * given back, 0 when it was left as it is (said through cb.left). */
+static guint64
+delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason)
+{
+  gchar *index = rtf_index_path (k->path), *why = NULL;
+  struct stat st;
+  const gchar *refused = NULL;
+  guint64 freed = 0;
+  gint fd = rtf_safe_open (k->path, FALSE, &st, &why);
+
+  if (fd < 0)
+    refused = why;
+  else if ((refused = not_ours (fw, k, fd, &st)) == NULL
+      && (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0))
+    refused = "it could not be deleted";
+  if (refused == NULL) {
+    RtfFileDeleted info = { 0 };
+
+    info.path = k->path;
+    info.number = k->number;
+    info.reason = reason;
+    info.frames = k->frames;
+    info.first_seq = k->first_seq;
+    info.last_seq = k->last_seq;
+    info.bytes = (guint64) k->data.st_size;
+    freed = (guint64) k->data.st_blocks * 512;
+    /* its index goes with it, if it is still the one written */
+    if (k->has_index && rtf_same_file (index, &k->index)
+        && unlink (index) == 0) {
+      info.index_path = index;
+      freed += (guint64) k->index.st_blocks * 512;
+    }
+    info.freed = freed;
     if (fw->cb.deleted)
-      fw->cb.deleted (k->path, k->number, fw->data);
+      fw->cb.deleted (&info, fw->data);
+  } else if (fw->cb.left) {
+    fw->cb.left (k->path, refused, fw->data);
   }
-  if (k->has_index && rtf_same_file (index, &k->index))
-    (void) unlink (index);
+  /* the space comes back once the last descriptor goes */
+  if (fd >= 0)
+    close (fd);
+  g_free (why);
   g_free (index);
   kept_free (k);
+  return freed;
+}
+
+/* The oldest kept file, out of the list (NULL: none); with max_files,
+ * only one that max-files no longer keeps */
+static Kept *
+pop_kept (RtfFileWorker * fw, gboolean for_max_files)
+{
+  Kept *k;
+
+  g_mutex_lock (&fw->lock);
+  k = g_queue_peek_head (&fw->kept);
+  if (k && for_max_files && (fw->max_files == 0
+          || fw->current < fw->max_files
+          || k->number > fw->current - fw->max_files))
+    k = NULL;
+  if (k) {
+    g_queue_pop_head (&fw->kept);
+    fw->kept_bytes -= k->freed;
+  }
+  g_mutex_unlock (&fw->lock);
+  return k;
 }
 
 static void
 do_trim (RtfFileWorker * fw)
 {
-  for (;;) {
-    Kept *k;
+  Kept *k;
 
-    g_mutex_lock (&fw->lock);
-    k = g_queue_peek_head (&fw->kept);
-    if (fw->max_files == 0 || k == NULL || fw->current < fw->max_files
-        || k->number > fw->current - fw->max_files) {
-      g_mutex_unlock (&fw->lock);
-      return;
-    }
-    g_queue_pop_head (&fw->kept);
-    g_mutex_unlock (&fw->lock);
-    delete_kept (fw, k);
+  while ((k = pop_kept (fw, TRUE)) != NULL)
+    delete_kept (fw, k, RTF_DELETE_MAX_FILES);
+}
+
+/* min-free-space: the oldest files go until `need` bytes are back */
+static void
+do_room (RtfFileWorker * fw, guint64 need)
+{
+  guint64 freed = 0, before = 0, now = 0, size;
+  gboolean measured = rtf_space_statfs (-1, fw->dir, &before, &size) == 0;
+  Kept *k;
+
+  while (freed < need && (k = pop_kept (fw, FALSE)) != NULL)
+    freed += delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE);
+  /* XFS gives a deleted file's blocks back in the background (inode
+   * garbage collection; measured about 1 ms for 200 MB): until statfs
+   * shows at least half of them, the guard would delete again for space
+   * that is on its way back */
+  if (measured && freed > 0) {
+    gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+    while (g_get_monotonic_time () < end
+        && rtf_space_statfs (-1, fw->dir, &now, &size) == 0
+        && now < before + freed / 2)
+      g_usleep (1000);
   }
+  g_mutex_lock (&fw->lock);
+  fw->room_pending = FALSE;
+  g_mutex_unlock (&fw->lock);
 }
 
 static void
@@ -139,27 +256,61 @@ keep (RtfFileWorker * fw, RtfOutput * o)
     return;
   }
   k->has_index = o->index_fd >= 0 && fstat (o->index_fd, &k->index) == 0;
+  k->marked = o->mark_errno == 0;
+  k->frames = o->frames;
+  k->first_seq = o->first_seq;
+  k->last_seq = o->last_seq;
+  k->freed = (guint64) k->data.st_blocks * 512 +
+      (k->has_index ? (guint64) k->index.st_blocks * 512 : 0);
   g_mutex_lock (&fw->lock);
   g_queue_push_tail (&fw->kept, k);
+  fw->kept_bytes += k->freed;
   g_mutex_unlock (&fw->lock);
 }
 
 static void
-do_retire (RtfFileWorker * fw, RtfOutput * o)
+do_retire (RtfFileWorker * fw, Job * job)
 {
+  RtfOutput *o = job->output;
   RtfFileInfo info;
   gint err = rtf_output_seal (o);
   gboolean empty = o->frames == 0 && err == 0;
+  gboolean keeping;
 
   rtf_output_info (o, &info);
   info.error = err;
   set_error (fw, err, o->path, RTF_FAIL_SYNC);
   if (fw->cb.closed && !o->closed)
     fw->cb.closed (&info, fw->data);
-  if (!empty && fw->max_files)
+  g_mutex_lock (&fw->lock);
+  keeping = fw->max_files || fw->min_free;
+  g_mutex_unlock (&fw->lock);
+  if (!empty && keeping)
     keep (fw, o);
   rtf_output_free (o, empty);
+  /* its reservation is given back (cut at its end), it is kept or gone */
+  g_mutex_lock (&fw->lock);
+  fw->reserved -= job->reserved;
+  fw->retiring -= job->bytes;
+  g_mutex_unlock (&fw->lock);
   do_trim (fw);
+}
+
+/* What a file opened ahead reserves: preallocate, or with the guard on
+ * no more than keeps the filesystem above min-free-space */
+static guint64
+prepare_reserve (RtfFileWorker * fw)
+{
+  guint64 min_free, fs_free, size;
+
+  g_mutex_lock (&fw->lock);
+  min_free = fw->min_free;
+  g_mutex_unlock (&fw->lock);
+  if (min_free == 0 || fw->config.preallocate == 0
+      || rtf_space_statfs (-1, fw->dir, &fs_free, &size) != 0)
+    return fw->config.preallocate;
+  return rtf_space_guard_reserve_limit (min_free, fs_free,
+      fw->config.preallocate);
 }
 
 static gpointer
@@ -184,7 +335,11 @@ worker_thread (gpointer data)
         gchar *path = rtf_pattern_format (fw->pattern, job->number);
         gint err = 0;
         RtfFailStep step = RTF_FAIL_OPEN;
-        RtfOutput *o = rtf_output_open (path, job->number, &fw->config,
+        RtfOutputConfig config = fw->config;
+        RtfOutput *o;
+
+        config.preallocate = prepare_reserve (fw);
+        o = rtf_output_open (path, job->number, &config,
             RTF_FILE_CREATE_NEW, &err, &step);
 
         g_free (path);
@@ -197,6 +352,8 @@ worker_thread (gpointer data)
             rtf_output_free (o, TRUE);
             break;
           }
+          if (o)
+            fw->reserved += o->reserved_end;
           fw->prepared = o;
           fw->prepare_err = o ? 0 : err;
           fw->prepare_step = step;
@@ -213,13 +370,16 @@ worker_thread (gpointer data)
         break;
       }
       case JOB_RETIRE:
-        do_retire (fw, job->output);
+        do_retire (fw, job);
         break;
       case JOB_DROP:
         rtf_output_free (job->output, TRUE);
         break;
       case JOB_TRIM:
         do_trim (fw);
+        break;
+      case JOB_ROOM:
+        do_room (fw, job->bytes);
         break;
     }
     g_free (job);
@@ -235,7 +395,7 @@ worker_thread (gpointer data)
   return NULL;
 }
 
-static void
+static Job *
 push (RtfFileWorker * fw, JobKind kind, guint64 number, RtfOutput * o)
 {
   Job *job = g_new0 (Job, 1);
@@ -245,6 +405,18 @@ push (RtfFileWorker * fw, JobKind kind, guint64 number, RtfOutput * o)
   job->output = o;
   g_queue_push_tail (&fw->jobs, job);
   g_cond_broadcast (&fw->cond);
+  return job;
+}
+
+/* The prepared file is let go (under lock): its reservation with it */
+static void
+drop_prepared (RtfFileWorker * fw)
+{
+  if (fw->prepared) {
+    fw->reserved -= fw->prepared->reserved_end;
+    push (fw, JOB_DROP, 0, fw->prepared);
+  }
+  fw->prepared = NULL;
 }
 
 RtfFileWorker *
@@ -255,6 +427,7 @@ rtf_file_worker_new (const gchar * pattern, const RtfOutputConfig * config,
   RtfFileWorker *fw = g_new0 (RtfFileWorker, 1);
 
   fw->pattern = g_strdup (pattern);
+  fw->dir = g_path_get_dirname (pattern);
   fw->config = *config;
   fw->max_files = max_files;
   fw->cb = *callbacks;
@@ -282,6 +455,7 @@ rtf_file_worker_free (RtfFileWorker * fw)
   g_queue_clear_full (&fw->kept, (GDestroyNotify) kept_free);
   g_free (fw->error_path);
   g_free (fw->pattern);
+  g_free (fw->dir);
   g_mutex_clear (&fw->lock);
   g_cond_clear (&fw->cond);
   g_free (fw);
@@ -292,9 +466,7 @@ rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number)
 {
   g_mutex_lock (&fw->lock);
   if (!fw->prepare_asked || fw->prepared_number != number) {
-    if (fw->prepared)
-      push (fw, JOB_DROP, 0, fw->prepared);
-    fw->prepared = NULL;
+    drop_prepared (fw);
     fw->prepare_asked = TRUE;
     fw->prepared_number = number;
     fw->prepare_err = 0;
@@ -316,6 +488,8 @@ rtf_file_worker_take (RtfFileWorker * fw, guint64 number, gint * err,
       o = fw->prepared;
       fw->prepared = NULL;
       fw->prepare_asked = FALSE;
+      /* the writer counts what it reserved from now on */
+      fw->reserved -= o->reserved_end;
     } else if (fw->prepare_err) {
       *err = fw->prepare_err;
       *step = fw->prepare_step;
@@ -337,8 +511,15 @@ rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o)
 void
 rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o)
 {
+  Job *job;
+
   g_mutex_lock (&fw->lock);
-  push (fw, JOB_RETIRE, o->number, o);
+  job = push (fw, JOB_RETIRE, o->number, o);
+  job->bytes = o->written_end;
+  job->reserved = o->reserved_end > o->written_end ?
+      o->reserved_end - o->written_end : 0;
+  fw->retiring += job->bytes;
+  fw->reserved += job->reserved;
   g_mutex_unlock (&fw->lock);
 }
 
@@ -357,10 +538,39 @@ void
 rtf_file_worker_drop_prepared (RtfFileWorker * fw)
 {
   g_mutex_lock (&fw->lock);
-  if (fw->prepared)
-    push (fw, JOB_DROP, 0, fw->prepared);
-  fw->prepared = NULL;
+  drop_prepared (fw);
   fw->prepare_asked = FALSE;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_set_min_free (RtfFileWorker * fw, guint64 min_free)
+{
+  g_mutex_lock (&fw->lock);
+  fw->min_free = min_free;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes)
+{
+  Job *job;
+
+  g_mutex_lock (&fw->lock);
+  fw->room_pending = TRUE;
+  job = push (fw, JOB_ROOM, 0, NULL);
+  job->bytes = bytes;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
+    guint64 * deletable, gboolean * room_pending)
+{
+  g_mutex_lock (&fw->lock);
+  *reserved = fw->reserved;
+  *deletable = fw->kept_bytes + fw->retiring;
+  *room_pending = fw->room_pending;
   g_mutex_unlock (&fw->lock);
 }
 

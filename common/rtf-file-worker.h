@@ -12,6 +12,30 @@ G_BEGIN_DECLS
 
 typedef struct _RtfFileWorker RtfFileWorker;
 
+/* Why a file of the recording was deleted */
+typedef enum
+{
+  RTF_DELETE_MAX_FILES,         /* more files than max-files */
+  RTF_DELETE_MIN_FREE_SPACE     /* the free space fell under min-free-space */
+} RtfDeleteReason;
+
+/* "max-files", "min-free-space" */
+const gchar *rtf_delete_reason_name (RtfDeleteReason reason);
+
+/* A file of the recording, deleted */
+typedef struct
+{
+  const gchar *path;
+  const gchar *index_path;      /* its index, deleted with it; NULL: none */
+  guint64 number;               /* in the set */
+  RtfDeleteReason reason;
+  guint64 frames;               /* it held */
+  guint64 first_seq, last_seq;  /* frame numbers, when frames > 0 */
+  guint64 bytes;                /* its size */
+  guint64 freed;                /* disk space given back: its blocks and
+                                 * its index's */
+} RtfFileDeleted;
+
 typedef struct
 {
   /* Something finished: wake the writer thread (any thread). */
@@ -19,8 +43,12 @@ typedef struct
   /* A file was finished and closed (err 0) or finishing it failed; on the
    * worker thread. */
   void (*closed) (const RtfFileInfo * info, gpointer data);
-  /* A file was deleted to keep max-files; on the worker thread. */
-  void (*deleted) (const gchar * path, guint64 number, gpointer data);
+  /* A file was deleted (max-files, min-free-space); on the worker thread. */
+  void (*deleted) (const RtfFileDeleted * info, gpointer data);
+  /* A closed file of the recording was due to be deleted and was left as
+   * it is, because it is no longer provably the file the recording wrote
+   * (why says what was found); on the worker thread. */
+  void (*left) (const gchar * path, const gchar * why, gpointer data);
 } RtfFileWorkerCallbacks;
 
 /* pattern: what rtf_pattern_format() turns into each file name.
@@ -44,8 +72,8 @@ RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
 void rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o);
 /* Finishes, closes and frees o; a file without frames is deleted.  Then
  * the closed files that max-files no longer keeps are deleted: files this
- * recording wrote, each only while its name is still the inode it
- * wrote. */
+ * recording wrote, each only while its name is still the inode it wrote
+ * (unchanged since: ctime), carrying its mark, and not in use. */
 void rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o);
 /* File `number` is now the one being written: with max-files, the files
  * that fall out of the window go once they are closed. */
@@ -53,6 +81,26 @@ void rtf_file_worker_current (RtfFileWorker * fw, guint64 number);
 /* Closes a prepared file never reached and deletes what preparing it
  * created (and forgets it). */
 void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
+
+/* ---- the free-space guard (rtf-writer-space.c) ---------------------- */
+
+/* The guard is on, keeping min_free bytes free (resolved, > 0): closed
+ * files are kept in the list it may delete from (as for max-files), and
+ * a file opened ahead reserves no more than keeps the filesystem above
+ * min_free. */
+void rtf_file_worker_set_min_free (RtfFileWorker * fw, guint64 min_free);
+/* Deletes the oldest closed files of the recording, oldest first, until
+ * `bytes` are given back or none is left (each proven the file this
+ * recording wrote, as for max-files), then waits up to a second for the
+ * filesystem to show the space back (XFS frees a deleted file's blocks
+ * in the background). */
+void rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes);
+/* What the guard counts: space reserved ahead in the files the helper
+ * holds (the one opened ahead, those being finished: given back when
+ * they are); what deleting every closed file would give back (those
+ * being finished included); and whether a make_room is still going. */
+void rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
+    guint64 * deletable, gboolean * room_pending);
 
 /* TRUE when no job is waiting or running. */
 gboolean rtf_file_worker_idle (RtfFileWorker * fw);

@@ -72,6 +72,19 @@ G_BEGIN_DECLS
       "alignment of every write's offset and length, bytes") \
   X (files, U64, "files", "files that got frames") \
   X (file_number, U64, "file-index", "the number of the file being written") \
+  X (free_space, U64, "free-space", \
+      "bytes free for the recording on its filesystem at the last check: " \
+      "statfs, plus what it reserved ahead and has not written " \
+      "(G_MAXUINT64: not known)") \
+  X (min_free_space, U64, "min-free-space", \
+      "bytes the free-space guard keeps free (auto resolved); 0: off") \
+  X (write_rate, U64, "write-rate", \
+      "bytes/s written, over the last 10 s at most") \
+  X (time_left, U64, "time-left", \
+      "ns until free-space reaches min-free-space at write-rate (until " \
+      "full when the guard is off); G_MAXUINT64: not known") \
+  X (files_deleted, U64, "files-deleted", \
+      "files of the recording deleted, for max-files or min-free-space") \
   X (frames_durable, U64, "frames-durable", \
       "frames written and fdatasync'ed with their index records") \
   X (syncs, U64, "syncs", "sync-interval fdatasyncs done") \

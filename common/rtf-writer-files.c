@@ -75,6 +75,7 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
   /* the header goes now, not with the first record */
   rtf_writer_submit_index (w, w->cur);
   file_opened (w, w->cur);
+  rtf_writer_space_new_file (w);
   if (w->worker) {
     /* first: its frames are reported written once it has its name */
     if (!rtf_output_is_named (w->cur))
@@ -218,6 +219,9 @@ rtf_writer_reserve_ahead (RtfWriter * w)
       return;
     window = MIN (window, limit - o->reserved_end);
   }
+  /* never so much that the filesystem falls under min-free-space */
+  if ((window = rtf_writer_space_reserve_limit (w, window)) == 0)
+    return;
   o->reserving = TRUE;
   w->ops_in_flight++;
   w->engine->ops->fallocate (w->engine, o->file.fd, FALLOC_FL_KEEP_SIZE,

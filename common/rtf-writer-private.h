@@ -195,6 +195,11 @@ struct _RtfWriter
   /* producer thread: an upstream gap before a frame that was not taken
    * (dropped, refused), for the next frame taken */
   RtfUpstreamGap gap_carry;
+  /* writer thread: the free-space guard (rtf-writer-space.c) */
+  RtfSpaceGuard space;
+  gboolean space_on;            /* a file on a filesystem that counts */
+  gboolean space_now;           /* check at the next turn (a new file) */
+  gboolean space_room_asked;    /* a make_room is out */
 };
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
@@ -277,6 +282,23 @@ G_GNUC_PRINTF (3, 4);
  * current, unreached until the next recording's first frame */
      void rtf_writer_finish_recording_file (RtfWriter * w);
      void rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err);
+
+/* ---- rtf-writer-space.c: the free-space guard ---------------------- */
+
+/* What the first file may reserve at open: preallocate, or no more than
+ * keeps the filesystem of path above min-free-space */
+guint64 rtf_writer_space_first_reserve (RtfWriter * w, const gchar * path,
+    guint64 want);
+/* At the start of the thread (after the file helper): the first check */
+void rtf_writer_space_start (RtfWriter * w);
+/* A check when due: returns wait shortened to the next one */
+gint64 rtf_writer_space_step (RtfWriter * w, gint64 wait);
+/* A file got its first frame: check at the next turn */
+void rtf_writer_space_new_file (RtfWriter * w);
+/* How much of `want` bytes cur may reserve ahead now */
+guint64 rtf_writer_space_reserve_limit (RtfWriter * w, guint64 want);
+/* The guard ended the recording: its figures for the owner */
+void rtf_writer_space_failure (RtfWriter * w, RtfFailure * failure);
 
 G_END_DECLS
 #endif /* __RTF_WRITER_PRIVATE_H__ */

@@ -103,15 +103,29 @@ worker_closed (const RtfFileInfo * info, gpointer data)
 }
 
 static void
-worker_deleted (const gchar * path, guint64 number, gpointer data)
+worker_deleted (const RtfFileDeleted * info, gpointer data)
 {
-  rtf_writer_log (data, RTF_LOG_INFO, "deleted %s (max-files)", path);
+  RtfWriter *w = data;
+
+  rtf_writer_log (w, RTF_LOG_INFO, "deleted %s (%s)", info->path,
+      rtf_delete_reason_name (info->reason));
+  g_mutex_lock (&w->lock);
+  w->stats.files_deleted++;
+  g_mutex_unlock (&w->lock);
+  RTF_WRITER_CALLBACK (w, file_deleted, info);
+}
+
+static void
+worker_left (const gchar * path, const gchar * why, gpointer data)
+{
+  rtf_writer_log (data, RTF_LOG_WARNING, "not deleting %s: %s", path, why);
 }
 
 static const RtfFileWorkerCallbacks worker_callbacks = {
   .wake = worker_wake,
   .closed = worker_closed,
   .deleted = worker_deleted,
+  .left = worker_left,
 };
 
 /* ---- making one ------------------------------------------------------ */
@@ -121,6 +135,7 @@ static gboolean
 open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
 {
   const RtfWriterConfig *config = &w->config;
+  RtfOutputConfig first;
   gchar *path;
 
   w->out_config.direct = config->direct;
@@ -133,9 +148,12 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
         config->max_file_size);
   path = config->rotate ? rtf_pattern_format (w->location,
       config->first_file_number) : g_strdup (w->location);
+  first = w->out_config;
+  first.preallocate = rtf_writer_space_first_reserve (w, path,
+      first.preallocate);
   /* an event recorder's first file: only a recording that reaches it
    * replaces what its name holds */
-  w->cur = rtf_output_open (path, config->first_file_number, &w->out_config,
+  w->cur = rtf_output_open (path, config->first_file_number, &first,
       config->rotate && config->first_file_ahead ? RTF_FILE_CREATE_NEW :
       RTF_FILE_REPLACE, err, step);
   g_free (path);
@@ -176,6 +194,7 @@ first_figures (RtfWriter * w)
   w->stats.mem_align = w->mem_align;
   w->stats.file_number = w->cur->number;
   w->stats.bytes_preallocated = w->cur->reserved_end;
+  w->stats.free_space = w->stats.time_left = RTF_SPACE_UNKNOWN;
 }
 
 RtfWriter *
@@ -431,6 +450,9 @@ step_running (RtfWriter * w, gboolean shutdown)
     rtf_writer_finish_recording_file (w);
   rtf_writer_maybe_sync (w);
   wait = rtf_writer_check_deadlines (w);
+  wait = rtf_writer_space_step (w, wait);
+  if (w->error)
+    return 0;                   /* the guard ended it: FAILED next */
   if (!all_written (w))
     return wait;
   if (rtf_queue_barrier_pending (w->queue)) {
@@ -475,13 +497,19 @@ report_failure (RtfWriter * w)
   detail = g_strdup_printf ("%s; %" G_GUINT64_FORMAT " frames written (the "
       "file%s cut back to whole frames: %s has %" G_GUINT64_FORMAT " bytes%s%s)"
       ", %" G_GUINT64_FORMAT " frames accepted but not written",
-      g_strerror (w->error), level.written, w->config.rotate ? "s" : "",
+      w->fail_step == RTF_FAIL_SPACE ? "the free space fell under "
+      "min-free-space" : g_strerror (w->error), level.written,
+      w->config.rotate ? "s" : "",
       w->cur->path, w->cur->written_end, cut ? ", but that failed: " : "",
       cut ? g_strerror (cut) : "", level.failed + level.held);
+  memset (&failure, 0, sizeof (failure));
   failure.step = w->fail_step;
   failure.err = w->error;
   failure.path = path;
   failure.detail = detail;
+  failure.frames_written = level.written;
+  if (w->fail_step == RTF_FAIL_SPACE)
+    rtf_writer_space_failure (w, &failure);
   RTF_WRITER_CALLBACK (w, failed, &failure);
   g_free (detail);
   g_free (path);
@@ -561,6 +589,7 @@ rtf_writer_run (RtfWriter * w)
   if (w->config.rotate)
     w->worker = rtf_file_worker_new (w->location, &w->out_config,
         w->config.max_files, w->config.threads, &worker_callbacks, w);
+  rtf_writer_space_start (w);
   w->last_sync_ns = rtf_clock_now_ns ();
 
   for (;;) {

@@ -12,17 +12,22 @@
  *   rtf-writer-release.c  in frame order: deadlines, index records,
  *                         frames handed back
  *   rtf-writer-files.c    the files: a file's first frame, splits,
- *                         preallocation, syncs, sealing at the end */
+ *                         preallocation, syncs, sealing at the end
+ *   rtf-writer-space.c    the free-space guard: samples, level changes,
+ *                         deleting for space, ending before the disk is
+ *                         full (decisions: rtf-space-guard.c) */
 #ifndef __RTF_WRITER_H__
 #define __RTF_WRITER_H__
 
 #include "rtf-engine.h"
 #include "rtf-failure.h"
 #include "rtf-file.h"
+#include "rtf-file-worker.h"
 #include "rtf-histogram.h"
 #include "rtf-output.h"
 #include "rtf-queue.h"
 #include "rtf-regions.h"
+#include "rtf-space-guard.h"
 #include "rtf-stats.h"
 
 G_BEGIN_DECLS typedef struct _RtfWriter RtfWriter;
@@ -61,6 +66,12 @@ typedef struct
    * with its first frame, deleted if none comes) */
   guint backlog_frames;
   gboolean first_file_ahead;
+
+  /* the free-space guard: bytes kept free on the filesystem (0: off,
+   * RTF_SPACE_AUTO: 1 GiB or 5% of the filesystem, the lesser); with
+   * rotate the oldest files go to stay above it, else the recording ends
+   * before it falls under it */
+  guint64 min_free_space;
   /* how the writer's helper threads are started (NULL: GThreads); kept
    * valid until the writer has ended */
   const RtfThreadStarter *threads;
@@ -143,6 +154,12 @@ typedef struct
    * delay it.  On the producer's thread, in rtf_writer_offer(). */
   void (*upstream_gap) (const RtfFrameReport * report,
       const RtfFrameOrigin * origin, gpointer user_data);
+  /* A closed file of a rotated recording was deleted, for max-files or
+   * min-free-space (the file helper thread). */
+  void (*file_deleted) (const RtfFileDeleted * info, gpointer user_data);
+  /* The free space crossed a level (and at the first check, when it is
+   * not OK): the writer thread. */
+  void (*disk_space) (const RtfSpaceReport * report, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */

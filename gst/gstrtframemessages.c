@@ -152,12 +152,54 @@ gst_rtframe_message_file (GstObject * src, gboolean opened,
   return gst_message_new_element (src, s);
 }
 
+/* rtframesink-file-deleted: a closed file of a rotated recording, for
+ * max-files or min-free-space */
+GstMessage *
+gst_rtframe_message_file_deleted (GstObject * src, const RtfFileDeleted * info)
+{
+  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_FILE_DELETED,
+      "location", G_TYPE_STRING, info->path,
+      "index-location", G_TYPE_STRING, info->index_path,
+      "index", G_TYPE_UINT64, info->number,
+      "reason", G_TYPE_STRING, rtf_delete_reason_name (info->reason),
+      "frames", G_TYPE_UINT64, info->frames,
+      "first-frame", G_TYPE_UINT64, info->first_seq,
+      "last-frame", G_TYPE_UINT64, info->last_seq,
+      "bytes", G_TYPE_UINT64, info->bytes,
+      "freed", G_TYPE_UINT64, info->freed,
+      NULL);
+
+  return gst_message_new_element (src, s);
+}
+
+/* rtframesink-disk-space: the free space crossed a level */
+GstMessage *
+gst_rtframe_message_disk_space (GstObject * src, const RtfSpaceReport * r)
+{
+  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_DISK_SPACE,
+      "level", G_TYPE_STRING, rtf_space_level_name (r->level),
+      "previous-level", G_TYPE_STRING, rtf_space_level_name (r->previous),
+      "free-space", G_TYPE_UINT64, r->free,
+      "min-free-space", G_TYPE_UINT64, r->min_free,
+      "write-rate", G_TYPE_UINT64, r->rate,
+      "time-left", G_TYPE_UINT64, r->time_left == RTF_SPACE_UNKNOWN ?
+      GST_CLOCK_TIME_NONE : r->time_left,
+      "filesystem-free", G_TYPE_UINT64, r->fs_free,
+      "reserved", G_TYPE_UINT64, r->reserved,
+      "detected", G_TYPE_INT64, r->detected_ns,
+      NULL);
+
+  return gst_message_new_element (src, s);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 static const gchar *
 step_name (RtfFailStep step)
 {
-  static const gchar *names[] = { "write", "sync", "open", "xflags", "index" };
+  static const gchar *names[] = { "write", "sync", "open", "xflags", "index",
+    "space"
+  };
 
   return names[step];
 }
@@ -254,6 +296,24 @@ gst_rtframe_sink_post_failure (GstRtFrameSink * self,
     GST_OBJECT_UNLOCK (self);
     gst_rtframe_sink_post_open_error (self, failure->step, path, err, direct,
         &xflags, detail);
+  } else if (failure->step == RTF_FAIL_SPACE) {
+    gchar *written = g_format_size (failure->bytes_written);
+    gchar *left = g_format_size (failure->free_space);
+    gchar *min = g_format_size (failure->min_free_space);
+
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Recording to \"%s\" ended before its filesystem was full: %"
+            G_GUINT64_FORMAT " frames (%s) written, %s left, under "
+            "min-free-space (%s)%s.", path, failure->frames_written, written,
+            left, min, self->rotate ? "; no older file of this recording is "
+            "left to delete for it" : ""),
+        ("%" G_GUINT64_FORMAT " bytes written, %" G_GUINT64_FORMAT
+            " bytes free, min-free-space %" G_GUINT64_FORMAT " bytes: %s",
+            failure->bytes_written, failure->free_space,
+            failure->min_free_space, detail));
+    g_free (written);
+    g_free (left);
+    g_free (min);
   } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("No space left to write to file \"%s\".", path),

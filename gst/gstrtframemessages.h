@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_RECORDING_STARTED "rtframesink-recording-started"
 #define GST_RTFRAME_MSG_RECORDING_STOPPED "rtframesink-recording-stopped"
 #define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
+#define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
+#define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
 
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
@@ -57,6 +59,10 @@ GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src,
     const RtfFrameReport * m, guint64 processed, guint64 dropped);
+GstMessage *gst_rtframe_message_file_deleted (GstObject * src,
+    const RtfFileDeleted * info);
+GstMessage *gst_rtframe_message_disk_space (GstObject * src,
+    const RtfSpaceReport * r);
 
 G_END_DECLS
 #endif /* __GST_RTFRAME_MESSAGES_H__ */

@@ -262,6 +262,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   config.max_file_size = self->max_file_size;
   config.max_file_duration = self->max_file_duration;
   config.max_files = self->max_files;
+  config.min_free_space = self->min_free_space < 0 ? RTF_SPACE_AUTO :
+      (guint64) self->min_free_space;
   config.threads = &self->helper_threads;
   config.backlog_frames = gst_rtframe_sink_backlog_cells (self);
   switch (rtf_pattern_check (self->location, &why)) {

@@ -453,6 +453,10 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
     case RTF_EVENT_UPSTREAM_GAP:
       gst_element_post_message (el, gst_rtframe_message_upstream_gap (src, e));
       break;
+    case RTF_EVENT_DISK_SPACE:
+      gst_element_post_message (el, gst_rtframe_message_disk_space (src,
+              &e->u.space));
+      break;
   }
 }
 
@@ -593,23 +597,29 @@ writer_failed (const RtfFailure * failure, gpointer user_data)
   gst_rtframe_sink_post_failure (GST_RTFRAME_SINK (user_data), failure);
 }
 
+/* Queues a file message for the reporter task, which posts them in
+ * order */
+static void
+queue_file_message (GstRtFrameSink * self, GstMessage * msg)
+{
+  g_mutex_lock (&self->file_messages_lock);
+  g_queue_push_tail (&self->file_messages, msg);
+  g_mutex_unlock (&self->file_messages_lock);
+  rtf_events_wake (self->events);
+}
+
 /* file-opened/closed: made here (a file changes a few times an hour at
  * most), posted by the reporter task in order */
 static void
 push_file_message (GstRtFrameSink * self, gboolean opened,
     const RtfFileInfo * info)
 {
-  GstMessage *msg;
-
   GST_INFO_OBJECT (self, "%s %s", opened ? "opened" : "closed", info->path);
   /* one file: EOS says it all */
   if (!self->rotate)
     return;
-  msg = gst_rtframe_message_file (GST_OBJECT_CAST (self), opened, info);
-  g_mutex_lock (&self->file_messages_lock);
-  g_queue_push_tail (&self->file_messages, msg);
-  g_mutex_unlock (&self->file_messages_lock);
-  rtf_events_wake (self->events);
+  queue_file_message (self, gst_rtframe_message_file (GST_OBJECT_CAST (self),
+          opened, info));
 }
 
 static void
@@ -622,6 +632,28 @@ static void
 writer_file_closed (const RtfFileInfo * info, gpointer user_data)
 {
   push_file_message (GST_RTFRAME_SINK (user_data), FALSE, info);
+}
+
+/* file-deleted: on the file helper thread, like file-closed */
+static void
+writer_file_deleted (const RtfFileDeleted * info, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  GST_INFO_OBJECT (self, "deleted %s (%s)", info->path,
+      rtf_delete_reason_name (info->reason));
+  queue_file_message (self,
+      gst_rtframe_message_file_deleted (GST_OBJECT_CAST (self), info));
+}
+
+/* A level crossed, on the writer thread: through the ring, like the
+ * frame events */
+static void
+writer_disk_space (const RtfSpaceReport * report, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  rtf_events_push_space (self->events, report);
 }
 
 static void
@@ -695,4 +727,6 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .recording_started = writer_recording_started,
   .recording_stopped = writer_recording_stopped,
   .upstream_gap = writer_upstream_gap,
+  .file_deleted = writer_file_deleted,
+  .disk_space = writer_disk_space,
 };
