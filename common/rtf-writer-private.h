@@ -160,6 +160,7 @@ struct _RtfWriter
   /* writer thread: I/O */
   RtfEngine *engine;
   FramePlan *plans;             /* one per queue cell */
+  guint8 *blocks;               /* their head and tail blocks */
   Staging *staging;             /* n_slots of them */
   RtfFrame **in_flight;         /* taken frames, oldest first (a ring of
                                  * ring_size: every cell of the queue) */
