@@ -44,28 +44,98 @@ bench_dist_from (BenchDist * d, gdouble * ms, guint64 n)
   d->p999 = percentile (ms, n, 0.999);
 }
 
+/* --trigger: the held frames of an event recording (the backlog) - how
+ * many, how many written, and when the last was (-1: none); the live
+ * frames offered before then were written beside the backlog */
+static gint64
+count_backlog (BenchResult * res)
+{
+  gint64 last = -1;
+  guint64 i;
+  guint s;
+
+  res->held = res->held_written = 0;
+  for (s = 0; s < res->n_logs; s++) {
+    for (i = 0; i < res->logs[s]->n; i++) {
+      BenchFrame *f = bench_log_frame (res->logs[s], i);
+
+      if (f->part != BENCH_FRAME_HELD)
+        continue;
+      res->held++;
+      if (f->done >= 0) {
+        res->held_written++;
+        last = MAX (last, f->done);
+      }
+    }
+  }
+  return last;
+}
+
+/* The live frames offered while the backlog was written (before
+ * backlog_end): their latency and misses */
+static void
+compute_during_backlog (const BenchConfig * cfg, BenchResult * res,
+    gint64 backlog_end)
+{
+  guint64 total = 0, n = 0, i;
+  gdouble *lat;
+  guint s;
+
+  for (s = 0; s < res->n_logs; s++)
+    total += res->logs[s]->n;
+  lat = g_new (gdouble, MAX (total, 1));
+  res->during_backlog = res->during_misses = 0;
+  for (s = 0; s < res->n_logs; s++) {
+    for (i = 0; i < res->logs[s]->n; i++) {
+      BenchFrame *f = bench_log_frame (res->logs[s], i);
+
+      if (f->part != BENCH_FRAME_LIVE || f->offer < (gint64) cfg->trigger_ns
+          || f->offer > backlog_end)
+        continue;
+      res->during_backlog++;
+      res->during_misses += bench_frame_missed (f, cfg->deadline_ns);
+      if (f->done >= 0)
+        lat[n++] = (f->done - f->offer) / 1e6;
+    }
+  }
+  bench_dist_from (&res->during, lat, n);
+  g_free (lat);
+}
+
 /* Counts and distributions from the per-frame records.  A frame misses
  * when the camera lost it, when it was never written (dropped, error), or
  * when it was written or the producer blocked longer than the deadline
- * after it was offered. */
+ * after it was offered.  Of an event recording (--trigger) only the live
+ * frames count here: the held ones are told apart (count_backlog()), the
+ * ones before them were never to be written. */
 void
 bench_result_compute (const BenchConfig * cfg, BenchResult * res)
 {
   guint64 total = 0, nb = 0, nl = 0, i;
   gdouble *block, *lat, *svc;
-  gint64 last_offer = 0;
+  gint64 last_offer = 0, backlog_end;
   guint s;
 
+  backlog_end = count_backlog (res);
+  res->drain = backlog_end >= 0 ? (backlog_end - (gint64) cfg->trigger_ns)
+      / 1e9 : 0;
+  if (backlog_end >= 0)
+    compute_during_backlog (cfg, res, backlog_end);
   for (s = 0; s < res->n_logs; s++)
     total += res->logs[s]->n;
   block = g_new (gdouble, MAX (total, 1));
   lat = g_new (gdouble, MAX (total, 1));
   svc = g_new (gdouble, MAX (total, 1));
-  res->offered = res->written = res->misses = 0;
+  res->offered = res->written = res->misses = res->recorded = 0;
   for (s = 0; s < res->n_logs; s++) {
     for (i = 0; i < res->logs[s]->n; i++) {
       BenchFrame *f = bench_log_frame (res->logs[s], i);
 
+      res->recorded += f->done >= 0;
+      /* with --trigger every sink is measured from the trigger on: the
+       * same window for a sink that records all the time */
+      if (f->part != BENCH_FRAME_LIVE || f->offer < (gint64) cfg->trigger_ns)
+        continue;
       res->offered++;
       last_offer = MAX (last_offer, f->offer);
       if (!f->lost && res->spec->kind != BENCH_FIO)
@@ -85,7 +155,7 @@ bench_result_compute (const BenchConfig * cfg, BenchResult * res)
   g_free (block);
   g_free (lat);
   g_free (svc);
-  res->bytes = res->written * cfg->frame_size;
+  res->bytes = res->recorded * cfg->frame_size;
   res->mbps = res->seconds > 0 ? res->bytes / 1e6 / res->seconds : 0;
   res->tail = res->seconds - last_offer / 1e9;
 }
@@ -154,6 +224,13 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
           G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " zero-copy; "
           "device latency p99 %.2f ms max %.2f ms\n", "", r->element_misses,
           r->dropped, r->zero_copy, r->service.p99, r->service.max);
+    if (r->held)
+      printf ("%-28s       event: %" G_GUINT64_FORMAT " held frames, %"
+          G_GUINT64_FORMAT " written, the last %.0f ms after the trigger; %"
+          G_GUINT64_FORMAT " live frames beside them: lat p99 %.2f ms, max "
+          "%.2f ms, %" G_GUINT64_FORMAT " misses\n", "", r->held,
+          r->held_written, r->drain * 1e3, r->during_backlog, r->during.p99,
+          r->during.max, r->during_misses);
     if (r->error)
       printf ("%-28s       ERROR: %s\n", "", r->error);
   }
@@ -191,6 +268,9 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
   fflush (stdout);
 }
 
+/* the CSV's part column (BenchFramePart) */
+static const gchar *const part_names[] = { "live", "held", "unrecorded" };
+
 gboolean
 bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
     const gchar * path)
@@ -202,7 +282,7 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
   if (f == NULL)
     return FALSE;
   fprintf (f, "sink,round,stream,frame,offer_s,block_ms,latency_ms,"
-      "service_ms,written,missed\n");
+      "service_ms,written,missed,part\n");
   for (i = 0; i < results->len; i++) {
     const BenchResult *r = g_ptr_array_index (results, i);
 
@@ -213,9 +293,9 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
         gboolean missed = bench_frame_missed (fr, cfg->deadline_ns);
 
         fprintf (f, "%s,%u,%u,%" G_GUINT64_FORMAT ",%.6f,%.3f,%.3f,%.3f,%d,"
-            "%d\n", r->spec->label, r->round, s, k, fr->offer / 1e9,
+            "%d,%s\n", r->spec->label, r->round, s, k, fr->offer / 1e9,
             fr->block / 1e6, lat, fr->done >= 0 ? fr->service / 1e6 : -1.0,
-            fr->done >= 0, missed);
+            fr->done >= 0, missed, part_names[fr->part]);
       }
     }
   }

@@ -269,10 +269,10 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
     }
     g_ptr_array_unref (files);
   }
-  if (good != res->written && !deleted && res->error == NULL)
+  if (good != res->recorded && !deleted && res->error == NULL)
     res->error = g_strdup_printf ("the files hold %" G_GUINT64_FORMAT
         " whole frames, %" G_GUINT64_FORMAT " were reported written", good,
-        res->written);
+        res->recorded);
 }
 
 /* Frames per stream that fit in each stream's share of 80% of the space

@@ -37,6 +37,9 @@ struct _BenchStream
   GThread *thread;
   BenchLog *log;
   gboolean log_handed_over;     /* to the result, by run_finish */
+  gboolean event;               /* rtframesink with record=false */
+  guint64 pre_record_ns;        /* ... its pre-record-time */
+  gboolean triggered;           /* start-recording was emitted */
   gint written;                 /* atomic */
   gint misses;                  /* atomic: seen so far, for the progress */
   guint64 lost_camera;
@@ -281,6 +284,13 @@ build_stream (BenchSinkRun * r, BenchStream * s, gchar ** error)
   }
   if (!set_props (s->sink, r->spec->props, error))
     return FALSE;
+  if (r->spec->kind == BENCH_RTFRAMESINK) {
+    gboolean record = TRUE;
+
+    g_object_get (s->sink, "record", &record, "pre-record-time",
+        &s->pre_record_ns, NULL);
+    s->event = !record;
+  }
   if (s->queue) {
     GstPad *qsrc;
 
@@ -438,6 +448,42 @@ sleep_until (gint64 t)
   while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0);
 }
 
+/* Which part of an event recording frame k (captured at running time
+ * pts) is: everything is live on a sink that records all the time */
+static BenchFramePart
+part_of (BenchStream * s, GstClockTime pts)
+{
+  guint64 trigger = s->run->cfg->trigger_ns;
+
+  if (!s->event)
+    return BENCH_FRAME_LIVE;
+  if (trigger == 0)
+    return BENCH_FRAME_UNRECORDED;
+  if (pts >= trigger)
+    return BENCH_FRAME_LIVE;
+  return pts + s->pre_record_ns >= trigger ? BENCH_FRAME_HELD :
+      BENCH_FRAME_UNRECORDED;
+}
+
+/* --trigger: as the first frame at or after the trigger comes, the
+ * application asks for the recording to start at the trigger's running
+ * time (the same instant on every stream's sink) */
+static void
+maybe_trigger (BenchStream * s, GstClockTime pts)
+{
+  gboolean ok = FALSE;
+
+  if (!s->event || s->triggered || s->run->cfg->trigger_ns == 0
+      || pts < s->run->cfg->trigger_ns)
+    return;
+  g_signal_emit_by_name (s->sink, "start-recording",
+      (guint64) s->run->cfg->trigger_ns, &ok);
+  s->triggered = TRUE;
+  if (!ok)
+    g_printerr ("rtframe-bench: stream %u: start-recording refused\n",
+        s->index);
+}
+
 /* Live: frame k is captured at t0 + k * period.  A camera holds only
  * camera-buffers frames: when the producer comes back from a blocked push
  * later than that, the frames in between were overwritten (lost at the
@@ -462,6 +508,8 @@ camera_thread (gpointer user_data)
     if (cfg->flat_out ? bench_now () >= end : due >= end)
       break;
     f = bench_log_add (s->log);
+    f->part = part_of (s, k * period);
+    maybe_trigger (s, k * period);
     if (!cfg->flat_out) {
       if (bench_now () < due)
         sleep_until (due);

@@ -61,13 +61,29 @@ typedef struct
   gchar *csv;
   gchar *plot;
   gchar *fio;                   /* path of fio, NULL: not found */
+  /* --trigger: an event recording starts at this running time (0: none)
+   * on every rtframesink with record=false (start-recording, one instant
+   * for all streams); the figures are then of the frames it records */
+  guint64 trigger_ns;
   gsize frame_size;             /* from format, width, height */
   guint64 free_at_start;        /* bytes free in dir before the first run */
 } BenchConfig;
 
+/* Which part of an event recording (--trigger) a frame is */
+typedef enum
+{
+  BENCH_FRAME_LIVE,             /* recorded as it came (every frame of a
+                                 * sink that records all the time) */
+  BENCH_FRAME_HELD,             /* held before the trigger, written as a
+                                 * backlog after it (pre-record) */
+  BENCH_FRAME_UNRECORDED        /* before the pre-record window: not to be
+                                 * written, left out of every figure */
+} BenchFramePart;
+
 /* What happened to one frame; times in ns from the run's start. */
 typedef struct
 {
+  BenchFramePart part;
   gint64 offer;                 /* handed to the sink (-1: never produced) */
   gint64 block;                 /* producer blocked (pool + push) */
   gint64 done;                  /* last byte written (-1: not written) */
@@ -107,6 +123,8 @@ typedef struct
   const BenchSinkSpec *spec;
   guint round;
   guint64 offered, written, dropped, lost_camera, misses;
+  guint64 recorded;             /* frames written in all (with --trigger,
+                                 * written counts those from it on) */
   guint64 element_misses;       /* rtframesink's own count */
   guint64 zero_copy;            /* rtframesink: frames written zero-copy */
   guint64 bytes;
@@ -120,6 +138,12 @@ typedef struct
   gdouble rss_peak_mb;
   gdouble dirty_peak_mb;
   guint64 verified, bad;        /* frames checked in the files, faulty */
+  /* --trigger, an event recording: the held frames (backlog) and the
+   * live frames offered while it was being written */
+  guint64 held, held_written;
+  gdouble drain;                /* trigger to the last held frame written, s */
+  guint64 during_backlog, during_misses;
+  BenchDist during;             /* latency of those live frames */
   gchar *error;                 /* what went wrong, or NULL */
   /* per-frame logs, one per stream (freed with the result) */
   BenchLog **logs;

@@ -6,6 +6,9 @@
  *   rtframe-bench --dir /mnt/xfs --duration 60          3 x 20 fps, 5.7 MB
  *   rtframe-bench --dir /mnt/xfs --flat-out --duration 10
  *   rtframe-bench --sink rtframesink:io-depth=8 --sink rtframesink ...
+ *   rtframe-bench --trigger 4 --sink rtframesink \
+ *       --sink rtframesink:record=false,pre-record-time=2000000000
+ *       an event recording with 2 s of pre-record beside one of everything
  *   rtframe-bench --preflight --dir /data --size 800G --take 2h
  *       will /data hold a take of the streams, and keep up?
  *       (bench-preflight.c)
@@ -163,7 +166,7 @@ main (int argc, char **argv)
 {
   BenchConfig cfg = { 0 };
   gchar **sinks = NULL, *fio = NULL;
-  gdouble deadline_ms = 50;
+  gdouble deadline_ms = 50, trigger = 0;
   gboolean no_fio = FALSE, quiet = FALSE, no_verify = FALSE;
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint camera_buffers = 4, fio_depth = 4;
@@ -193,6 +196,11 @@ main (int argc, char **argv)
           "ones are lost (default 4)", "N"},
     {"deadline-ms", 0, 0, G_OPTION_ARG_DOUBLE, &deadline_ms,
         "Write deadline per frame (default 50)", "MS"},
+    {"trigger", 0, 0, G_OPTION_ARG_DOUBLE, &trigger,
+        "An event recording starts S seconds in: start-recording at that "
+          "running time on every rtframesink given record=false (with "
+          "pre-record-time: the frames held before it are written first); "
+          "figures of the frames from then on, the held ones apart", "S"},
     {"sink", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sinks,
         "A sink to run: rtframesink[:prop=value,...], queue-filesink, "
           "filesink, fio (repeat; default all four)", "SPEC"},
@@ -257,9 +265,10 @@ main (int argc, char **argv)
 
   if (streams < 1 || width < 1 || height < 1 || fps < 1 || rounds < 1
       || camera_buffers < 1 || fio_depth < 1 || cfg.duration <= 0
-      || deadline_ms < 0) {
+      || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-        "streams, sizes, fps, rounds, buffers and duration must be > 0");
+        "streams, sizes, fps, rounds, buffers and duration must be > 0, "
+        "--trigger within --duration");
     goto usage;
   }
   if (preflight && !preflight_options (&pf, size, take, sinks, rounds,
@@ -274,6 +283,7 @@ main (int argc, char **argv)
   cfg.io_depth = fio_depth;
   cfg.max_frames = frames > 0 ? frames : 0;
   cfg.deadline_ns = (guint64) (deadline_ms * GST_MSECOND);
+  cfg.trigger_ns = (guint64) (trigger * GST_SECOND);
   cfg.queue_buffers = 16;
   cfg.queue_bytes = 256 * 1024 * 1024;
   cfg.verify = !no_verify;

@@ -35,6 +35,11 @@
 #              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,
 #              4 GB), and with a cache cliff played by a throttle to
 #              300 MB/s from 3 s into the flat-out phase (12 GB)
+#   event      an event recording: the user's three streams into sinks with
+#              record=false and 2 s of pre-record, started 6 s in (--trigger)
+#              beside rtframesink recording everything and queue ! filesink,
+#              on RAM-backed XFS and on XFS on the machine's disk: the held
+#              frames' backlog, and the live frames written beside it
 #
 # Each writes DIR/SCENARIO.txt (the table), .csv (every frame) and .png (the
 # plot).  Default DIR: bench-results/.  Needs a built tree (tools/build.sh).
@@ -284,6 +289,23 @@ for s in "${scenarios[@]}"; do
       --duration "$d" --size 12G
     stop_cliff
     unthrottle
+    fresh
+    continue
+  fi
+  if [ "$s" = event ]; then
+    # An event recording (issue 16): 2 s held, the trigger 6 s in, beside
+    # a sink recording everything and queue ! filesink, on RAM and on the
+    # machine's disk: do live frames keep their deadline while the backlog
+    # of 2 s (120 frames, 684 MB) is written?
+    d=${duration:-12}
+    ev=(--duration "$d" --trigger 6 --no-fio --sink rtframesink
+        --sink rtframesink:record=false,pre-record-time=2000000000
+        --sink queue-filesink)
+    setup_ram 16
+    run event-ram "RAM (tmpfs)" "${ev[@]}"
+    fresh
+    setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
+    run event-disk "$(findmnt -no SOURCE -T /var/tmp)" "${ev[@]}"
     fresh
     continue
   fi

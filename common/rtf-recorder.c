@@ -243,6 +243,7 @@ rtf_recorder_next_frame (RtfRecorder * r, guint64 rt, RtfRecordTurn * turn)
       turn->start_from = at == G_MAXUINT64 ? G_MAXUINT64 :
           at > r->pre_record_ns ? at - r->pre_record_ns : 0;
       start_backlog (r, turn->start_from);
+      turn->backlog = r->n_backlog;
       continue;
     }
     break;

@@ -35,6 +35,7 @@ typedef struct
   guint64 start_asked;          /* ... asked for at this running time */
   guint64 start_from;           /* frames from this running time on are
                                  * its (the start less pre-record-time) */
+  guint backlog;                /* held frames it begins with */
 } RtfRecordTurn;
 
 /* A frame held in memory */

@@ -2,8 +2,16 @@
 """rtframe-record.py: records N live streams with rtframesink from Python
 (PyGObject), watches the bus, prints a status line every second and a summary
 at the end.  Exit status: 0 when every frame was written, 2 when frames were
-dropped or lost, 1 on an error.  The C twin is examples/rtframe-record.c."""
+dropped or lost, 1 on an error.  The C twin is examples/rtframe-record.c.
+
+With --trigger it records events: the sinks receive every frame but write
+only when triggered - by Enter or SIGUSR1 (now), or --event T (T seconds in,
+repeatable) - each event keeping --pre-record seconds from before the
+trigger and --post-record seconds after it, in cam<N>-event-%05d.raw; every
+stream is given the same running time.  SIGUSR2 stops a recording now."""
 import argparse
+import os
+import signal
 import sys
 
 import gi
@@ -19,7 +27,16 @@ def main():
     ap.add_argument("--caps", default="video/x-raw,format=P010_10LE,"
                     "width=2048,height=928,framerate=20/1")
     ap.add_argument("--sink-props", default="")
+    ap.add_argument("--trigger", action="store_true",
+                    help="record events only (Enter, SIGUSR1, --event)")
+    ap.add_argument("--event", type=float, action="append", default=[],
+                    help="--trigger: a trigger T seconds in (repeat)")
+    ap.add_argument("--pre-record", type=float, default=2.0)
+    ap.add_argument("--post-record", type=float, default=5.0)
     args = ap.parse_args()
+    if args.event and not args.trigger:
+        print("--event needs --trigger", file=sys.stderr)
+        return 1
 
     Gst.init(None)
     caps = Gst.Caps.from_string(args.caps)
@@ -28,11 +45,15 @@ def main():
         print("--caps needs a framerate", file=sys.stderr)
         return 1
     frames = args.seconds * fps_n // fps_d
+    # --trigger: the sinks hold --pre-record seconds and write only events
+    name, recording = (("-event-%05d", "record=false pre-record-time="
+                        f"{int(args.pre_record * Gst.SECOND)}")
+                       if args.trigger else ("", ""))
     desc = " ".join(
         f"videotestsrc is-live=true pattern=ball num-buffers={frames} "
         f"foreground-color={0xff000000 | (0xff << (8 * (i % 3)))} ! {args.caps} ! "
-        f"rtframesink name=cam{i} location=\"{args.dir}/cam{i}.raw\" "
-        f"stats-interval=1000000000 {args.sink_props}"
+        f"rtframesink name=cam{i} location=\"{args.dir}/cam{i}{name}.raw\" "
+        f"stats-interval=1000000000 {recording} {args.sink_props}"
         for i in range(args.streams))
     pipeline = Gst.parse_launch(desc)
     loop = GLib.MainLoop()
@@ -70,6 +91,43 @@ def main():
             if g("frames-dropped") or g("frames-lost"):
                 state["status"] = max(state["status"], 2)
 
+    sinks = [pipeline.get_by_name(f"cam{i}") for i in range(args.streams)]
+
+    def emit_all(signal_name, running_time):
+        # every camera's sink gets the same instant
+        for i, sink in enumerate(sinks):
+            if not sink.emit(signal_name, running_time):
+                print(f"\ncam{i}: {signal_name} refused", file=sys.stderr)
+
+    def trigger(*_):
+        clock = pipeline.get_clock()
+        if clock is None:
+            return True
+        now = clock.get_time() - pipeline.get_base_time()
+        print(f"\ntrigger at {now / 1e9:.3f} s")
+        emit_all("start-recording", now)
+        emit_all("stop-recording", now + int(args.post_record * Gst.SECOND))
+        return True
+
+    def stop_now(*_):
+        emit_all("stop-recording", Gst.CLOCK_TIME_NONE)
+        return True
+
+    def on_stdin(source, cond):
+        if not sys.stdin.readline():
+            return False            # no terminal (EOF): the other triggers
+        return trigger()
+
+    if args.trigger:
+        GLib.io_add_watch(sys.stdin.fileno(), GLib.PRIORITY_DEFAULT,
+                          GLib.IOCondition.IN | GLib.IOCondition.HUP, on_stdin)
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, trigger)
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, stop_now)
+        for t in args.event:
+            GLib.timeout_add(int(t * 1000), lambda: trigger() and False)
+        print(f"events: Enter or kill -USR1 {os.getpid()} to trigger, "
+              f"kill -USR2 {os.getpid()} to stop")
+
     def on_message(bus, msg):
         t = msg.type
         if t == Gst.MessageType.ELEMENT:
@@ -81,6 +139,16 @@ def main():
             if s.get_name() == "rtframesink-stats":
                 last[i] = s.copy()
                 status_line()
+            elif s.get_name() == "rtframesink-recording-started":
+                print(f"\ncam{i}: event {s.get_uint64('number')[1]} started "
+                      f"in {s.get_string('location')} "
+                      f"({s.get_uint('prerecorded-frames')[1]} frames from "
+                      "before the trigger)")
+            elif s.get_name() == "rtframesink-recording-stopped":
+                print(f"\ncam{i}: event {s.get_uint64('number')[1]} stopped "
+                      f"({s.get_string('reason')}): "
+                      f"{s.get_uint64('frames')[1]} frames, "
+                      f"{s.get_uint64('prerecorded-frames')[1]} of them held")
             elif s.get_name() == "rtframesink-deadline-missed":
                 state["misses_seen"] += 1
                 if state["misses_seen"] <= 5:

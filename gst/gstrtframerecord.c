@@ -385,18 +385,16 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
         g_ref_string_acquire (self->reference_text) : NULL;
     if (n++ == 0) {
       /* how far back the recording reaches */
-      f->flags |= mark_first (self, turn, 0, h.times.running_time);
+      /* (told before the writer can report the start) */
+      f->flags |= mark_first (self, turn, turn->backlog, h.times.running_time);
       f->split = self->rotate;
     }
     rtf_writer_commit (self->writer, f);
     self->last_seq = f->seq;
   }
-  if (n > 0) {
-    g_mutex_lock (&self->record_lock);
-    ask_of (self, self->recordings_marked - 1)->prerecorded = n;
-    g_mutex_unlock (&self->record_lock);
-    GST_INFO_OBJECT (self, "recording started with %u frames held", n);
-  }
+  if (n > 0)
+    GST_INFO_OBJECT (self, "recording started with %u of %u frames held", n,
+        turn->backlog);
   return ok;
 }
 

@@ -37,12 +37,32 @@ for s in rtframesink queue-filesink filesink; do
   rows=$(grep -c "^$s,1," "$work/frames.csv")
   [ "$rows" = "$offered" ] || say_fail "$s has $rows CSV rows, $offered offered"
 done
-grep -q "^sink,round,stream,frame,offer_s,block_ms,latency_ms,service_ms,written,missed$" \
+grep -q "^sink,round,stream,frame,offer_s,block_ms,latency_ms,service_ms,written,missed,part$" \
   "$work/frames.csv" || say_fail "CSV header"
 if [ ${#plot[@]} -gt 0 ]; then
   grep -q "<svg" "$work/lat.svg" || say_fail "no SVG plot"
 fi
 grep -q "^ratio rtframesink" <<<"$out" || say_fail "no ratio line"
+
+# An event recording (--trigger): 0.5 s held before the trigger 1 s in,
+# the live frames from it; beside a sink recording everything, measured
+# over the same frames (those from the trigger on)
+ev=$("$bench" --dir "$work" --streams 2 --width 320 --height 240 --fps 20 \
+  --duration 2 --trigger 1 --quiet --no-fio --sink rtframesink \
+  --sink rtframesink:record=false,pre-record-time=500000000 2>&1)
+status=$?
+echo "$ev"
+[ $status -eq 0 ] || say_fail "rtframe-bench --trigger exited $status"
+# 2 streams x 20 frames from the trigger on, in both rows
+for s in "rtframesink" "rtframesink:record=false,pre-record-time=500000000"; do
+  read -r _ _ offered written _ <<<"$(grep -F "$s " <<<"$ev" | grep -E "^[^ ]+ +1 ")"
+  [ "$offered" = 40 ] && [ "$written" = 40 ] \
+    || say_fail "--trigger: $s offered ${offered:-?}, wrote ${written:-?} of the 40 from the trigger on"
+done
+grep -q "event: 20 held frames, 20 written" <<<"$ev" \
+  || say_fail "--trigger: the 2 x 10 held frames are not reported written"
+grep -qE "\| 60 ok$" <<<"$(grep -F "rtframesink:record=false" <<<"$ev" | grep -E "^[^ ]+ +1 ")" \
+  || say_fail "--trigger: the event files do not hold the 60 frames (20 held, 40 live) verified"
 
 # The recordings are in a directory of the bench's own, which it names
 kept=$(sed -n 's/^recordings kept in //p' <<<"$out")

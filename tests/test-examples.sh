@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the examples as a user would: a clean recording exits 0 and prints a
-# summary; a recording that drops frames (its output is a FIFO nobody reads
+# summary; an event recording (--trigger, pre-record) writes exactly the
+# frames of its windows; a recording that drops frames (its output is a FIFO nobody reads
 # for 2 s, leaky=upstream) exits 2; the long-recording walkthrough
 # (record 3 rotated streams, SIGKILL, recover, verify, play back with
 # seeks) ends well.  Args: <rtframe-record binary> <.py>
@@ -69,10 +70,35 @@ dropping_run() {  # name, command...
   wait
 }
 
+event_run() {  # name, command...: --trigger, one event 1 s in
+  local name=$1; shift
+  rm -rf "$work/event"; mkdir -p "$work/event"
+  # 0.5 s held before the trigger and 1 s after: 10 + 20 frames a camera,
+  # whatever the trigger's running time (the windows are half-open)
+  check "$name event" 0 "$@" --streams 2 --seconds 3 --dir "$work/event" \
+    --caps "$caps" --trigger --event 1 --pre-record 0.5 --post-record 1 \
+    </dev/null
+  for s in 0 1; do
+    f=$work/event/cam$s-event-00000.raw
+    size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+    if [ "$size" -ne $((30 * 921600)) ]; then
+      echo "FAIL: $name $f is $size bytes, not 30 frames"; fail=1
+    elif [ -n "$build_dir" ] && ! "$build_dir/tools/rtframe-verify" "$f" \
+        | grep -q "^1 recording (events), 10 frames held"; then
+      echo "FAIL: $name $f: rtframe-verify does not see 10 held frames"; fail=1
+    fi
+  done
+  if ls "$work/event"/cam*-event-00001.raw >/dev/null 2>&1; then
+    echo "FAIL: $name a second event file"; fail=1
+  fi
+}
+
 clean_run C "$c_example"
+event_run C "$c_example"
 dropping_run C "$c_example"
 if [ -n "$python" ]; then
   clean_run Python "${pyenv[@]}" $python "$py_example"
+  event_run Python "${pyenv[@]}" $python "$py_example"
   dropping_run Python "${pyenv[@]}" $python "$py_example"
 else
   echo "Python example skipped: /usr/bin/python3 has no gi (apt-get install python3-gi gir1.2-gstreamer-1.0)"
