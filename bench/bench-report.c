@@ -268,6 +268,15 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
   fflush (stdout);
 }
 
+/* A sink's label as the CSV's first column: its commas (between the
+ * properties of "rtframesink:a=1,b=2") as semicolons, so every row has
+ * the same columns.  Caller frees. */
+static gchar *
+csv_label (const BenchResult * r)
+{
+  return g_strdelimit (g_strdup (r->spec->label), ",", ';');
+}
+
 /* the CSV's part column (BenchFramePart) */
 static const gchar *const part_names[] = { "live", "held", "unrecorded" };
 
@@ -285,6 +294,7 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
       "service_ms,written,missed,part\n");
   for (i = 0; i < results->len; i++) {
     const BenchResult *r = g_ptr_array_index (results, i);
+    gchar *label = csv_label (r);
 
     for (s = 0; s < r->n_logs; s++) {
       for (k = 0; k < r->logs[s]->n; k++) {
@@ -293,11 +303,12 @@ bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
         gboolean missed = bench_frame_missed (fr, cfg->deadline_ns);
 
         fprintf (f, "%s,%u,%u,%" G_GUINT64_FORMAT ",%.6f,%.3f,%.3f,%.3f,%d,"
-            "%d,%s\n", r->spec->label, r->round, s, k, fr->offer / 1e9,
+            "%d,%s\n", label, r->round, s, k, fr->offer / 1e9,
             fr->block / 1e6, lat, fr->done >= 0 ? fr->service / 1e6 : -1.0,
             fr->done >= 0, missed, part_names[fr->part]);
       }
     }
+    g_free (label);
   }
   return fclose (f) == 0;
 }
@@ -349,14 +360,16 @@ bench_report_plot (const BenchConfig * cfg, GPtrArray * results,
       "set ylabel 'offered to written (ms)'\n");
   for (i = 0; i < results->len; i++) {
     const BenchResult *r = g_ptr_array_index (results, i);
+    gchar *label = csv_label (r);
 
     g_string_append_printf (gp, "set title '%s (round %u): %" G_GUINT64_FORMAT
         " frames, %" G_GUINT64_FORMAT " misses' noenhanced\n"
         "plot '%s' using ((strcol(1) eq '%s' && $2 == %u && $9 == 1) ? $5 : "
         "1/0):($7 > 0.001 ? $7 : 0.001) with points pt 7 ps 0.3 title "
         "'frames', %f with lines lw 2 title 'deadline'\n", r->spec->label,
-        r->round, r->offered, r->misses, csv, r->spec->label, r->round,
+        r->round, r->offered, r->misses, csv, label, r->round,
         cfg->deadline_ns / 1e6);
+    g_free (label);
   }
   return bench_plot_draw (gp, path);
 }
