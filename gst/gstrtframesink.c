@@ -74,6 +74,7 @@ static gboolean gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps);
 static gboolean gst_rtframe_sink_propose_allocation (GstBaseSink * sink,
     GstQuery * query);
 static gboolean gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event);
+static gboolean gst_rtframe_sink_query (GstBaseSink * sink, GstQuery * query);
 static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
@@ -156,6 +157,7 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
   basesink_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_rtframe_sink_propose_allocation);
   basesink_class->event = GST_DEBUG_FUNCPTR (gst_rtframe_sink_event);
+  basesink_class->query = GST_DEBUG_FUNCPTR (gst_rtframe_sink_query);
   basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtframe_sink_render);
   basesink_class->unlock = GST_DEBUG_FUNCPTR (gst_rtframe_sink_unlock);
   basesink_class->unlock_stop =
@@ -204,6 +206,7 @@ gst_rtframe_sink_finalize (GObject * object)
   gst_clear_caps (&self->reference_timestamp_caps);
   reference_set (self, NULL);
   gst_object_unref (self->allocator);
+  g_free (self->refused_caps);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -504,6 +507,55 @@ same_frame_layout (const GstRtFrameFormat * a, const GstRtFrameFormat * b)
 {
   return a->frame_size == b->frame_size && a->is_video == b->is_video
       && a->name == b->name && a->width == b->width && a->height == b->height;
+}
+
+/* Fixed caps upstream offers and the template refuses (a format this
+ * GStreamer does not know, or without a frame of a fixed size): upstream
+ * only says not-negotiated, so the sink names the format, once per caps.
+ * A warning: an accept-caps query may be a probe among other caps. */
+static void
+warn_refused_caps (GstRtFrameSink * self, GstCaps * caps)
+{
+  GstRtFrameFormat format;
+  gchar *why = NULL, *text = gst_caps_to_string (caps);
+  gboolean told;
+
+  GST_OBJECT_LOCK (self);
+  told = g_strcmp0 (self->refused_caps, text) == 0;
+  if (!told) {
+    g_free (self->refused_caps);
+    self->refused_caps = g_strdup (text);
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!told && !gst_rtframe_format_from_caps_full (&format, caps, &why))
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Cannot record these "
+            "caps: %s.", why), ("refused caps: %s", text));
+  g_free (why);
+  g_free (text);
+}
+
+static gboolean
+gst_rtframe_sink_query (GstBaseSink * sink, GstQuery * query)
+{
+  gboolean ret = GST_BASE_SINK_CLASS (parent_class)->query (sink, query);
+  gboolean accepted = TRUE;
+  GstCaps *caps = NULL;
+
+  GstCaps *result = NULL;
+
+  /* a source (basesrc) asks with its caps as the filter and stops when
+   * nothing is left; a pushed CAPS event is checked with ACCEPT_CAPS */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    gst_query_parse_caps (query, &caps);
+    gst_query_parse_caps_result (query, &result);
+    accepted = !ret || result == NULL || !gst_caps_is_empty (result);
+  } else if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    gst_query_parse_accept_caps (query, &caps);
+    gst_query_parse_accept_caps_result (query, &accepted);
+  }
+  if (!accepted && caps && gst_caps_is_fixed (caps))
+    warn_refused_caps (GST_RTFRAME_SINK (sink), caps);
+  return ret;
 }
 
 static gboolean

@@ -69,6 +69,8 @@ struct _GstRtFrameSink
   /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer
    * carries, then the ones of its caps) */
   GstCaps *reference_timestamp_caps;
+  gchar *refused_caps;          /* the last caps refused and named on the
+                                 * bus (object lock) */
   gint64 min_free_space;        /* bytes, 0 off, -1 auto */
 
   /* the memory of the pools it proposes; outlives every writer, which
