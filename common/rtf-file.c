@@ -150,40 +150,157 @@ claim (RtfFile * file, RtfFileOpenMode how)
   return 0;
 }
 
-gboolean
-rtf_file_open (RtfFile * file, const gchar * path, RtfFileOpenMode how,
-    RtfDirectMode mode, const RtfXflags * xflags, gint * err)
+/* A regular file's XFS flags and mark, set while it is empty; the flags
+ * before the alignment probe: a realtime file's direct I/O alignment is
+ * the realtime extent's */
+static void
+prepare_regular (RtfFile * file, const RtfXflags * xflags,
+    const RtfRecordingId * mark_id, guint64 mark_number)
+{
+  if (file->stream || file->device)
+    return;
+  if (xflags)
+    file->xflags_errno = rtf_xflags_apply (file->fd, xflags);
+  if (mark_id)
+    file->mark_errno = rtf_file_mark_set (file->fd, mark_id, mark_number);
+}
+
+/* O_TMPFILE in dir: a new file with no name, with O_DIRECT unless mode
+ * says not.  An EINVAL with O_DIRECT does not say which flag was refused:
+ * the open without it tells.  -1 (errno) where there are no unnamed
+ * files (an old kernel; ramfs of older kernels, FUSE, NFS); -1 and
+ * *direct_errno when O_DIRECT was refused and mode insists on it. */
+static gint
+open_unnamed (const gchar * dir, RtfDirectMode mode, gboolean * direct,
+    gint * direct_errno)
+{
+  const gint flags = O_TMPFILE | O_WRONLY | O_CLOEXEC;
+  gint fd, refused = 0;
+
+  if (mode != RTF_DIRECT_OFF) {
+    fd = open (dir, flags | O_DIRECT, 0666);
+    if (fd >= 0) {
+      *direct = TRUE;
+      return fd;
+    }
+    if (errno != EINVAL && errno != EOPNOTSUPP)
+      return -1;
+    refused = errno;
+  }
+  fd = open (dir, flags, 0666);
+  if (fd < 0 || !refused)
+    return fd;
+  /* unnamed files are made here: it was O_DIRECT that was refused */
+  *direct_errno = refused;
+  if (mode == RTF_DIRECT_ON) {
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* Gives the unnamed file fd the name path, which no open can see before:
+ * through /proc/self/fd (any user), else, /proc not mounted (a chroot, a
+ * container), with AT_EMPTY_PATH (older kernels allow that only with
+ * CAP_DAC_READ_SEARCH).  0, EEXIST when path is taken (what O_EXCL
+ * says), or the errno of the last attempt. */
+static gint
+link_unnamed (gint fd, const gchar * path)
+{
+  gchar proc[32];
+
+  g_snprintf (proc, sizeof (proc), "/proc/self/fd/%d", fd);
+  if (linkat (AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+    return 0;
+  if (errno == EEXIST)
+    return EEXIST;
+  if (linkat (fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0)
+    return 0;
+  return errno;
+}
+
+/* A new file made whole before it has a name - locked, flagged, marked -
+ * then linked at path, so that a crash (SIGKILL) never leaves an unmarked
+ * file there, one rtframe-recover may not delete.  0; EEXIST when path is
+ * taken; -1 where unnamed files cannot be made or linked here (the file is
+ * then created by its name); or an errno that ends the open. */
+static gint
+create_unnamed (RtfFile * file, const gchar * path, RtfDirectMode mode,
+    const RtfXflags * xflags, const RtfRecordingId * mark_id,
+    guint64 mark_number)
+{
+  gchar *dir = g_path_get_dirname (path);
+  gint ret;
+
+  file->fd = open_unnamed (dir, mode, &file->direct, &file->direct_errno);
+  g_free (dir);
+  if (file->fd < 0)
+    return mode == RTF_DIRECT_ON && file->direct_errno ?
+        file->direct_errno : -1;
+  if ((ret = claim (file, RTF_FILE_CREATE_NEW)) == 0) {
+    prepare_regular (file, xflags, mark_id, mark_number);
+    ret = link_unnamed (file->fd, path);
+  }
+  if (ret == 0) {
+    file->created = file->unnamed = TRUE;
+    return 0;
+  }
+  /* the unnamed file goes with its descriptor */
+  rtf_file_close (file);
+  memset (file, 0, sizeof (*file));
+  file->fd = -1;
+  return ret == EEXIST ? EEXIST : -1;
+}
+
+/* The file by its name, as before O_TMPFILE: created with O_EXCL (a
+ * crash before the mark leaves it unmarked), or with REPLACE what is
+ * there (a regular file is emptied once locked).  0 or an errno. */
+static gint
+open_named (RtfFile * file, const gchar * path, RtfFileOpenMode how,
+    RtfDirectMode mode)
 {
   const gint base = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
   gint fd, ret;
 
-  memset (file, 0, sizeof (*file));
-  file->fd = -1;
   fd = open_once (path, base | O_CREAT | O_EXCL, mode, &file->direct,
       &file->direct_errno, &file->created);
-  /* REPLACE: what is there is used (a regular file is emptied below) */
   if (fd < 0 && errno == EEXIST && how == RTF_FILE_REPLACE)
     fd = open_once (path, base, mode, &file->direct, &file->direct_errno,
         &file->created);
-  if (fd < 0) {
-    *err = errno;
-    return FALSE;
-  }
+  if (fd < 0)
+    return errno;
   file->fd = fd;
   if ((ret = claim (file, how)) != 0) {
     rtf_file_unlink_created (file, path);
     rtf_file_close (file);
+  }
+  return ret;
+}
+
+gboolean
+rtf_file_open (RtfFile * file, const gchar * path, RtfFileOpenMode how,
+    RtfDirectMode mode, const RtfXflags * xflags,
+    const RtfRecordingId * mark_id, guint64 mark_number, gint * err)
+{
+  struct stat st;
+  gint ret = -1;
+
+  memset (file, 0, sizeof (*file));
+  file->fd = -1;
+  /* REPLACE of a name that holds something uses it: no new file to make */
+  if (how != RTF_FILE_REPLACE || lstat (path, &st) < 0)
+    ret = create_unnamed (file, path, mode, xflags, mark_id, mark_number);
+  if (ret == -1 || (ret == EEXIST && how == RTF_FILE_REPLACE)) {
+    ret = open_named (file, path, how, mode);
+    if (ret == 0)
+      prepare_regular (file, xflags, mark_id, mark_number);
+  }
+  if (ret != 0) {
     *err = ret;
     return FALSE;
   }
-
-  /* before the alignment probe: a realtime file's direct I/O alignment is
-   * the realtime extent's */
-  if (xflags && !file->stream && !file->device)
-    file->xflags_errno = rtf_xflags_apply (fd, xflags);
-
   if (file->direct) {
-    rtf_file_probe_alignment (fd, &file->block, &file->mem_align,
+    rtf_file_probe_alignment (file->fd, &file->block, &file->mem_align,
         &file->align_source);
   } else {
     file->block = 1;

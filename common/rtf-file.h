@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "rtf-file-mark.h"
 #include "rtf-xflags.h"
 
 G_BEGIN_DECLS
@@ -44,6 +45,9 @@ typedef struct
   gsize mem_align;              /* every write's memory address: multiple */
   const gchar *align_source;    /* where block came from (for the log) */
   gint xflags_errno;            /* the XFS flags asked for were refused */
+  gint mark_errno;              /* the mark was refused (no xattrs), 0 */
+  gboolean unnamed;             /* created unnamed (O_TMPFILE) and linked
+                                 * at its name once whole */
 } RtfFile;
 
 /* Opens path for writing as `how` says; a regular file is locked
@@ -51,10 +55,14 @@ typedef struct
  * recording (or a tool repairing it) holds it.  ELOOP for a symbolic
  * link.  xflags (may be NULL) are set on the regular file, empty by then,
  * before anything is written; when that fails the file stays open and
- * xflags_errno says why. */
+ * xflags_errno says why.  mark_id (may be NULL) and mark_number: the
+ * regular file's mark (rtf_file_mark_set; mark_errno when refused).  A
+ * file this creates is created unnamed where the filesystem allows it
+ * (O_TMPFILE), locked, flagged and marked, and only then given path's
+ * name: a crash never leaves an unmarked file there. */
 gboolean rtf_file_open (RtfFile * file, const gchar * path,
     RtfFileOpenMode how, RtfDirectMode mode, const RtfXflags * xflags,
-    gint * err);
+    const RtfRecordingId * mark_id, guint64 mark_number, gint * err);
 /* Deletes path if this open created it and it is still that inode
  * (an error path, a file the recording never reached). */
 void rtf_file_unlink_created (RtfFile * file, const gchar * path);

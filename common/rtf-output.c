@@ -138,9 +138,11 @@ rtf_output_open (const gchar * path, guint64 number,
   if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
       && (*err = prepare_hidden (o, config)) != 0)
     goto fail;
+  /* marked in the open: where it can be, before the file has a name */
   if (!rtf_file_open (&o->file, o->tmp_path ? o->tmp_path : path, how,
-          config->direct, &config->xflags, err))
+          config->direct, &config->xflags, &config->recording_id, number, err))
     goto fail;
+  o->mark_errno = o->file.mark_errno;
   regular = !o->file.stream && !o->file.device;
   if (!regular && (config->xflags.realtime || config->xflags.extent_size))
     o->file.xflags_errno = ENOTTY;      /* XFS file flags: not a device */
@@ -149,9 +151,6 @@ rtf_output_open (const gchar * path, guint64 number,
     *err = o->file.xflags_errno;
     goto fail;
   }
-  if (regular)
-    o->mark_errno = rtf_file_mark_set (o->file.fd, &config->recording_id,
-        number);
   if (config->index && regular) {
     *step = RTF_FAIL_INDEX;
     if ((*err = open_index (o, o->tmp_index_path ? o->tmp_index_path :

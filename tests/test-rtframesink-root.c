@@ -1,5 +1,6 @@
 /* rtframesink on real filesystems the test makes: ramfs (no O_DIRECT),
- * small XFS and ext4 on loop devices (disk full, the user's workload), and
+ * small XFS and ext4 on loop devices (a new file marked before it is
+ * named, disk full, the user's workload), and
  * io_uring switched off by sysctl.  Needs root: exits 77 (skip) with the
  * reason otherwise.  Never run in parallel with other tests (the sysctl is
  * system-wide). */
@@ -7,6 +8,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rtf-file.h"
 #include "rtf-index.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
@@ -186,6 +190,67 @@ GST_START_TEST (test_no_io_uring_forced_is_an_error)
   g_free (index);
   rtf_test_tmpdir_free (dir);
   g_free (path);
+}
+
+GST_END_TEST;
+
+/* ---- a new file: whole before it is named ------------------------------ */
+
+/* On a filesystem the kernel makes unnamed files on (O_TMPFILE), a new
+ * data file is made unnamed, flagged and marked, then linked at its name
+ * (tests/test-file.c watches the link itself): found at its name with
+ * direct I/O, the mark and, on XFS, the extent size hint */
+static void
+new_file_marked (const gchar * fstype, guint size_mb)
+{
+  RtfTestFs *fs = rtf_test_fs_new (fstype, size_mb);
+  gchar *path = g_build_filename (fs->dir, "cam-00001.raw", NULL);
+  RtfRecordingId id, got;
+  RtfXflags want = { FALSE, 0 }, have;
+  RtfFile f;
+  gint err = 0, probe, fd;
+  guint64 number;
+
+  probe = open (fs->dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (probe >= 0)
+    close (probe);
+  if (g_strcmp0 (fstype, "xfs") == 0)
+    want.extent_size = 1 << 20;
+  rtf_recording_id_new (&id);
+  fail_unless (rtf_file_open (&f, path, RTF_FILE_CREATE_NEW, RTF_DIRECT_AUTO,
+          &want, &id, 1, &err), "%s", g_strerror (err));
+  g_print ("  %s: %s, direct I/O %s\n", fstype, f.unnamed ? "made unnamed "
+      "(O_TMPFILE), flagged and marked, then linked" : "made by its name "
+      "(no O_TMPFILE here)", f.direct ? "on" : "off");
+  fail_unless_equals_int (f.unnamed, probe >= 0);
+  fail_unless (f.created && f.direct);
+  fail_unless_equals_int (f.xflags_errno, 0);
+  fail_unless_equals_int (f.mark_errno, 0);
+  rtf_file_close (&f);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  fail_unless (fd >= 0);
+  fail_unless (rtf_file_mark_get (fd, &got, &number));
+  fail_unless (rtf_recording_id_equal (&got, &id));
+  fail_unless_equals_uint64 (number, 1);
+  fail_unless_equals_int (rtf_xflags_get (fd, &have), 0);
+  fail_unless_equals_uint64 (have.extent_size, want.extent_size);
+  close (fd);
+  g_unlink (path);
+  g_free (path);
+  rtf_test_fs_free (fs);
+}
+
+GST_START_TEST (test_new_file_marked_xfs)
+{
+  new_file_marked ("xfs", 320);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_new_file_marked_ext4)
+{
+  new_file_marked ("ext4", 64);
 }
 
 GST_END_TEST;
@@ -572,6 +637,8 @@ rtframesink_root_suite (void)
   tcase_add_test (tc, test_ramfs_direct_on_is_an_error);
   tcase_add_test (tc, test_no_io_uring_falls_back_to_pwrite);
   tcase_add_test (tc, test_no_io_uring_forced_is_an_error);
+  tcase_add_test (tc, test_new_file_marked_xfs);
+  tcase_add_test (tc, test_new_file_marked_ext4);
   tcase_add_test (tc, test_disk_full_xfs);
   tcase_add_test (tc, test_disk_full_ext4);
   tcase_add_test (tc, test_disk_full_xfs_psync);
