@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "rtf-file.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -33,6 +35,11 @@ typedef struct
    * finished, and the min-free-space in force */
   guint64 bytes_written, free_space, min_free_space;
   guint64 frames_written;
+  /* OPEN, XFLAGS: what the file was opened with (the owner words the
+   * error by it without reading its own settings: the failed callback
+   * runs under the writer's callback lock) */
+  RtfXflags xflags;
+  RtfDirectMode direct;
 } RtfFailure;
 
 G_END_DECLS

@@ -508,6 +508,8 @@ report_failure (RtfWriter * w)
   failure.path = path;
   failure.detail = detail;
   failure.frames_written = level.written;
+  failure.xflags = w->config.xflags;
+  failure.direct = w->config.direct;
   if (w->fail_step == RTF_FAIL_SPACE)
     rtf_writer_space_failure (w, &failure);
   RTF_WRITER_CALLBACK (w, failed, &failure);

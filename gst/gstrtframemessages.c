@@ -286,16 +286,9 @@ gst_rtframe_sink_post_failure (GstRtFrameSink * self,
 
   if (failure->step == RTF_FAIL_XFLAGS || failure->step == RTF_FAIL_OPEN
       || (failure->step == RTF_FAIL_INDEX && err != ENOSPC)) {
-    RtfXflags xflags;
-    RtfDirectMode direct;
-
-    GST_OBJECT_LOCK (self);
-    xflags.realtime = self->realtime;
-    xflags.extent_size = self->extent_size_hint;
-    direct = (RtfDirectMode) self->direct;
-    GST_OBJECT_UNLOCK (self);
-    gst_rtframe_sink_post_open_error (self, failure->step, path, err, direct,
-        &xflags, detail);
+    /* (the writer's settings: no object lock under the callback lock) */
+    gst_rtframe_sink_post_open_error (self, failure->step, path, err,
+        failure->direct, &failure->xflags, detail);
   } else if (failure->step == RTF_FAIL_SPACE) {
     gchar *written = g_format_size (failure->bytes_written);
     gchar *left = g_format_size (failure->free_space);
