@@ -16,10 +16,12 @@
  * as soon as it is measured.  The verdict rule is judge()'s, documented
  * in docs/performance.md. */
 #include "bench.h"
+#include "rtf-space-guard.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 /* Under 1.3x of the rate asked is a warning: rtframesink on the same disk
  * measured 1352 and 1914 MB/s flat out in two runs (docs/performance.md,
@@ -41,6 +43,8 @@ typedef struct
   const BenchPreflight *pf;
   gdouble rate;                 /* MB/s of the streams */
   guint64 free;                 /* bytes free in --dir at the start */
+  guint64 keep;                 /* of those, what rtframesink's default
+                                 * min-free-space keeps free */
   guint64 size;                 /* flat-out bytes asked (or the default) */
   BenchResult *at_rate, *flat;
   BenchThroughput tp[2];
@@ -148,10 +152,25 @@ sustained (const Preflight * p)
   return p->tp[1].last_third;
 }
 
+/* How long a recording at the streams' rate runs before the sink's
+ * free-space guard (min-free-space, by default) ends it or starts to
+ * delete its oldest files */
 static gdouble
 lasts_seconds (const Preflight * p)
 {
-  return p->free / 1e6 / p->rate;
+  return (p->free > p->keep ? p->free - p->keep : 0) / 1e6 / p->rate;
+}
+
+/* rtframesink's default min-free-space on --dir's filesystem */
+static guint64
+default_keep (const gchar * dir)
+{
+  struct statvfs st;
+
+  if (statvfs (dir, &st) != 0)
+    return rtf_space_guard_resolve (RTF_SPACE_AUTO, 0);
+  return rtf_space_guard_resolve (RTF_SPACE_AUTO,
+      (guint64) st.f_blocks * st.f_frsize);
 }
 
 /* ---- the two phases ------------------------------------------------ */
@@ -330,11 +349,14 @@ static void
 print_space (const Preflight * p)
 {
   gchar *free = g_format_size (p->free), *lasts = span_text (lasts_seconds (p));
+  gchar *keep = g_format_size (p->keep);
 
   printf ("sustained %.1f MB/s (the last third flat out): %.2fx the %.1f "
       "MB/s of the streams\n", sustained (p), sustained (p) / p->rate, p->rate);
-  printf ("free space %s: %s at %.1f MB/s\n", free, lasts, p->rate);
+  printf ("free space %s, of which min-free-space keeps %s: %s at %.1f "
+      "MB/s\n", free, keep, lasts, p->rate);
   g_free (free);
+  g_free (keep);
   g_free (lasts);
 }
 
@@ -414,6 +436,7 @@ bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
   p.pf = pf;
   p.rate = cfg->streams * cfg->frame_size * cfg->fps / 1e6;
   p.free = cfg->free_at_start;
+  p.keep = default_keep (cfg->dir);
   /* default: twice what the phase at the rate writes */
   p.size = pf->size ? pf->size : (guint64) (2 * p.rate * 1e6 * cfg->duration);
   print_header (&p);
