@@ -390,6 +390,8 @@ gst_rtframe_sink_free_running_state (GstRtFrameSink * self)
 {
   RtfWriter *writer;
 
+  /* the event recorder (a failed start never reached stop()) */
+  gst_rtframe_sink_record_end (self);
   GST_OBJECT_LOCK (self);
   writer = self->writer;
   if (writer)
