@@ -9,7 +9,8 @@
  * aravissrc) has a few buffers.  A frame from any pool but one this sink
  * proposed is copied into hold_pool, preallocated at caps (no allocation
  * while holding); a frame of a proposed pool is held as it is (that pool
- * grows instead, and the sink owns it). */
+ * is proposed with hold_frames buffers more, made when it starts, and
+ * grows past that if need be; the sink owns it). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -672,12 +672,17 @@ gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
   if (caps == NULL || !gst_rtframe_format_from_caps (&format, caps))
     return FALSE;
 
-  min_buffers = MIN (self->io_depth, self->max_size_buffers) + 1;
+  /* with pre-record, the frames held stay out of the pool: it makes them
+   * when it starts, not one by one on the streaming thread as they are
+   * held (hold_frames: set at caps, before this query) */
+  min_buffers = MIN (self->io_depth, self->max_size_buffers) + 1 +
+      self->hold_frames;
   if (need_pool) {
     pool = new_aligned_pool (self, caps, &format, min_buffers, &params);
     if (pool == NULL)
       return FALSE;
-    /* its buffers can be held for pre-record without a copy: it grows */
+    /* its buffers can be held for pre-record without a copy: it has
+     * hold_frames more, and grows past that if need be */
     gst_rtframe_sink_mark_proposed_pool (pool);
   } else {
     gst_allocation_params_init (&params);
