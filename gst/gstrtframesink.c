@@ -75,6 +75,8 @@ static gboolean gst_rtframe_sink_propose_allocation (GstBaseSink * sink,
     GstQuery * query);
 static gboolean gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event);
 static gboolean gst_rtframe_sink_query (GstBaseSink * sink, GstQuery * query);
+static gboolean gst_rtframe_sink_send_event (GstElement * element,
+    GstEvent * event);
 static GstFlowReturn gst_rtframe_sink_render (GstBaseSink * sink,
     GstBuffer * buffer);
 static gboolean gst_rtframe_sink_unlock (GstBaseSink * sink);
@@ -151,6 +153,7 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
 
+  element_class->send_event = GST_DEBUG_FUNCPTR (gst_rtframe_sink_send_event);
   basesink_class->start = GST_DEBUG_FUNCPTR (gst_rtframe_sink_start);
   basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtframe_sink_stop);
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtframe_sink_set_caps);
@@ -532,6 +535,25 @@ warn_refused_caps (GstRtFrameSink * self, GstCaps * caps)
             "caps: %s.", why), ("refused caps: %s", text));
   g_free (why);
   g_free (text);
+}
+
+/* An rtframe-record event sent upstream from the application (to the
+ * pipeline: a bin hands an upstream event to each of its sinks) starts or
+ * stops every rtframesink of the pipeline without a handle to any: taken
+ * here, not sent on upstream.  Other events go as GstBaseSink sends them. */
+static gboolean
+gst_rtframe_sink_send_event (GstElement * element, GstEvent * event)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (element);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, "rtframe-record")) {
+    gboolean ok = gst_rtframe_sink_record_event (self, event);
+
+    gst_event_unref (event);
+    return ok;
+  }
+  return GST_ELEMENT_CLASS (parent_class)->send_event (element, event);
 }
 
 static gboolean

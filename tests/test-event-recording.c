@@ -689,6 +689,63 @@ GST_END_TEST;
 
 /* The record property while running: now (the harness's clock stands
  * still at 0, so at the next frame) */
+/* The application with only the pipeline: an rtframe-record event sent
+ * upstream to it reaches every sink (a bin hands it to each), with one
+ * running time for all - a start at 250 ms and a stop at 450 ms asked
+ * ahead; both files hold frames 5-8, nothing went upstream */
+GST_START_TEST (test_pipeline_record_event)
+{
+  gchar *path[2], *desc;
+  GstElement *pipe;
+  GstAppSrc *src[2];
+  GstBus *bus;
+  GstMessage *msg;
+  guint c, i;
+
+  path[0] = rtf_test_tmp_path ("pipe0.raw");
+  path[1] = rtf_test_tmp_path ("pipe1.raw");
+  desc = g_strdup_printf ("appsrc name=s0 caps=\"%s\" format=time ! "
+      "rtframesink location=\"%s\" record=false  appsrc name=s1 caps=\"%s\" "
+      "format=time ! rtframesink location=\"%s\" record=false", CAPS,
+      path[0], CAPS, path[1]);
+  pipe = gst_parse_launch (desc, NULL);
+  fail_unless (pipe != NULL);
+  bus = gst_element_get_bus (pipe);
+  src[0] = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipe), "s0"));
+  src[1] = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipe), "s1"));
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  fail_unless (gst_element_send_event (pipe,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtframe-record", "record", G_TYPE_BOOLEAN,
+                  TRUE, "running-time", G_TYPE_UINT64, 250 * MS, NULL))));
+  fail_unless (gst_element_send_event (pipe,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtframe-record", "record", G_TYPE_BOOLEAN,
+                  FALSE, "running-time", G_TYPE_UINT64, 450 * MS, NULL))));
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 10; i++)
+    for (c = 0; c < 2; c++)
+      fail_unless_equals_int (gst_app_src_push_buffer (src[c],
+              own_frame (c, i, FRAME)), GST_FLOW_OK);
+  for (c = 0; c < 2; c++)
+    gst_app_src_end_of_stream (src[c]);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  for (c = 0; c < 2; c++) {
+    assert_event_file (path[c], FRAME, c, 5, 8, 0);
+    gst_object_unref (src[c]);
+    g_free (path[c]);
+  }
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_record_property)
 {
   gchar *path = rtf_test_tmp_path ("prop.raw");
@@ -743,6 +800,7 @@ event_recording_suite (void)
   tcase_add_test (tc, test_rotation_inside_recordings);
   tcase_add_test (tc, test_one_file_record_event);
   tcase_add_test (tc, test_record_property);
+  tcase_add_test (tc, test_pipeline_record_event);
   return s;
 }
 
