@@ -149,6 +149,33 @@ gst_rtframe_sink_record_end (GstRtFrameSink * self)
   }
 }
 
+/* Every page of hold_pool written once now, at caps: the first copy of a
+ * camera's frame into fresh memory otherwise takes its page faults on the
+ * streaming thread (on this VM a first write to 5.7 MB of new memory cost
+ * up to 50 ms, docs/performance.md) */
+static void
+touch_hold_pool (GstRtFrameSink * self, guint n)
+{
+  GstBufferPoolAcquireParams params = { 0 };
+  GstBuffer **bufs = g_new0 (GstBuffer *, n);
+  GstMapInfo map;
+  guint i;
+
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  for (i = 0; i < n; i++) {
+    if (gst_buffer_pool_acquire_buffer (self->hold_pool, &bufs[i], &params)
+        != GST_FLOW_OK)
+      break;
+    if (gst_buffer_map (bufs[i], &map, GST_MAP_WRITE)) {
+      memset (map.data, 0, map.size);
+      gst_buffer_unmap (bufs[i], &map);
+    }
+  }
+  while (i-- > 0)
+    gst_buffer_unref (bufs[i]);
+  g_free (bufs);
+}
+
 /* Frames held so far are of other caps: they go; the memory to hold the
  * new ones is made now, preallocated */
 gboolean
@@ -199,6 +226,7 @@ gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps)
         (NULL));
     return FALSE;
   }
+  touch_hold_pool (self, (guint) n);
   GST_INFO_OBJECT (self, "pre-record: up to %" G_GUINT64_FORMAT " frames "
       "(%" G_GUINT64_FORMAT " bytes) held", n, n * fmt->frame_size);
   return TRUE;
