@@ -98,6 +98,17 @@ check (RtfWriter * w, gint64 now)
         w->space.now.min_free);
     RTF_WRITER_CALLBACK (w, disk_space, &w->space.now);
   }
+  /* An event recorder between recordings (or a set between two slow
+   * frames): nothing goes to the current file, the newest frames are in
+   * the last closed one, which deleting would take (review of issue 17:
+   * every event file went while the recorder was idle).  Room is made
+   * once frames come again. */
+  if (action == RTF_SPACE_MAKE_ROOM && w->cur->frames == 0
+      && w->frames_in_flight == 0) {
+    rtf_writer_log (w, RTF_LOG_DEBUG, "under min-free-space, but nothing is "
+        "being written: the newest files stay");
+    action = RTF_SPACE_GO_ON;
+  }
   switch (action) {
     case RTF_SPACE_MAKE_ROOM:
       rtf_writer_log (w, RTF_LOG_DEBUG, "%" G_GUINT64_FORMAT " bytes free, "

@@ -17,6 +17,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "rtf-pattern.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
 
@@ -795,6 +796,77 @@ GST_START_TEST (test_max_files_announced)
 
 GST_END_TEST;
 
+static gboolean
+take_emit (Take * t, const gchar * signal)
+{
+  gboolean ok = FALSE;
+
+  g_signal_emit_by_name (t->h->element, signal, GST_CLOCK_TIME_NONE, &ok);
+  return ok;
+}
+
+/* An event recorder between recordings writes nothing: under
+ * min-free-space it deletes none of its event files - the newest frames
+ * are in the last one - and makes room again, oldest first, once a
+ * recording comes (review of issue 17: every event file went while idle) */
+GST_START_TEST (test_idle_event_recorder_keeps_files)
+{
+  RtfTestFs *fs = rtf_test_fs_new ("xfs", 300);
+  gchar *pattern = g_build_filename (fs->dir, "ev-%03d.raw", NULL);
+  gchar *props = g_strdup_printf ("record=false min-free-space=%"
+      G_GUINT64_FORMAT " preallocate=0", 40 * MB);
+  gchar *filler, *path;
+  Watch *w = watch_new ();
+  Take *t = take_start (pattern, props, w);
+  guint64 i = 0, e;
+
+  /* two events of 5 frames, 5 frames let go between them */
+  for (e = 0; e < 2; e++) {
+    fail_unless (take_emit (t, "start-recording"));
+    for (; i < 10 * e + 5; i++)
+      fail_unless_equals_int (take_push (t, i), GST_FLOW_OK);
+    fail_unless (take_emit (t, "stop-recording"));
+    for (; i < 10 * e + 10; i++)
+      fail_unless_equals_int (take_push (t, i), GST_FLOW_OK);
+  }
+  /* the disk fills while nothing is recorded, to 41 MB free: within the
+   * eighth over the line where a recording makes room (45 MB), and the
+   * oldest event alone gives that back.  The guard looks at least once a
+   * second. */
+  filler = make_filler (fs->dir, 41 * MB);
+  for (e = 0; e < 25; e++, i++) {
+    fail_unless_equals_int (take_push (t, i), GST_FLOW_OK);
+    g_usleep (100 * 1000);
+  }
+  fail_unless_equals_int (watch_count (w, w->deleted), 0);
+  for (e = 0; e < 2; e++) {
+    path = rtf_pattern_format (pattern, e);
+    rtf_test_assert_frames (path, FRAME, 10 * e, 5);
+    g_free (path);
+  }
+  /* a recording comes: now the oldest event goes for it */
+  fail_unless (take_emit (t, "start-recording"));
+  for (e = 0; e < 25 && watch_count (w, w->deleted) == 0; e++, i++) {
+    fail_unless_equals_int (take_push (t, i), GST_FLOW_OK);
+    g_usleep (100 * 1000);
+  }
+  /* oldest first (the second may follow as the recording's frames take
+   * the space: those are the newest now) */
+  fail_unless (watch_count (w, w->deleted) >= 1);
+  fail_unless_equals_uint64 (field_u64 (g_ptr_array_index (w->deleted, 0),
+          "index"), 0);
+  fail_unless (gst_harness_push_event (t->h, gst_event_new_eos ()));
+  rtf_test_assert_no_message (t->bus, GST_MESSAGE_ERROR);
+  take_stop (t);
+  g_free (filler);
+  g_free (props);
+  g_free (pattern);
+  watch_free (w);
+  rtf_test_fs_free (fs);
+}
+
+GST_END_TEST;
+
 static Suite *
 disk_space_suite (void)
 {
@@ -810,6 +882,7 @@ disk_space_suite (void)
       G_N_ELEMENTS (fstypes));
   tcase_add_loop_test (tc, test_levels, 0, G_N_ELEMENTS (fstypes));
   tcase_add_test (tc, test_max_files_announced);
+  tcase_add_test (tc, test_idle_event_recorder_keeps_files);
   return s;
 }
 
