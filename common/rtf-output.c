@@ -188,14 +188,78 @@ rtf_output_is_named (RtfOutput * o)
   return g_atomic_int_get (&o->named);
 }
 
+/* What the name holds now may be replaced, and is held (locked) until
+ * it is: the file locked when o was prepared, or - the name changed since
+ * (an event recorder stays prepared while idle) - a regular file or a
+ * link no one holds.  A file another recording writes (locked) is not
+ * replaced: EWOULDBLOCK.  *free_name: nothing is there. */
+static gint
+claim_name (RtfOutput * o, gboolean * free_name)
+{
+  struct stat at, held;
+  gchar *why = NULL;
+  gint fd;
+
+  *free_name = FALSE;
+  if (lstat (o->path, &at) < 0) {
+    *free_name = errno == ENOENT;
+    return *free_name ? 0 : errno;
+  }
+  if (o->replace_guard >= 0 && fstat (o->replace_guard, &held) == 0
+      && held.st_dev == at.st_dev && held.st_ino == at.st_ino)
+    return 0;
+  if (S_ISLNK (at.st_mode))
+    return 0;                   /* the link is replaced, never its target */
+  if (!S_ISREG (at.st_mode))
+    return EEXIST;
+  fd = rtf_safe_open (o->path, FALSE, &at, &why);
+  g_free (why);
+  if (fd < 0)
+    return errno;
+  if (rtf_lock (fd, TRUE) != 0) {
+    close (fd);
+    return EWOULDBLOCK;
+  }
+  if (o->replace_guard >= 0)
+    close (o->replace_guard);
+  o->replace_guard = fd;
+  return 0;
+}
+
+/* tmp_path at path: over what claim_name() holds, or where nothing is
+ * (never over a file that came in between: RENAME_NOREPLACE) */
+static gint
+move_to_name (RtfOutput * o)
+{
+  gboolean free_name;
+  gint err, tries;
+
+  for (tries = 0; tries < 3; tries++) {
+    if ((err = claim_name (o, &free_name)) != 0)
+      return err;
+    if (!free_name)
+      return rename (o->tmp_path, o->path) < 0 ? errno : 0;
+    if (renameat2 (AT_FDCWD, o->tmp_path, AT_FDCWD, o->path,
+            RENAME_NOREPLACE) == 0)
+      return 0;
+    if (errno == EINVAL)        /* a filesystem without the flag */
+      return rename (o->tmp_path, o->path) < 0 ? errno : 0;
+    if (errno != EEXIST)
+      return errno;
+  }
+  return EEXIST;
+}
+
 gint
 rtf_output_name (RtfOutput * o)
 {
+  gint err;
+
   if (o->tmp_path) {
     /* data first: a crash between the two leaves a new file beside the
      * old index, which a reader refuses to pair (mark and name) */
-    if (rename (o->tmp_path, o->path) < 0)
-      return errno;
+    if ((err = move_to_name (o)) != 0)
+      return err;
     g_clear_pointer (&o->tmp_path, g_free);
     if (o->tmp_index_path) {
       if (rename (o->tmp_index_path, o->index_path) < 0)
@@ -384,6 +448,11 @@ rtf_output_free (RtfOutput * o, gboolean never_reached)
 {
   if (o == NULL)
     return;
+  /* prepared under a hidden name and never given its own (the name was
+   * refused): no frame of it was reported written (a frame is released
+   * only from a named file), and the hidden files are the output's own */
+  if (o->tmp_path)
+    never_reached = TRUE;
   if (never_reached) {
     rtf_file_unlink_created (&o->file, o->tmp_path ? o->tmp_path : o->path);
     if (o->index_created && o->index_fd >= 0) {

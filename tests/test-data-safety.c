@@ -161,6 +161,46 @@ GST_START_TEST (test_reached_file_replaced)
 
 GST_END_TEST;
 
+/* An event recorder stays prepared while idle, holding the file at its
+ * first name.  That file deleted and the name taken by another recording
+ * (its lock held) in between: the start is RESOURCE/BUSY and the other
+ * recording's file stays as it is (review: it was renamed over, the other
+ * recording's 80 frames gone) */
+GST_START_TEST (test_name_taken_while_prepared)
+{
+  gchar *pattern = rtf_test_tmp_path ("ev-%d.raw");
+  gchar *f0 = rtf_pattern_format (pattern, 0);
+  gchar *old = plant ("ev-0.raw", 5000), *was;
+  Rec *r = rtf_test_rec_start (pattern, "record=false", CAPS);
+  gboolean ok = FALSE;
+  gsize len;
+  gint fd;
+
+  fail_unless_equals_int (rtf_test_rec_push (r, 0, 0), GST_FLOW_OK);
+  fail_unless (g_unlink (f0) == 0);
+  g_free (old);
+  old = plant ("ev-0.raw", 7000);
+  fd = open (f0, O_RDONLY);
+  fail_unless (fd >= 0 && flock (fd, LOCK_EX) == 0);
+  was = file_contents (f0, &len);
+  g_signal_emit_by_name (r->h->element, "start-recording",
+      GST_CLOCK_TIME_NONE, &ok);
+  fail_unless (ok);
+  rtf_test_rec_push (r, 0, 1);
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_BUSY, "being written by another recording");
+  rtf_test_rec_stop (r);
+  assert_same (f0, was, len);
+  close (fd);
+  assert_no_hidden_files ();
+  g_free (was);
+  g_free (old);
+  g_free (f0);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* 6: a number glued to digits (cam1%d.raw writes cam10.raw, cam11.raw,
  * ...): the readers find every file; a number in a directory is refused
  * at start */
@@ -575,6 +615,7 @@ data_safety_suite (void)
   tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
   tcase_add_test (tc, test_not_reached_file_untouched);
   tcase_add_test (tc, test_reached_file_replaced);
+  tcase_add_test (tc, test_name_taken_while_prepared);
   tcase_add_test (tc, test_glued_number_pattern);
   tcase_add_test (tc, test_location_symlink_refused);
   tcase_add_test (tc, test_index_name_taken);
