@@ -92,9 +92,11 @@ rtf_recorder_start (RtfRecorder * r, guint64 running_time, gchar ** why)
   if (r->state == REC_RECORDING && !r->stop_asked) {
     *why = g_strdup ("a recording is on already");
     ok = FALSE;
-  } else if (r->state == REC_RECORDING && running_time != RTF_RECORDER_NEXT
-      && !not_after (r->stop_rt, running_time)) {
-    /* before the stop asked for: the recording simply goes on */
+  } else if (r->state == REC_RECORDING && (running_time == RTF_RECORDER_NEXT
+          ? r->stop_rt != RTF_RECORDER_NEXT
+          : !not_after (r->stop_rt, running_time))) {
+    /* before the stop asked for (the next frame is, unless the stop is
+     * at it too): the recording simply goes on */
     r->stop_asked = r->start_asked = r->later_stop_asked = FALSE;
   } else {
     /* idle, or after the stop asked for: the next recording */
@@ -224,8 +226,15 @@ rtf_recorder_next_frame (RtfRecorder * r, guint64 rt, RtfRecordTurn * turn)
     if (r->state == REC_RECORDING && r->stop_asked && reached (rt, r->stop_rt)) {
       r->state = REC_IDLE;
       r->stop_asked = FALSE;
-      turn->stopped = TRUE;
-      turn->stop_asked = r->stop_rt;
+      /* the recording that started in this turn ends in it too: its
+       * backlog, and not this frame */
+      if (turn->started) {
+        turn->ended = TRUE;
+        turn->end_asked = r->stop_rt;
+      } else {
+        turn->stopped = TRUE;
+        turn->stop_asked = r->stop_rt;
+      }
       continue;
     }
     if (r->state == REC_IDLE && r->start_asked && reached (rt, r->start_rt)) {

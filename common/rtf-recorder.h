@@ -36,6 +36,10 @@ typedef struct
   guint64 start_from;           /* frames from this running time on are
                                  * its (the start less pre-record-time) */
   guint backlog;                /* held frames it begins with */
+  gboolean ended;               /* ... and it ended before this frame too
+                                 * (a start and a stop both passed): its
+                                 * backlog is all of it */
+  guint64 end_asked;            /* ... at this running time */
 } RtfRecordTurn;
 
 /* A frame held in memory */

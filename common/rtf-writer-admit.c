@@ -229,8 +229,11 @@ rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
         (*frame)->origin = *origin;
       return RTF_OFFER_TAKEN;
     case RTF_QUEUE_FULL:
-      /* more than the producer said it would hold: a bug of its */
-      g_critical ("backlog frame %" G_GUINT64_FORMAT " finds no cell", seq);
+      /* the cells are taken by an earlier backlog still being written
+       * (frames the producer holds without a cell of its own: its pool's)
+       * - the producer is told and says so */
+      rtf_writer_log (w, RTF_LOG_DEBUG, "backlog frame %" G_GUINT64_FORMAT
+          " finds no cell", seq);
       rtf_writer_discard (w, size);
       return RTF_OFFER_DROPPED;
     default:

@@ -91,6 +91,7 @@ gst_rtframe_sink_record_begin (GstRtFrameSink * self)
   GST_OBJECT_UNLOCK (self);
   self->recording_open = FALSE;
   self->last_seq = G_MAXUINT64;
+  self->start_carry = 0;
   self->recordings_marked = 0;
   self->hold_copies = 0;
   self->hold_frames = 0;
@@ -343,6 +344,15 @@ end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
 {
   if (!self->recording_open)
     return;
+  if (self->start_carry) {
+    /* not one frame of it was taken: it never was, for the writer too */
+    g_mutex_lock (&self->record_lock);
+    self->recordings_marked--;
+    g_mutex_unlock (&self->record_lock);
+    self->start_carry = 0;
+    self->recording_open = FALSE;
+    return;
+  }
   g_mutex_lock (&self->record_lock);
   ask_of (self, self->recordings_marked - 1)->stop_asked = asked;
   ask_of (self, self->recordings_marked - 1)->stop_reason = reason;
@@ -382,7 +392,7 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
   RtfHeldFrame h;
   gint64 now = rtf_clock_now_ns ();
   guint64 deadline;
-  guint n = 0;
+  guint n = 0, lost = 0;
   gboolean ok = TRUE;
 
   GST_OBJECT_LOCK (self);
@@ -395,11 +405,19 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       let_go (self, &h);
       continue;
     }
-    if (rtf_writer_offer_backlog (self->writer, h.size, h.seq, &h.times,
-            &h.origin, &f) != RTF_OFFER_TAKEN) {
-      gst_buffer_unref (h.data);        /* (counted let go) */
-      ok = FALSE;
-      continue;
+    switch (rtf_writer_offer_backlog (self->writer, h.size, h.seq, &h.times,
+            &h.origin, &f)) {
+      case RTF_OFFER_TAKEN:
+        break;
+      case RTF_OFFER_DROPPED:
+        /* no cell: an earlier backlog still fills them (counted let go) */
+        gst_buffer_unref (h.data);
+        lost++;
+        continue;
+      default:
+        gst_buffer_unref (h.data);      /* (counted let go) */
+        ok = FALSE;
+        continue;
     }
     if (!gst_rtframe_sink_attach (f, h.data)) {
       gst_rtframe_sink_frame_clear (f);
@@ -417,6 +435,8 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       /* (told before the writer can report the start) */
       f->flags |= mark_first (self, turn, turn->backlog, h.times.running_time);
       f->split = self->rotate;
+      /* a split asked for while idle: this new file is it */
+      g_atomic_int_set (&self->split_pending, 0);
     }
     rtf_writer_commit (self->writer, f);
     self->last_seq = f->seq;
@@ -424,6 +444,13 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
   if (n > 0)
     GST_INFO_OBJECT (self, "recording started with %u of %u frames held", n,
         turn->backlog);
+  if (lost > 0)
+    GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+        ("%u of the %u frames held for this recording could not be written: "
+            "the previous recording's held frames are still being written "
+            "and take every cell the sink has for them (a shorter "
+            "pre-record-time, or a smaller pre-record-max-bytes).", lost,
+            turn->backlog), ("frames-discarded counts them"));
   return ok;
 }
 
@@ -508,13 +535,24 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
     *ret = GST_FLOW_ERROR;      /* the writer failed and said why */
     return FALSE;
   }
+  if (turn.ended)
+    end_recording (self, turn.end_asked, "stop-recording");
   if (action != RTF_RECORD_WRITE) {
     hold_or_let_go (self, action, frame_buf, times, origin);
     return FALSE;
   }
   if (!self->recording_open)
     *flags = mark_first (self, turn.started ? &turn : NULL, 0, G_MAXUINT64);
+  /* the first frame was dropped or refused: this one starts it */
+  *flags |= self->start_carry;
+  self->start_carry = 0;
   return TRUE;
+}
+
+void
+gst_rtframe_sink_record_not_taken (GstRtFrameSink * self, guint flags)
+{
+  self->start_carry |= flags & RTF_FRAME_EVENT_START;
 }
 
 void
@@ -528,6 +566,8 @@ void
 gst_rtframe_sink_record_eos (GstRtFrameSink * self)
 {
   let_go_all (self);
+  if (self->recording_open && self->start_carry)
+    end_recording (self, G_MAXUINT64, "eos");   /* (no frame: undone) */
   if (self->recording_open) {
     g_mutex_lock (&self->record_lock);
     ask_of (self, self->recordings_marked - 1)->stop_reason = "eos";

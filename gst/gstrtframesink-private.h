@@ -91,6 +91,9 @@ gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,
     GstBuffer * frame_buf, const RtfFrameTimes * times,
     const RtfFrameOrigin * origin, guint * flags, GstFlowReturn * ret);
 void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
+/* The frame render was given the flags for was dropped or refused: a
+ * recording's start goes to the next frame taken */
+void gst_rtframe_sink_record_not_taken (GstRtFrameSink * self, guint flags);
 void gst_rtframe_sink_record_eos (GstRtFrameSink * self);
 void gst_rtframe_sink_record_flush (GstRtFrameSink * self);
 /* The writer's announcements of a recording, made messages */

@@ -999,9 +999,11 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
+      gst_rtframe_sink_record_not_taken (self, flags);
       gst_buffer_unref (frame_buf);
       return GST_FLOW_OK;
     case RTF_OFFER_FLUSHING:
+      gst_rtframe_sink_record_not_taken (self, flags);
       gst_buffer_unref (frame_buf);
       return GST_FLOW_FLUSHING;
     case RTF_OFFER_CLOSED:

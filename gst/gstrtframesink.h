@@ -109,6 +109,9 @@ struct _GstRtFrameSink
   RtfRecorder *recorder;
   GstBufferPool *hold_pool;
   guint hold_frames;            /* buffers of hold_pool */
+  guint start_carry;            /* RTF_FRAME_EVENT_START of a recording
+                                 * whose first frame was not taken
+                                 * (streaming thread) */
   gboolean recording_open;
   guint64 last_seq;
   guint64 recordings_marked;    /* recordings whose first frame went */

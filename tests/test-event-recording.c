@@ -448,6 +448,60 @@ GST_START_TEST (test_stop_during_backlog)
 
 GST_END_TEST;
 
+/* A recording of the past, asked after the fact: a start at 1.0 s (with
+ * its 2 s of pre-record: from 0) and a stop at 1.25 s, when frame 30
+ * (1.5 s) has come.  Both pass at the next frame: the recording is its
+ * backlog alone (frames 0-24), ended by the stop asked for, not left open
+ * to the end (review: reason "eos", the file not finished at the stop) */
+GST_START_TEST (test_past_recording_asked_after)
+{
+  const gchar *caps = rtf_test_formats[1];
+  gsize size = rtf_test_frame_size (caps);
+  gchar *pattern = rtf_test_tmp_path ("past-%d.raw");
+  gchar *f0 = rtf_pattern_format (pattern, 0);
+  GstBus *bus;
+  GstHarness *h = rtf_test_sink_new (pattern, "record=false "
+      "pre-record-time=2000000000", caps, &bus);
+  GstStructure *s;
+  guint64 i;
+
+  gst_harness_play (h);
+  for (i = 0; i < 31; i++)
+    fail_unless_equals_int (gst_harness_push (h, own_frame (0, i, size)),
+        GST_FLOW_OK);
+  fail_unless (emit (h->element, "start-recording", PTS (20)));
+  fail_unless (emit (h->element, "stop-recording", PTS (25)));
+  for (; i < 34; i++)
+    fail_unless_equals_int (gst_harness_push (h, own_frame (0, i, size)),
+        GST_FLOW_OK);
+  /* stopped before EOS, by the stop asked for */
+  s = NULL;
+  for (i = 0; i < 200 && s == NULL; i++) {
+    GList *m = rtf_test_pop_element_messages (bus,
+        "rtframesink-recording-stopped");
+
+    if (m) {
+      s = gst_structure_copy (gst_message_get_structure (m->data));
+      g_list_free_full (m, (GDestroyNotify) gst_message_unref);
+    } else {
+      g_usleep (10 * 1000);
+    }
+  }
+  fail_unless (s != NULL, "no recording-stopped before EOS");
+  fail_unless_equals_string (gst_structure_get_string (s, "reason"),
+      "stop-recording");
+  fail_unless_equals_uint64 (field_u64 (s, "running-time"), PTS (25));
+  fail_unless_equals_uint64 (field_u64 (s, "frames"), 25);
+  gst_structure_free (s);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  rtf_test_sink_free (h, bus);
+  assert_event_file (f0, size, 0, 0, 24, 25);
+  g_free (f0);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* EOS while frames are held: they go, and an event recorder that never
  * recorded leaves no file.  A flush lets go of what is held; the
  * recording after it starts with no backlog. */
@@ -801,6 +855,7 @@ event_recording_suite (void)
   tcase_add_test (tc, test_one_file_record_event);
   tcase_add_test (tc, test_record_property);
   tcase_add_test (tc, test_pipeline_record_event);
+  tcase_add_test (tc, test_past_recording_asked_after);
   return s;
 }
 

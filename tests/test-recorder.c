@@ -28,6 +28,7 @@ typedef struct
   guint written, held, let_go, expired, backlog;
   guint64 first_backlog, last_backlog;
   guint started, stopped;
+  guint ended;                  /* stopped in the turn it started */
   RtfRecordTurn turn;
 } Seen;
 
@@ -38,7 +39,8 @@ feed (RtfRecorder * r, guint64 seq, guint64 rt, gsize size, Seen * s)
   RtfHeldFrame h;
 
   s->started += s->turn.started;
-  s->stopped += s->turn.stopped;
+  s->stopped += s->turn.stopped + s->turn.ended;
+  s->ended += s->turn.ended;
   while (rtf_recorder_pop_expired (r, &h))
     s->expired++;
   while (rtf_recorder_pop_backlog (r, 1000, 50 * MS, &h)) {
@@ -248,16 +250,22 @@ test_requests (void)
   g_assert_cmpuint (s.stopped, ==, 2);
   drain (r);
 
-  /* a start before the stop asked for: it simply goes on */
-  r = rtf_recorder_new (TRUE, 0, 0, 0);
-  memset (&s, 0, sizeof (s));
-  g_assert_true (rtf_recorder_stop (r, 200 * MS, &why));
-  g_assert_true (rtf_recorder_start (r, 100 * MS, &why));
-  for (i = 0; i < 10; i++)
-    feed (r, i, i * 50 * MS, 100, &s);
-  g_assert_cmpuint (s.written, ==, 10);
-  g_assert_cmpuint (s.stopped, ==, 0);
-  drain (r);
+  /* a start before the stop asked for, at a time or at the next frame:
+   * it simply goes on */
+  for (i = 0; i < 2; i++) {
+    guint k;
+
+    r = rtf_recorder_new (TRUE, 0, 0, 0);
+    memset (&s, 0, sizeof (s));
+    g_assert_true (rtf_recorder_stop (r, 200 * MS, &why));
+    g_assert_true (rtf_recorder_start (r, i ? RTF_RECORDER_NEXT : 100 * MS,
+            &why));
+    for (k = 0; k < 10; k++)
+      feed (r, k, k * 50 * MS, 100, &s);
+    g_assert_cmpuint (s.written, ==, 10);
+    g_assert_cmpuint (s.stopped, ==, 0);
+    drain (r);
+  }
 
   /* start and stop at the same instant, with frames held: a recording of
    * its backlog alone, the frame at the instant not in it */
@@ -270,7 +278,25 @@ test_requests (void)
   g_assert_cmpint (feed (r, 4, 250 * MS, 100, &s), ==, RTF_RECORD_HOLD);
   g_assert_cmpuint (s.started, ==, 1);
   g_assert_cmpuint (s.stopped, ==, 1);
+  g_assert_cmpuint (s.ended, ==, 1);    /* after its start, not before */
   g_assert_cmpuint (s.backlog, ==, 2);  /* 100, 150 */
+  drain (r);
+
+  /* a recording of the past asked after the fact (start 100, stop 180,
+   * the frames held): one turn stops the recording on, starts the new one
+   * and ends it, in that order */
+  r = rtf_recorder_new (TRUE, 200 * MS, 10, 0);
+  memset (&s, 0, sizeof (s));
+  g_assert_true (rtf_recorder_stop (r, 50 * MS, &why));
+  for (i = 0; i < 5; i++)
+    feed (r, i, i * 50 * MS, 100, &s);  /* 0 written, 50-200 held */
+  g_assert_true (rtf_recorder_start (r, 100 * MS, &why));
+  g_assert_true (rtf_recorder_stop (r, 180 * MS, &why));
+  g_assert_cmpint (feed (r, 5, 250 * MS, 100, &s), ==, RTF_RECORD_HOLD);
+  g_assert_true (s.turn.started && s.turn.ended && !s.turn.stopped);
+  g_assert_cmpuint (s.turn.end_asked, ==, 180 * MS);
+  g_assert_cmpuint (s.backlog, ==, 3);  /* from 100 - 200 of pre-record:
+                                         * 50, 100, 150 */
   drain (r);
 
   /* frames without a running time follow what was asked: "next" */
