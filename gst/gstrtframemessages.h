@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
 #define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
+#define GST_RTFRAME_MSG_LOCATION_LEFT "rtframesink-location-left"
 
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
