@@ -6,11 +6,18 @@
  * held, and gets fewer frames; an idle one gets the next. */
 #include "rtf-spread-place.h"
 
+/* A location not measured yet (no frame written there) takes a frame
+ * only when idle: piling frames onto a disk of unknown speed would hold
+ * them all behind it if it is slow */
+#define ETA_UNKNOWN (G_MAXINT64 / 4)
+
 gint64
 rtf_place_eta (const RtfPlaceCandidate * c)
 {
   guint depth = MAX (c->depth, 1);
 
+  if (c->latency_ns == 0)
+    return c->held == 0 ? 0 : ETA_UNKNOWN + c->held;
   return c->latency_ns * (gint64) (c->held / depth + 1);
 }
 

@@ -32,7 +32,8 @@ typedef struct
 } RtfPlaceCandidate;
 
 /* The expected time until a new frame placed at c is written: the frames
- * ahead of it go depth at a time, each batch taking latency_ns */
+ * ahead of it go depth at a time, each batch taking latency_ns; with no
+ * latency measured, 0 when idle, else longer than any measured one */
 gint64 rtf_place_eta (const RtfPlaceCandidate * c);
 
 /* The location for the next frame: the ACTIVE one with the least

@@ -508,11 +508,36 @@ rtf_spread_set_flushing (RtfSpread * s, gboolean flushing)
       rtf_writer_set_flushing (s->loc[i].writer, flushing);
 }
 
+/* A location's file could not be finished (its frames are written): it
+ * leaves the set like one whose writes failed, while another is left;
+ * FALSE when it is the last */
+static gboolean
+leave_at_sync (RtfSpread * s, guint i, gint err)
+{
+  RtfFailure failure = { 0 };
+  gboolean reported, left;
+
+  g_mutex_lock (&s->lock);
+  reported = !mark_failed (&s->loc[i]);
+  left = others_left (s, i);
+  g_mutex_unlock (&s->lock);
+  if (!left)
+    return FALSE;
+  if (!reported && s->cb.location_left) {
+    failure.step = RTF_FAIL_SYNC;
+    failure.err = err;
+    failure.path = s->loc[i].location;
+    failure.detail = "finishing the file (ftruncate, fdatasync) failed";
+    s->cb.location_left (i, s->loc[i].location, RTF_LOCATION_FAILED,
+        &failure, s->user_data);
+  }
+  return TRUE;
+}
+
 gint
 rtf_spread_sync (RtfSpread * s)
 {
-  gint res = 0;
-  guint i, left = 0;
+  guint i, synced = 0;
 
   for (i = 0; i < s->n; i++) {
     gint r;
@@ -522,12 +547,12 @@ rtf_spread_sync (RtfSpread * s)
     r = rtf_writer_sync (s->loc[i].writer);
     if (r == -1)
       return -1;
-    if (r != 0 && res == 0)
-      res = r;
     if (r == 0)
-      left++;
+      synced++;
+    else if (!leave_at_sync (s, i, r))
+      return r;
   }
-  return left == 0 && res == 0 ? ENODEV : res;
+  return synced ? 0 : ENODEV;
 }
 
 /* ---- figures ----------------------------------------------------------- */

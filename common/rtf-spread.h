@@ -86,9 +86,10 @@ gint rtf_spread_place_again (RtfSpread * s, gsize size, guint64 seq);
 void rtf_spread_offered (RtfSpread * s, gint index, gboolean again,
     RtfOffer offer);
 void rtf_spread_set_flushing (RtfSpread * s, gboolean flushing);
-/* Every location in the set written and synced: 0, the errno of a
- * location that failed meanwhile (its frames are then failed over: sync
- * again once they are placed), or -1 (flushing).  ENODEV: none left. */
+/* Every location in the set written and synced: 0 (a location that
+ * failed meanwhile left the set, its frames failed over: sync again once
+ * they are placed), -1 (flushing), the errno of the last location when it
+ * failed, or ENODEV when none was left (its failure was told). */
 gint rtf_spread_sync (RtfSpread * s);
 
 /* ---- figures ---------------------------------------------------------- */

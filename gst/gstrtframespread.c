@@ -305,8 +305,8 @@ gst_rtframe_sink_spread_redo (GstRtFrameSink * self)
 }
 
 /* EOS: every location written and synced, the frames of a location that
- * failed meanwhile written elsewhere: 0, -1 flushing, or an errno (none
- * left: the error is posted) */
+ * failed meanwhile written elsewhere: 0, -1 flushing, or an errno (ENODEV:
+ * none left, the error is posted) */
 gint
 gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
 {
@@ -317,12 +317,12 @@ gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
     if (gst_rtframe_sink_spread_redo (self) == GST_FLOW_FLUSHING)
       return -1;
     ret = rtf_spread_sync (self->spread);
-    if (ret == -1 || ret == ENODEV)
+    if (ret != 0)
       return ret;
     g_mutex_lock (&self->redo_lock);
     more = !g_queue_is_empty (&self->redo);
     g_mutex_unlock (&self->redo_lock);
-    if (ret == 0 && !more)
+    if (!more)
       return 0;
     /* a location failed meanwhile: its frames go to the others */
   }
@@ -357,6 +357,7 @@ location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
       "state", G_TYPE_STRING, rtf_location_state_name (info.state),
       "frames-placed", G_TYPE_UINT64, info.frames_placed,
       "frames-written", G_TYPE_UINT64, st.frames_written,
+      "frames-durable", G_TYPE_UINT64, st.frames_durable,
       "frames-missed", G_TYPE_UINT64, st.frames_missed,
       "frames-failed-over", G_TYPE_UINT64, info.frames_failed_over,
       "bytes-written", G_TYPE_UINT64, st.bytes_written,

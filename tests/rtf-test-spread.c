@@ -83,6 +83,33 @@ rtf_test_spread_assert_whole (const gchar * manifest, gsize frame_size,
   g_free (played);
 }
 
+void
+rtf_test_spread_assert_most (const gchar * manifest, gsize frame_size,
+    guint64 n, guint64 max_lost)
+{
+  gchar *out = NULL, *played = rtf_test_tmp_path ("played.raw"), *desc;
+  guint64 *seqs = NULL;
+  GstElement *pipe;
+  gint64 got;
+
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
+          "--allow-gaps", manifest, NULL), 0);
+  g_free (out);
+  desc = g_strdup_printf ("rtframesrc location=%s ! filesink location=%s",
+      manifest, played);
+  pipe = rtf_test_play_to_eos (desc);
+  rtf_test_stop_pipeline (pipe);
+  got = rtf_test_scan_frames (played, frame_size, 0, &seqs);
+  fail_unless (got >= 0 && (guint64) got + max_lost >= n, "%" G_GINT64_FORMAT
+      " frames of %" G_GUINT64_FORMAT ", at most %" G_GUINT64_FORMAT " lost",
+      got, n, max_lost);
+  fail_unless (got == 0 || seqs[got - 1] < n);
+  g_unlink (played);
+  g_free (seqs);
+  g_free (desc);
+  g_free (played);
+}
+
 const GstStructure *
 rtf_test_spread_location (const GstStructure * stats, guint i)
 {

@@ -22,6 +22,10 @@ gchar *rtf_test_spread_manifest (const gchar * location);
  * order into a file equal to them */
 void rtf_test_spread_assert_whole (const gchar * manifest, gsize frame_size,
     guint64 n);
+/* The same for a recording that may miss up to max_lost frames (a disk
+ * shut down before they were durable): the rest byte-exact, in order */
+void rtf_test_spread_assert_most (const gchar * manifest, gsize frame_size,
+    guint64 n, guint64 max_lost);
 /* The "location" structure of index i in the stats' "locations" */
 const GstStructure *rtf_test_spread_location (const GstStructure * stats,
     guint i);

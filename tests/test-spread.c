@@ -49,6 +49,16 @@ GST_START_TEST (test_place_soonest)
   c[0].state = RTF_LOCATION_STALLED;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
           &turn), -1);
+  /* not measured yet: a frame when idle, then none while a measured one
+   * takes them */
+  c[0].state = c[1].state = RTF_LOCATION_ACTIVE;
+  c[1].latency_ns = 0;
+  c[1].held = 0;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 1);
+  c[1].held = 1;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 0);
 }
 
 GST_END_TEST;
