@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Several disks, one stream (docs/performance.md, "Several disks"): one
-# stream of P010_10LE 2048x928 at 20 fps (76 MB/s, deadline 50 ms) through
+# stream of P010_10LE 2048x928 at 20 fps (76 MB/s, deadline 500 ms: a
+# 3.8 MB frame alone takes 38-190 ms on these throttled disks) through
 # rtframesink onto XFS filesystems on loop devices, each throttled below the
 # stream's rate with the blkio cgroup, recorded to
 #   one     one location
@@ -9,7 +10,8 @@
 #   raid0   one location on md RAID0 (mdadm, 512 KiB chunks) over two more
 #           loop devices throttled alike
 # first with both disks alike (50 MB/s each), then with one slow (100 and
-# 20 MB/s).  The loop devices are over files in RAM (tmpfs), so the throttle
+# 20 MB/s), then both at 100 MB/s with the second stalling (2 MB/s for 3 s,
+# from 3 s into the recording: a drive's garbage collection).  The loop devices are over files in RAM (tmpfs), so the throttle
 # is the only limit.  Root; called by bench/scenarios.sh spread.
 #
 #   bench/spread.sh OUT.txt [SECONDS]
@@ -24,6 +26,7 @@ work=$(mktemp -d /var/tmp/rtframe-spread.XXXXXX)
 loops=()
 md=
 cg=
+stall=
 
 cleanup() {
   set +e
@@ -48,19 +51,19 @@ for i in 0 1; do
   mkfs.xfs -q -f "${loops[$i]}"
   mount "${loops[$i]}" "$work/m$i"
 done
-have_md=1
+no_md="mdadm is not installed"
 if command -v mdadm >/dev/null; then
   md=/dev/md/rtframe-spread-$$
-  if mdadm --create "$md" --run --level=0 --chunk=512 --raid-devices=2 \
-      "${loops[2]}" "${loops[3]}" >/dev/null 2>&1; then
+  if no_md=$(mdadm --create "$md" --run --level=0 --chunk=512 \
+      --raid-devices=2 "${loops[2]}" "${loops[3]}" 2>&1); then
+    no_md=
     mkdir -p "$work/m2"
     mkfs.xfs -q -f "$md"
     mount "$md" "$work/m2"
   else
-    md= have_md=0
+    md=
+    [ -e /proc/mdstat ] || no_md="$no_md (this kernel has no md driver)"
   fi
-else
-  have_md=0
 fi
 
 cg=/sys/fs/cgroup/blkio/rtframe-spread-$$
@@ -80,13 +83,19 @@ throttle() {
 field() { grep -o "$1=(guint64)[0-9]*" <<<"$2" | head -1 | sed 's/.*)//'; }
 # one recording: prints a row of the table
 record() {
-  local name=$1 sink=$2 log stats per
+  local name=$1 sink=$2 log stats per staller=
+  if [ -n "$stall" ]; then
+    ( sleep 3; throttle 100000000 2000000; sleep 3
+      throttle 100000000 100000000 ) &
+    staller=$!
+  fi
   log=$(gst-launch-1.0 -m videotestsrc is-live=true pattern=black \
       num-buffers=$frames ! \
       video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1 ! \
-      rtframesink $sink 2>&1)
+      rtframesink deadline=500000000 $sink 2>&1)
+  [ -n "$staller" ] && wait "$staller"
   stats=$(grep 'rtframesink-stats' <<<"$log" | tail -1)
-  per=$(grep -o 'frames-written\\=\\(guint64\\)[0-9]*' <<<"$stats" \
+  per=$( { grep -o 'frames-written\\=\\(guint64\\)[0-9]*' <<<"$stats" || true; } \
     | sed 's/.*)//' | paste -sd+ -)
   printf "%-28s %8s %8s %8s %10.1f %10.1f  %s\n" "$name" \
     "$(field frames-written "$stats")" "$(field frames-missed "$stats")" \
@@ -107,18 +116,21 @@ runs() {
     "locations=<\"$work/m0/s.raw\",\"$work/m1/s.raw\">"
   record "locations, round-robin" \
     "locations=<\"$work/m0/r.raw\",\"$work/m1/r.raw\"> placement=round-robin"
-  if [ "$have_md" = 1 ]; then
+  if [ -z "$no_md" ]; then
     record "md RAID0 (512K chunks)" "location=$work/m2/raid.raw"
   else
-    echo "md RAID0: not made here (mdadm missing or refused)"
+    echo "md RAID0: not made here: $no_md"
   fi
 }
 
 {
   echo "# spread  $(date -u +%FT%TZ)  $(uname -r)  $(nproc) CPUs"
-  echo "# P010_10LE 2048x928 at 20 fps (76 MB/s), $frames frames, deadline 50 ms; XFS on loop devices over tmpfs, blkio-throttled"
+  echo "# P010_10LE 2048x928 at 20 fps (76 MB/s), $frames frames, deadline 500 ms; XFS on loop devices over tmpfs, blkio-throttled"
   throttle 50000000 50000000
   runs "two disks of 50 MB/s each"
   throttle 100000000 20000000
   runs "a 100 MB/s disk and a 20 MB/s disk"
+  throttle 100000000 100000000
+  stall=1
+  runs "two disks of 100 MB/s, the second at 2 MB/s for 3 s (a stall)"
 } | tee "$out"

@@ -49,6 +49,11 @@ typedef struct
 } GstRtFrameStatsField;
 
 const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint * n_fields);
+/* The fields locations= adds to the stats, and those of each "location"
+ * structure in its "locations" array (gstrtframespread.c) */
+const GstRtFrameStatsField *gst_rtframe_stats_spread_fields (guint * n_fields);
+const GstRtFrameStatsField *gst_rtframe_stats_location_fields (guint *
+    n_fields);
 GstMessage *gst_rtframe_message_missed (GstObject * src,
     const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src,

@@ -4,7 +4,9 @@
  * rtframesrc as one stream, byte-exact.  Throttled and failing disks are
  * test-spread-root.c's. */
 #include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rtf-spread-manifest.h"
@@ -209,6 +211,74 @@ GST_START_TEST (test_round_robin_alternates)
 
 GST_END_TEST;
 
+/* The stamp of the frame a sample holds (rtf_test_fill_frame()) */
+static guint64
+sample_frame (GstSample * sample)
+{
+  GstMapInfo map;
+  guint stream = 9;
+  guint64 seq = G_MAXUINT64;
+
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+          GST_MAP_READ));
+  fail_unless_equals_int (sscanf ((const gchar *) map.data, "S%02uF%019"
+          G_GUINT64_FORMAT, &stream, &seq), 2);
+  gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+  return seq;
+}
+
+/* rtframesrc seeks across a spread recording (frames alternating between
+ * the locations) by frame number and by time, each landing on the frame */
+GST_START_TEST (test_src_seeks_across_locations)
+{
+  gchar **locs = two_locations ("seek-%03d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *desc;
+  GRand *rand = g_rand_new_with_seed (18);
+  GstElement *pipe, *sink;
+  GstStructure *st;
+  GstSample *sample;
+  gint64 dur = 0;
+  guint i;
+
+  st = record_spread (locs, "placement=round-robin max-file-size=8000", 31);
+  desc = g_strdup_printf ("rtframesrc location=%s ! appsink name=out "
+      "sync=false", m0);
+  pipe = gst_parse_launch (desc, NULL);
+  fail_unless (pipe != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_query_duration (pipe, GST_FORMAT_DEFAULT, &dur));
+  fail_unless_equals_int64 (dur, 31);
+  for (i = 0; i < 12; i++) {
+    guint64 k = g_rand_int_range (rand, 0, 31);
+
+    if (i % 2 == 0)
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_DEFAULT,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, k));
+    else                        /* 20 ms into frame k (pts k / 20 s) */
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
+              k * GST_SECOND / 20 + 20 * GST_MSECOND));
+    sample = gst_app_sink_pull_preroll (GST_APP_SINK (sink));
+    fail_unless (sample != NULL);
+    fail_unless_equals_uint64 (sample_frame (sample), k);
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  gst_structure_free (st);
+  g_rand_free (rand);
+  g_free (desc);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 /* Settings that cannot be spread are refused at start, naming why */
 GST_START_TEST (test_refused)
 {
@@ -275,6 +345,7 @@ spread_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_two_locations_read_back);
   tcase_add_test (tc, test_round_robin_alternates);
+  tcase_add_test (tc, test_src_seeks_across_locations);
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_foreign_manifest_left);
   return s;
