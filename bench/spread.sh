@@ -9,9 +9,10 @@
 #   rr      locations= over two, placement=round-robin
 #   raid0   one location on md RAID0 (mdadm, 512 KiB chunks) over two more
 #           loop devices throttled alike
-# first with both disks alike (50 MB/s each), then with one slow (100 and
-# 20 MB/s), then both at 100 MB/s with the second stalling (2 MB/s for 3 s,
-# from 3 s into the recording: a drive's garbage collection).  The loop devices are over files in RAM (tmpfs), so the throttle
+# first with both disks alike (60 MB/s each), then with one slow (100 and
+# 20 MB/s), then both at 150 MB/s with the second stalling (2 MB/s for 3 s,
+# from 3 s into the recording: a drive's garbage collection; the one
+# location is then on the stalling disk).  The loop devices are over files in RAM (tmpfs), so the throttle
 # is the only limit.  Root; called by bench/scenarios.sh spread.
 #
 #   bench/spread.sh OUT.txt [SECONDS]
@@ -27,6 +28,7 @@ loops=()
 md=
 cg=
 stall=
+one=0
 
 cleanup() {
   set +e
@@ -85,8 +87,8 @@ field() { grep -o "$1=(guint64)[0-9]*" <<<"$2" | head -1 | sed 's/.*)//'; }
 record() {
   local name=$1 sink=$2 log stats per staller=
   if [ -n "$stall" ]; then
-    ( sleep 3; throttle 100000000 2000000; sleep 3
-      throttle 100000000 100000000 ) &
+    ( sleep 3; throttle 150000000 2000000; sleep 3
+      throttle 150000000 150000000 ) &
     staller=$!
   fi
   log=$(gst-launch-1.0 -m videotestsrc is-live=true pattern=black \
@@ -111,7 +113,7 @@ runs() {
   echo "## $label"
   printf "%-28s %8s %8s %8s %10s %10s  %s\n" "recording" "written" "missed" \
     "dropped" "p99 ms" "max ms" "frames per location"
-  record "one location" "location=$work/m0/one.raw"
+  record "one location (disk $one)" "location=$work/m$one/one.raw"
   record "locations, soonest" \
     "locations=<\"$work/m0/s.raw\",\"$work/m1/s.raw\">"
   record "locations, round-robin" \
@@ -126,11 +128,12 @@ runs() {
 {
   echo "# spread  $(date -u +%FT%TZ)  $(uname -r)  $(nproc) CPUs"
   echo "# P010_10LE 2048x928 at 20 fps (76 MB/s), $frames frames, deadline 500 ms; XFS on loop devices over tmpfs, blkio-throttled"
-  throttle 50000000 50000000
-  runs "two disks of 50 MB/s each"
+  one=0
+  throttle 60000000 60000000
+  runs "two disks of 60 MB/s each"
   throttle 100000000 20000000
-  runs "a 100 MB/s disk and a 20 MB/s disk"
-  throttle 100000000 100000000
-  stall=1
-  runs "two disks of 100 MB/s, the second at 2 MB/s for 3 s (a stall)"
+  runs "a 100 MB/s disk (0) and a 20 MB/s disk (1)"
+  throttle 150000000 150000000
+  stall=1 one=1
+  runs "two disks of 150 MB/s, the second (1) at 2 MB/s for 3 s (a stall)"
 } | tee "$out"

@@ -1,7 +1,12 @@
 /* rtframe: where the next frame of a spread stream goes (see
  * rtf-spread-place.h).  Soonest completion: a location writes `depth`
- * frames at once, each batch taking about its recent latency, so a frame
- * placed behind `held` others is done after (held / depth + 1) batches.
+ * frames at once, each taking about its recent latency, so it finishes a
+ * frame every latency / depth, and a frame placed behind `held` others is
+ * done after about (held + 1) of those.  (Counted in whole batches of
+ * depth instead, equal disks were told apart by their latency alone: the
+ * one a little faster took frames until its batch was full, and the
+ * latency of two equal throttled disks was 441 ms at p99 where round robin
+ * had 8 ms.)
  * A throttled or stalling disk shows a longer latency and more frames
  * held, and gets fewer frames; an idle one gets the next. */
 #include "rtf-spread-place.h"
@@ -18,31 +23,42 @@ rtf_place_eta (const RtfPlaceCandidate * c)
 
   if (c->latency_ns == 0)
     return c->held == 0 ? 0 : ETA_UNKNOWN + c->held;
-  return c->latency_ns * (gint64) (c->held / depth + 1);
+  return c->latency_ns * (gint64) (c->held + 1) / depth;
 }
 
+/* Estimates within a factor of two are taken as equal: then the location
+ * holding fewer frames is better, and with as many the one met first from
+ * the turn on, so equal disks alternate.  (With a finer comparison, the
+ * disk a little faster took frames in runs until a throughput cap it
+ * cannot see, a throttle's budget or a drive's cache, made it slow: two
+ * equal throttled disks had 140 ms at p99 where round robin had 3 ms.) */
 static gboolean
 better (const RtfPlaceCandidate * a, const RtfPlaceCandidate * b)
 {
   gint64 ea = rtf_place_eta (a), eb = rtf_place_eta (b);
+  gint64 margin = MAX (ea, eb) / 2;
 
-  if (ea != eb)
+  if (ea + margin < eb || eb + margin < ea)
     return ea < eb;
   return a->held < b->held;
 }
 
 static gint
-choose_soonest (const RtfPlaceCandidate * c, guint n)
+choose_soonest (const RtfPlaceCandidate * c, guint n, guint * turn)
 {
   gint best = -1;
-  guint i;
+  guint k;
 
-  for (i = 0; i < n; i++) {
+  for (k = 0; k < n; k++) {
+    guint i = (*turn + k) % n;
+
     if (c[i].state != RTF_LOCATION_ACTIVE)
       continue;
     if (best < 0 || better (&c[i], &c[best]))
       best = i;
   }
+  if (best >= 0)
+    *turn = (best + 1) % n;
   return best;
 }
 
@@ -68,7 +84,7 @@ rtf_place_choose (RtfPlacement placement, const RtfPlaceCandidate * c,
 {
   if (placement == RTF_PLACEMENT_ROUND_ROBIN)
     return choose_round_robin (c, n, turn);
-  return choose_soonest (c, n);
+  return choose_soonest (c, n, turn);
 }
 
 /* An exponential average over about 8 frames: a disk that slows down is

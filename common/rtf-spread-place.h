@@ -31,15 +31,15 @@ typedef struct
                                  * none measured yet */
 } RtfPlaceCandidate;
 
-/* The expected time until a new frame placed at c is written: the frames
- * ahead of it go depth at a time, each batch taking latency_ns; with no
+/* The expected time until a new frame placed at c is written: a frame
+ * every latency_ns / depth, for it and the held ones ahead of it; with no
  * latency measured, 0 when idle, else longer than any measured one */
 gint64 rtf_place_eta (const RtfPlaceCandidate * c);
 
 /* The location for the next frame: the ACTIVE one with the least
- * rtf_place_eta() (ties: fewer held, then the lower index), or with
- * ROUND_ROBIN the next ACTIVE one after *turn (advanced).  -1 when none
- * is ACTIVE. */
+ * rtf_place_eta() (within a factor of two: fewer held, then the
+ * first from *turn on), or with ROUND_ROBIN the next ACTIVE one from *turn on; *turn
+ * goes past the one chosen.  -1 when none is ACTIVE. */
 gint rtf_place_choose (RtfPlacement placement, const RtfPlaceCandidate * c,
     guint n, guint * turn);
 

@@ -416,6 +416,17 @@ check_stalled (RtfSpread * s, SpreadLocation * l, guint held, gint64 now)
   return TRUE;
 }
 
+/* What a frame takes there now: the estimate, or longer when nothing has
+ * completed there for longer than that (a disk that stalls is seen as it
+ * stalls, not at its next completion) (lock held) */
+static gint64
+current_latency (const SpreadLocation * l, guint held, gint64 now)
+{
+  if (held == 0)
+    return l->latency_ns;
+  return MAX (l->latency_ns, now - l->progress_ns);
+}
+
 static gint
 place_numbered (RtfSpread * s, guint64 seq)
 {
@@ -439,7 +450,7 @@ place_numbered (RtfSpread * s, guint64 seq)
       stalled |= G_GUINT64_CONSTANT (1) << MIN (i, 63);
     s->cand[i].state = l->state;
     s->cand[i].depth = l->depth;
-    s->cand[i].latency_ns = l->latency_ns;
+    s->cand[i].latency_ns = current_latency (l, s->cand[i].held, now);
   }
   chosen = rtf_place_choose (s->placement, s->cand, s->n, &s->turn);
   if (chosen >= 0) {

@@ -82,8 +82,6 @@ spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
       "location", redo->seq);
 }
 
-static RtfSpreadCallbacks spread_callbacks;
-
 /* ---- start and stop ---------------------------------------------------- */
 
 /* The other locations must be what location would be: all patterns or
@@ -152,6 +150,7 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     const RtfWriterConfig * config, gchar ** failed_location, gint * err,
     RtfFailStep * step, gchar ** why)
 {
+  RtfSpreadCallbacks cb = { 0 };
   RtfSpreadConfig sc = { 0 };
   RtfSpread *s;
   guint failed = 0;
@@ -162,10 +161,11 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   sc.n_locations = g_strv_length (self->locations);
   sc.placement = (RtfPlacement) self->placement;
   sc.location_timeout = self->location_timeout;
-  spread_callbacks.writer = gst_rtframe_sink_writer_callbacks;
-  spread_callbacks.location_left = spread_location_left;
-  spread_callbacks.frame_failed_over = spread_frame_failed_over;
-  s = rtf_spread_new (config, &sc, &spread_callbacks, self, &failed, err, step);
+  /* (the spread keeps its own copy) */
+  cb.writer = gst_rtframe_sink_writer_callbacks;
+  cb.location_left = spread_location_left;
+  cb.frame_failed_over = spread_frame_failed_over;
+  s = rtf_spread_new (config, &sc, &cb, self, &failed, err, step);
   if (s == NULL) {
     *failed_location = g_strdup (self->locations[failed]);
     return NULL;

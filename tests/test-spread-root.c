@@ -139,6 +139,45 @@ GST_START_TEST (test_two_disks_keep_up)
 
 GST_END_TEST;
 
+/* Three disks of 12 MB/s for the same stream (6 s): two fall behind,
+ * three keep up */
+GST_START_TEST (test_three_disks_keep_up)
+{
+  const guint64 bps[] = { 12 * MB, 12 * MB, 12 * MB };
+  guint64 n = 180;
+  GstStructure *two, *three;
+  gchar **locs2, **locs3, *manifest;
+  Disks d;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 3);
+  disks_throttle (&d, bps);
+  locs2 = locations_on (&d, 2, "two.raw");
+  locs3 = locations_on (&d, 3, "three.raw");
+  two = record_paced (locs2, PROPS, n, 30, NULL);
+  three = record_paced (locs3, PROPS, n, 30, NULL);
+  g_print ("  27.6 MB/s onto 12 MB/s disks: two locations %" G_GUINT64_FORMAT
+      " of %" G_GUINT64_FORMAT " frames missed; three %" G_GUINT64_FORMAT
+      " (%" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT
+      " frames)\n", rtf_test_stat_u64 (two, "frames-missed"), n,
+      rtf_test_stat_u64 (three, "frames-missed"), location_u64 (three, 0,
+          "frames-written"), location_u64 (three, 1, "frames-written"),
+      location_u64 (three, 2, "frames-written"));
+  fail_unless (rtf_test_stat_u64 (two, "frames-missed") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (three, "frames-missed"), 0);
+  manifest = rtf_test_spread_manifest (locs3[2]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (two);
+  gst_structure_free (three);
+  g_free (manifest);
+  g_strfreev (locs2);
+  g_strfreev (locs3);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
 /* One disk much slower than the other (40 and 3 MB/s), 18.4 MB/s (20
  * fps): soonest placement sends the slow one fewer frames and misses
  * none; round robin sends it every other frame and misses */
@@ -329,6 +368,7 @@ spread_root_suite (void)
 
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_two_disks_keep_up);
+  tcase_add_test (tc, test_three_disks_keep_up);
   tcase_add_test (tc, test_slow_disk_gets_fewer);
   tcase_add_test (tc, test_one_shut_down);
   tcase_add_test (tc, test_one_full);

@@ -24,26 +24,33 @@ GST_START_TEST (test_place_soonest)
 {
   RtfPlaceCandidate c[2] = {
     {RTF_LOCATION_ACTIVE, 0, 4, 10 * GST_MSECOND},
-    {RTF_LOCATION_ACTIVE, 0, 4, 40 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 80 * GST_MSECOND},
   };
-  guint turn = 0;
+  RtfPlaceCandidate same[2] = {
+    {RTF_LOCATION_ACTIVE, 0, 4, 10 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 12 * GST_MSECOND},
+  };
+  guint turn = 0, i;
 
-  /* idle: the faster disk */
+  /* idle: the faster disk (a frame every 2.5 ms against 20 ms) */
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
           &turn), 0);
-  /* 8 frames ahead at 4 a batch: 3 batches of 10 ms beat one of 40 */
-  c[0].held = 8;
-  fail_unless_equals_int64 (rtf_place_eta (&c[0]), 30 * GST_MSECOND);
+  /* 2 ahead: 7.5 ms, still under half of 20 */
+  c[0].held = 2;
+  fail_unless_equals_int64 (rtf_place_eta (&c[0]), 7500 * GST_USECOND);
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
           &turn), 0);
-  /* 12 ahead: 40 ms either way, the one holding fewer */
-  c[0].held = 12;
+  /* 3 ahead: 10 ms, within a factor of two: the one holding fewer */
+  c[0].held = 3;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
           &turn), 1);
-  /* more: the slow disk */
   c[0].held = 16;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
           &turn), 1);
+  /* equal disks, idle: in turn */
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, same, 2,
+            &turn), (gint) ((i + 0) % 2));
   /* a location out of the set takes nothing */
   c[1].state = RTF_LOCATION_FAILED;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
