@@ -30,6 +30,10 @@
 #              --duration seconds in all (default 1800), as recordings of 20 s
 #              one after another in one process: misses, drops and peak RSS
 #              of each, and a summary (is RSS steady? any miss?)
+#   spread     several disks, one stream (bench/spread.sh): one stream of
+#              76 MB/s onto blkio-throttled XFS loop devices: one location,
+#              locations= over two (placement soonest and round-robin), md
+#              RAID0 over two; both disks alike, then one slow
 #   preflight  rtframe-bench --preflight for the user's workload: on
 #              RAM-backed XFS of 8 GiB (4 GB flat out), and on XFS on the
 #              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,
@@ -271,6 +275,10 @@ for s in "${scenarios[@]}"; do
       --sink rtframesink:sync-interval=1000000000 \
       --sink rtframesink:checksums=true
     fresh
+    continue
+  fi
+  if [ "$s" = spread ]; then
+    "$root/bench/spread.sh" "$out/spread.txt" "${duration:-10}"
     continue
   fi
   if [ "$s" = preflight ]; then

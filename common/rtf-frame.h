@@ -51,7 +51,10 @@ typedef enum
   RTF_FRAME_PRERECORDED = 1 << 0,
   /* the first frame of a recording (an event): it starts a new file of a
    * set, and the writer announces the recording with it */
-  RTF_FRAME_EVENT_START = 1 << 1
+  RTF_FRAME_EVENT_START = 1 << 1,
+  /* written again after its first location of a spread failed
+   * (rtf-spread.h): its number may be below the frame's before it */
+  RTF_FRAME_FAILED_OVER = 1 << 2
 } RtfFrameFlags;
 /* What upstream said of a frame, kept in its index record: its sequence
  * number, a timestamp of another clock (a camera's), and the frames

@@ -96,3 +96,20 @@ rtf_histogram_summarize (const RtfHistogram * h, RtfHistogramSummary * s)
   s->p999 = rtf_histogram_percentile (h, 0.999);
   s->p9999 = rtf_histogram_percentile (h, 0.9999);
 }
+
+void
+rtf_histogram_merge (RtfHistogram * dst, const RtfHistogram * src)
+{
+  guint i;
+
+  if (src->count == 0)
+    return;
+  if (dst->count == 0 || src->min < dst->min)
+    dst->min = src->min;
+  dst->max = MAX (dst->max, src->max);
+  dst->count += src->count;
+  dst->sum += src->sum;
+  dst->sum_sq += src->sum_sq;
+  for (i = 0; i < RTF_HISTOGRAM_BUCKETS; i++)
+    dst->buckets[i] += src->buckets[i];
+}

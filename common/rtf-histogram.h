@@ -34,6 +34,8 @@ typedef struct
 
 void rtf_histogram_reset (RtfHistogram * h);
 void rtf_histogram_add (RtfHistogram * h, guint64 value);
+/* Adds what src counted to dst (several writers' figures as one) */
+void rtf_histogram_merge (RtfHistogram * dst, const RtfHistogram * src);
 guint64 rtf_histogram_percentile (const RtfHistogram * h, gdouble p);
 void rtf_histogram_summarize (const RtfHistogram * h,
     RtfHistogramSummary * s);

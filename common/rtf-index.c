@@ -501,7 +501,7 @@ rtf_index_walk (const RtfIndex * index, guint64 data_size, RtfIndexWalk * walk)
           G_GUINT64_FORMAT, r->seq, r->slot, r->offset, want);
       return;
     }
-    if (i > 0 && r->seq <= prev_seq) {
+    if (i > 0 && r->seq <= prev_seq && !(r->flags & RTF_INDEX_REC_FAILED_OVER)) {
       walk->stop = RTF_INDEX_INCONSISTENT;
       walk->why = g_strdup_printf ("frame %" G_GUINT64_FORMAT " follows "
           "frame %" G_GUINT64_FORMAT ": out of order", r->seq, prev_seq);
@@ -516,7 +516,7 @@ rtf_index_walk (const RtfIndex * index, guint64 data_size, RtfIndexWalk * walk)
     }
     end = r->offset + r->size;
     prev_slot = r->slot;
-    prev_seq = r->seq;
+    prev_seq = MAX (prev_seq, r->seq);
     walk->frames = i + 1;
     walk->end = end;
   }

@@ -35,6 +35,11 @@ G_BEGIN_DECLS
                                          * one (version 3: how many in
                                          * gap_missing, how seen in gap_how) */
 #define RTF_INDEX_REC_EVENT_START (1u << 5)     /* a recording's first frame */
+#define RTF_INDEX_REC_FAILED_OVER (1u << 6)     /* written here again after
+                                                 * its first location of a
+                                                 * spread failed: its number
+                                                 * may be below the one
+                                                 * before */
 /* G_MAXUINT64 in a time field: not known */
 #define RTF_INDEX_NONE G_MAXUINT64
     typedef struct

@@ -298,6 +298,14 @@ rtf_queue_discard_outside (RtfQueue * q, gsize size)
   g_mutex_unlock (&q->lock);
 }
 
+void
+rtf_queue_number_next (RtfQueue * q, guint64 seq)
+{
+  g_mutex_lock (&q->lock);
+  q->next_seq = seq;
+  g_mutex_unlock (&q->lock);
+}
+
 RtfQueueResult
 rtf_queue_reserve_backlog (RtfQueue * q, gsize size, guint64 seq,
     RtfFrame ** frame)

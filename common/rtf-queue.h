@@ -78,6 +78,9 @@ void rtf_queue_discard_outside (RtfQueue * q, gsize size);
  * free cell of the backlog's, never a wait (RTF_QUEUE_FULL when none is
  * free, which the producer's own bound rules out).  Then
  * rtf_queue_commit(). */
+/* The next number handed out (commit, a frame dropped as it comes, held
+ * outside) is seq: the producer numbers frames itself.  Its thread only. */
+void rtf_queue_number_next (RtfQueue * q, guint64 seq);
 RtfQueueResult rtf_queue_reserve_backlog (RtfQueue * q, gsize size,
     guint64 seq, RtfFrame ** frame);
 void rtf_queue_cancel (RtfQueue * q, RtfFrame * frame);

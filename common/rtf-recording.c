@@ -2,6 +2,7 @@
 #include "rtf-recording.h"
 #include "rtf-pattern.h"
 #include "rtf-safe-open.h"
+#include "rtf-spread-manifest.h"
 
 #include <errno.h>
 #include <string.h>
@@ -352,10 +353,15 @@ RtfRecording *
 rtf_recording_open (const gchar * location, guint64 start_index,
     gboolean require_index, GError ** error)
 {
-  RtfRecording *rec = g_new0 (RtfRecording, 1);
-  GArray *files = g_array_new (FALSE, TRUE, sizeof (RtfRecordingFile));
+  RtfRecording *rec;
+  GArray *files;
   gchar *why = NULL;
   gboolean ok = TRUE;
+
+  if (rtf_spread_manifest_is_path (location))
+    return rtf_spread_recording_open (location, require_index, error);
+  rec = g_new0 (RtfRecording, 1);
+  files = g_array_new (FALSE, TRUE, sizeof (RtfRecordingFile));
 
   switch (rtf_pattern_check (location, &why)) {
     case RTF_PATTERN_NONE:{
@@ -410,6 +416,8 @@ rtf_recording_free (RtfRecording * rec)
   g_free (rec->files);
   g_free (rec->leftovers);
   g_free (rec->note);
+  g_free (rec->order);
+  g_strfreev (rec->locations);
   g_free (rec);
 }
 
@@ -449,6 +457,11 @@ rtf_recording_frame (RtfRecording * rec, guint64 n, guint * file)
 
   if (n >= rec->n_frames)
     return NULL;
+  if (rec->order) {
+    if (file)
+      *file = rec->order[n].file;
+    return &rec->files[rec->order[n].file].index->records[rec->order[n].record];
+  }
   /* the last file whose first frame is <= n */
   while (hi - lo > 1) {
     guint mid = (lo + hi) / 2;

@@ -63,6 +63,12 @@ typedef struct
 
 typedef struct
 {
+  guint file;
+  guint64 record;
+} RtfFrameRef;
+
+typedef struct
+{
   RtfRecordingFile *files;
   guint n_files;
   guint64 n_frames;             /* whole frames over every OK file */
@@ -75,6 +81,16 @@ typedef struct
    * (state NEVER_WRITTEN or OK; number: the one its name hides) */
   RtfRecordingFile *leftovers;
   guint n_leftovers;
+  /* A spread recording, opened through its manifest (a ".rtfspread"
+   * file, rtf-spread-manifest.h): the files of every location, and frame
+   * n of the stream is files[order[n].file]'s record order[n].record, in
+   * frame-number order; a number found at two locations (failed over
+   * after all) is read once and counted in duplicates.  NULL otherwise. */
+  RtfFrameRef *order;
+  gchar **locations;            /* from the manifest */
+  guint64 duplicates;
+  guint64 missing;              /* numbers not found between the first and
+                                 * the last */
 } RtfRecording;
 
 /* location: a file, or a pattern (rtf_pattern_check() OK): then every file
@@ -85,6 +101,11 @@ typedef struct
 RtfRecording *rtf_recording_open (const gchar * location,
     guint64 start_index, gboolean require_index, GError ** error);
 void rtf_recording_free (RtfRecording * rec);
+
+/* A spread recording from its manifest (rtf-spread-recording.c), as
+ * rtf_recording_open() */
+RtfRecording *rtf_spread_recording_open (const gchar * manifest,
+    gboolean require_index, GError ** error);
 
 /* The first file of rec that is in use (being written), or NULL */
 const RtfRecordingFile *rtf_recording_in_use (const RtfRecording * rec);

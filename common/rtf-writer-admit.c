@@ -177,6 +177,12 @@ rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
 }
 
 void
+rtf_writer_number_next (RtfWriter * w, guint64 seq)
+{
+  rtf_queue_number_next (w->queue, seq);
+}
+
+void
 rtf_writer_commit (RtfWriter * w, RtfFrame * frame)
 {
   rtf_queue_commit (w->queue, frame);

@@ -151,6 +151,7 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0)
       | (f->flags & RTF_FRAME_PRERECORDED ? RTF_INDEX_REC_PRERECORDED : 0)
       | (f->flags & RTF_FRAME_EVENT_START ? RTF_INDEX_REC_EVENT_START : 0)
+      | (f->flags & RTF_FRAME_FAILED_OVER ? RTF_INDEX_REC_FAILED_OVER : 0)
       | (f->origin.gap.how ? RTF_INDEX_REC_GAP : 0);
   r->upstream_offset = f->origin.offset;
   r->reference_ns = f->origin.reference_ns;

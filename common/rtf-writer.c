@@ -142,7 +142,9 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
   w->out_config.xflags = config->xflags;
   w->out_config.index = config->index;
   w->out_config.preallocate = config->preallocate;
-  rtf_recording_id_new (&w->out_config.recording_id);
+  w->out_config.recording_id = config->recording_id;
+  if (rtf_recording_id_is_zero (&w->out_config.recording_id))
+    rtf_recording_id_new (&w->out_config.recording_id);
   if (config->rotate && config->max_file_size)
     w->out_config.preallocate = MIN (config->preallocate,
         config->max_file_size);

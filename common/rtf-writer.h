@@ -75,6 +75,9 @@ typedef struct
   /* how the writer's helper threads are started (NULL: GThreads); kept
    * valid until the writer has ended */
   const RtfThreadStarter *threads;
+  /* the recording's id, marked on every file and named by every index
+   * header; zero: a new one (a spread gives its locations one id) */
+  RtfRecordingId recording_id;
 } RtfWriterConfig;
 
 typedef enum
@@ -212,6 +215,11 @@ typedef enum
 RtfOffer rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     RtfFrame ** frame);
+/* The number the next frame offered gets (taken or dropped), instead of
+ * the writer's own count: an owner that spreads one stream over several
+ * writers numbers the frames itself (rtf-spread.c).  Producer's thread,
+ * before rtf_writer_offer(). */
+void rtf_writer_number_next (RtfWriter * w, guint64 seq);
 /* Hands a filled frame over: it gets its number and the writer is woken. */
 void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
 /* Gives back a frame the producer could not fill. */

@@ -79,6 +79,25 @@ gst_rtframe_leaky_get_type (void)
 }
 
 GType
+gst_rtframe_placement_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTFRAME_PLACEMENT_SOONEST,
+        "Each frame to the location expected to finish it first", "soonest"},
+    {GST_RTFRAME_PLACEMENT_ROUND_ROBIN,
+        "Each location in turn (to compare)", "round-robin"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtFramePlacement", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
 gst_rtframe_thread_policy_get_type (void)
 {
   static GType type = 0;

@@ -40,6 +40,16 @@ typedef enum
 #define GST_TYPE_RTFRAME_LEAKY (gst_rtframe_leaky_get_type ())
 GType gst_rtframe_leaky_get_type (void);
 
+/* which location of several takes a frame (RtfPlacement's values) */
+typedef enum
+{
+  GST_RTFRAME_PLACEMENT_SOONEST,
+  GST_RTFRAME_PLACEMENT_ROUND_ROBIN
+} GstRtFramePlacement;
+
+#define GST_TYPE_RTFRAME_PLACEMENT (gst_rtframe_placement_get_type ())
+GType gst_rtframe_placement_get_type (void);
+
 #define GST_TYPE_RTFRAME_THREAD_POLICY (gst_rtframe_thread_policy_get_type ())
 GType gst_rtframe_thread_policy_get_type (void);
 

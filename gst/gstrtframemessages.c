@@ -329,8 +329,7 @@ gst_rtframe_sink_stats (GstRtFrameSink * self, const gchar * name,
   RtfWriterStats st;
   GstStructure *s;
 
-  rtf_writer_get_stats (self->writer, &st);
-  rtf_writer_get_latency (self->writer, latency);
+  gst_rtframe_sink_writer_stats (self, &st, latency);
   s = gst_rtframe_sink_stats_of (self, name, interval, &st, latency);
   g_free (latency);
   return s;
@@ -343,6 +342,7 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
 {
   GstRtFrameStatsInput in = { 0 };
   gint64 now = rtf_clock_now_ns ();
+  GstStructure *s;
 
   in.writer = st;
   in.latency = latency;
@@ -360,7 +360,9 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
     self->interval_start = now;
   }
   g_mutex_unlock (&self->stats_lock);
-  return gst_rtframe_stats_new (name, &in);
+  s = gst_rtframe_stats_new (name, &in);
+  gst_rtframe_sink_spread_stats (self, s, in.elapsed_ns);
+  return s;
 }
 
 void

@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
 #define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
+#define GST_RTFRAME_MSG_LOCATION_LEFT "rtframesink-location-left"
 
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/rtf-stats.h) and what the element adds */
@@ -48,6 +49,11 @@ typedef struct
 } GstRtFrameStatsField;
 
 const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint * n_fields);
+/* The fields locations= adds to the stats, and those of each "location"
+ * structure in its "locations" array (gstrtframespread.c) */
+const GstRtFrameStatsField *gst_rtframe_stats_spread_fields (guint * n_fields);
+const GstRtFrameStatsField *gst_rtframe_stats_location_fields (guint *
+    n_fields);
 GstMessage *gst_rtframe_message_missed (GstObject * src,
     const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src,

@@ -6,6 +6,8 @@
  *                          the writer's helpers, a writer given up on at
  *                          stop; and what the writer tells them
  *   gstrtframemessages.c   what it posts: messages, statistics, errors
+ *   gstrtframespread.c     several locations (locations=): the spread,
+ *                          frames placed and failed over, their figures
  *   gstrtframerecord.c     event recording: record, start/stop-recording,
  *                          the rtframe-record event, frames held for
  *                          pre-record, a start's backlog */
@@ -101,6 +103,32 @@ void gst_rtframe_sink_recording_started (GstRtFrameSink * self,
     const RtfRecordingInfo * info);
 void gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
     const RtfRecordingInfo * info);
+
+/* ---- gstrtframespread.c ------------------------------------------------ */
+
+/* start(): the spread over self->locations (config as for one location):
+ * its first location's writer, or NULL with what failed (*why: the
+ * locations disagree; else *failed_location, *err, *step) */
+RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
+    const RtfWriterConfig * config, gchar ** failed_location, gint * err,
+    RtfFailStep * step, gchar ** why);
+/* The other locations' writer threads: 0 or the errno of their engine */
+gint gst_rtframe_sink_spread_run (GstRtFrameSink * self);
+void gst_rtframe_sink_spread_free (GstRtFrameSink * self);
+/* render: the frame placed and offered (w: the location's writer) */
+RtfOffer gst_rtframe_sink_spread_offer (GstRtFrameSink * self,
+    RtfLeaky leaky, const RtfFrameTimes * times,
+    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w);
+/* render: frames of a location that failed offered again */
+GstFlowReturn gst_rtframe_sink_spread_redo (GstRtFrameSink * self);
+/* EOS: 0, -1 flushing, or an errno */
+gint gst_rtframe_sink_spread_sync (GstRtFrameSink * self);
+/* The stream's figures, from the writer or the spread (object lock) */
+void gst_rtframe_sink_writer_stats (GstRtFrameSink * self,
+    RtfWriterStats * st, RtfWriterLatency * latency);
+/* "locations" and "frames-failed-over" into the stats (object lock) */
+void gst_rtframe_sink_spread_stats (GstRtFrameSink * self, GstStructure * s,
+    gint64 elapsed_ns);
 
 /* ---- gstrtframesink.c -------------------------------------------------- */
 

@@ -170,6 +170,7 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_DIRECT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_LEAKY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_THREAD_POLICY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTFRAME_PLACEMENT, 0);
 }
 
 static void
@@ -184,6 +185,8 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   g_mutex_init (&self->report_lock);
   g_mutex_init (&self->stats_lock);
   g_mutex_init (&self->record_lock);
+  g_mutex_init (&self->redo_lock);
+  g_queue_init (&self->redo);
 
   /* A recorder writes as fast as it can; it never waits for the clock. */
   gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
@@ -195,6 +198,8 @@ gst_rtframe_sink_finalize (GObject * object)
   GstRtFrameSink *self = GST_RTFRAME_SINK (object);
 
   g_free (self->location);
+  g_strfreev (self->locations);
+  g_mutex_clear (&self->redo_lock);
   g_free (self->thread_cpus);
   if (self->last_stats_structure)
     gst_structure_free (self->last_stats_structure);
@@ -244,13 +249,19 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   gint err = 0;
 
   GST_OBJECT_LOCK (self);
-  if (self->location == NULL || self->location[0] == '\0') {
+  if (self->locations && !self->record) {
     GST_OBJECT_UNLOCK (self);
-    goto no_location;
+    goto record_spread;
   }
   /* our own copy: the property may change as soon as the lock is let go
-   * (set_property refuses only once the writer exists) */
-  location = g_strdup (self->location);
+   * (set_property refuses only once the writer exists); with locations
+   * the first stands for them all in what is checked alike */
+  location = g_strdup (self->locations ? self->locations[0] : self->location);
+  if (location == NULL || location[0] == '\0') {
+    GST_OBJECT_UNLOCK (self);
+    g_free (location);
+    goto no_location;
+  }
   config.location = location;
   config.engine = (RtfEngineKind) self->io_engine;
   config.direct = (RtfDirectMode) self->direct;
@@ -272,7 +283,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       (guint64) self->min_free_space;
   config.threads = &self->helper_threads;
   config.backlog_frames = gst_rtframe_sink_backlog_cells (self);
-  switch (rtf_pattern_check (self->location, &why)) {
+  switch (rtf_pattern_check (location, &why)) {
     case RTF_PATTERN_OK:
       config.rotate = TRUE;
       break;
@@ -313,8 +324,23 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   self->events = rtf_events_new (EVENT_RING_SIZE);
   self->event_batch = g_new (RtfEvent, EVENT_BATCH);
 
-  writer = rtf_writer_new (&config, &gst_rtframe_sink_writer_callbacks, self,
-      &err, &step);
+  if (self->locations) {
+    gchar *failed = NULL;
+
+    writer = gst_rtframe_sink_spread_new (self, &config, &failed, &err, &step,
+        &why);
+    if (writer == NULL && why) {
+      gst_rtframe_sink_free_running_state (self);
+      goto bad_location;
+    }
+    if (writer == NULL) {
+      g_free (location);
+      location = failed;
+    }
+  } else {
+    writer = rtf_writer_new (&config, &gst_rtframe_sink_writer_callbacks,
+        self, &err, &step);
+  }
   if (writer == NULL) {
     gst_rtframe_sink_free_running_state (self);
     goto open_failed;
@@ -342,6 +368,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     goto thread_failed;
 
   err = rtf_writer_wait_started (writer);
+  if (err == 0 && self->spread)
+    err = gst_rtframe_sink_spread_run (self);
   if (err != 0)
     goto io_uring_failed;
   if (!gst_rtframe_sink_start_reporter (self))
@@ -365,6 +393,13 @@ no_location:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("No file name specified for writing."), (NULL));
+    return FALSE;
+  }
+record_spread:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Event recording (record=false) records to one location: "
+            "locations is for a continuous recording."), (NULL));
     return FALSE;
   }
 bad_location:
@@ -395,7 +430,10 @@ reporter_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not start the reporter thread."), (NULL));
-    rtf_writer_shutdown (self->writer);
+    if (self->spread)
+      rtf_spread_shutdown (self->spread);
+    else
+      rtf_writer_shutdown (self->writer);
     gst_rtframe_sink_join_writer_task (self);
     gst_rtframe_sink_free_running_state (self);
     g_free (location);
@@ -403,6 +441,8 @@ reporter_failed:
   }
 io_uring_failed:
   {
+    if (self->spread)
+      rtf_spread_shutdown (self->spread);
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("io_uring is not available (%s) and io-engine=io-uring was "
             "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
@@ -459,7 +499,10 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
     /* The writer writes what it still holds, finishes the file and
      * returns: nothing accepted is dropped by a stop, unless the disk does
      * not take it within stop-timeout. */
-    rtf_writer_shutdown (self->writer);
+    if (self->spread)
+      rtf_spread_shutdown (self->spread);
+    else
+      rtf_writer_shutdown (self->writer);
     if (rtf_writer_wait_finished (self->writer, timeout ? (gint64) timeout : -1)
         || !gst_rtframe_sink_abandon_writer (self, timeout)) {
       gst_rtframe_sink_join_writer_task (self);
@@ -486,7 +529,7 @@ frames_accepted (GstRtFrameSink * self)
 
   GST_OBJECT_LOCK (self);
   if (self->writer)
-    rtf_writer_get_stats (self->writer, &st);
+    gst_rtframe_sink_writer_stats (self, &st, NULL);
   GST_OBJECT_UNLOCK (self);
   return st.frames_received;
 }
@@ -645,7 +688,7 @@ gst_rtframe_sink_memory_alignment (GstRtFrameSink * self)
 
   GST_OBJECT_LOCK (self);
   if (self->writer) {
-    rtf_writer_get_stats (self->writer, &st);
+    gst_rtframe_sink_writer_stats (self, &st, NULL);
     align = MAX (align, st.mem_align);
   }
   GST_OBJECT_UNLOCK (self);
@@ -755,7 +798,8 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
     gint ret;
 
     gst_rtframe_sink_record_eos (self);
-    ret = rtf_writer_sync (self->writer);
+    ret = self->spread ? gst_rtframe_sink_spread_sync (self) :
+        rtf_writer_sync (self->writer);
 
     if (ret < 0) {
       GST_DEBUG_OBJECT (self, "flushing while waiting for the writer");
@@ -765,8 +809,10 @@ gst_rtframe_sink_event (GstBaseSink * sink, GstEvent * event)
     if (ret > 0) {
       RtfWriterStats st;
 
-      rtf_writer_get_stats (self->writer, &st);
-      if (st.error == 0)
+      GST_OBJECT_LOCK (self);
+      gst_rtframe_sink_writer_stats (self, &st, NULL);
+      GST_OBJECT_UNLOCK (self);
+      if (st.error == 0 && ret != ENODEV)
         GST_ELEMENT_ERROR (self, RESOURCE, SYNC,
             ("Could not finish file \"%s\": %s.", self->location,
                 g_strerror (ret)), ("ftruncate/fdatasync failed"));
@@ -952,6 +998,19 @@ static const RtfLeaky leaky_of[] = {
   [GST_RTFRAME_LEAKY_DOWNSTREAM] = RTF_LEAKY_DOWNSTREAM,
 };
 
+/* The writer, or with locations the one placed, takes the frame (or
+ * drops it, or refuses) */
+static RtfOffer
+offer_frame (GstRtFrameSink * self, RtfLeaky leaky, const RtfFrameTimes * times,
+    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w)
+{
+  if (self->spread)
+    return gst_rtframe_sink_spread_offer (self, leaky, times, origin, frame, w);
+  *w = self->writer;
+  return rtf_writer_offer (self->writer, self->format.frame_size, leaky, times,
+      origin, frame);
+}
+
 /* Checks the frame, hands it to the writer's queue: no I/O, no
  * allocation (a repack takes its buffer from a pool).  What becomes of
  * frames that find no room (leaky) the writer decides and reports. */
@@ -964,6 +1023,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   RtfFrameTimes times;
   RtfFrameOrigin origin;
   RtfFrame *frame;
+  RtfWriter *w;
   GstRtFrameLeaky leaky;
   GstFlowReturn ret;
   guint64 deadline;
@@ -994,8 +1054,11 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
           &flags, &ret))
     return ret;
 
-  switch (rtf_writer_offer (self->writer, self->format.frame_size,
-          leaky_of[leaky], &times, &origin, &frame)) {
+  if ((ret = gst_rtframe_sink_spread_redo (self)) != GST_FLOW_OK) {
+    gst_buffer_unref (frame_buf);
+    return ret;
+  }
+  switch (offer_frame (self, leaky_of[leaky], &times, &origin, &frame, &w)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
@@ -1022,7 +1085,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   frame->split = self->rotate
       && (g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0)
       || (flags & RTF_FRAME_EVENT_START));
-  rtf_writer_commit (self->writer, frame);
+  rtf_writer_commit (w, frame);
   gst_rtframe_sink_record_committed (self, frame->seq);
   return GST_FLOW_OK;
 
@@ -1036,7 +1099,7 @@ not_negotiated:
 map_failed:
   {
     gst_rtframe_sink_frame_clear (frame);
-    rtf_writer_cancel (self->writer, frame);
+    rtf_writer_cancel (w, frame);
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Could not read the frame's memory."), (NULL));
     return GST_FLOW_ERROR;
@@ -1049,7 +1112,9 @@ gst_rtframe_sink_unlock (GstBaseSink * sink)
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
   GST_OBJECT_LOCK (self);
-  if (self->writer)
+  if (self->spread)
+    rtf_spread_set_flushing (self->spread, TRUE);
+  else if (self->writer)
     rtf_writer_set_flushing (self->writer, TRUE);
   GST_OBJECT_UNLOCK (self);
   return TRUE;
@@ -1061,7 +1126,9 @@ gst_rtframe_sink_unlock_stop (GstBaseSink * sink)
   GstRtFrameSink *self = GST_RTFRAME_SINK (sink);
 
   GST_OBJECT_LOCK (self);
-  if (self->writer)
+  if (self->spread)
+    rtf_spread_set_flushing (self->spread, FALSE);
+  else if (self->writer)
     rtf_writer_set_flushing (self->writer, FALSE);
   GST_OBJECT_UNLOCK (self);
   return TRUE;

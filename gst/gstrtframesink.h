@@ -11,6 +11,7 @@
 #include "rtf-recorder.h"
 #include "rtf-upstream-gap.h"
 #include "rtf-writer.h"
+#include "rtf-spread.h"
 
 G_BEGIN_DECLS
 #define GST_TYPE_RTFRAME_SINK (gst_rtframe_sink_get_type ())
@@ -72,6 +73,11 @@ struct _GstRtFrameSink
   gchar *refused_caps;          /* the last caps refused and named on the
                                  * bus (object lock) */
   gint64 min_free_space;        /* bytes, 0 off, -1 auto */
+  /* several disks, one stream (gstrtframespread.c): NULL or the location
+   * patterns, one per disk (then location is not used) */
+  gchar **locations;
+  GstRtFramePlacement placement;
+  guint64 location_timeout;     /* ns, 0: a slow location is never left */
 
   /* the memory of the pools it proposes; outlives every writer, which
    * registers it (GstRtFrameAllocator) */
@@ -94,6 +100,14 @@ struct _GstRtFrameSink
   /* running (start .. stop) */
   RtfWriter *writer;            /* under the object lock */
   GstRtFrameMapping *mappings;  /* one per queue cell */
+  /* with locations: the spread (under the object lock, like writer, which
+   * is then its first location's) and the other locations' mappings */
+  RtfSpread *spread;
+  GstRtFrameMapping **spread_mappings;
+  /* frames failed over from a location that failed, waiting for render
+   * (or EOS) to offer them again (redo_lock) */
+  GMutex redo_lock;
+  GQueue redo;
   GstTask *task;
   GstRtFrameWriterRun *run;     /* the task's data */
   RtfThreadStarter helper_threads;      /* the writer's helpers as tasks */

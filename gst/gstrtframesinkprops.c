@@ -42,6 +42,8 @@
 /* auto: 1 GiB, or 5% of the filesystem when that is less
  * (common/rtf-space-guard.h) */
 #define DEFAULT_MIN_FREE_SPACE (-1)
+#define DEFAULT_PLACEMENT GST_RTFRAME_PLACEMENT_SOONEST
+#define DEFAULT_LOCATION_TIMEOUT (2 * GST_SECOND)
 
 
 #define MAX_MAX_SIZE_BUFFERS 4096
@@ -80,6 +82,9 @@ enum
   PROP_PRE_RECORD_MAX_BYTES,
   PROP_REFERENCE_TIMESTAMP_CAPS,
   PROP_MIN_FREE_SPACE,
+  PROP_LOCATIONS,
+  PROP_PLACEMENT,
+  PROP_LOCATION_TIMEOUT,
   PROP_CURRENT_IO_ENGINE,
   PROP_CURRENT_DIRECT,
   PROP_WRITE_ALIGNMENT,
@@ -102,6 +107,26 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
           "recording split into several files",
           DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_LOCATIONS,
+      gst_param_spec_array ("locations", "Locations",
+          "Several disks, one stream: a file or pattern per disk "
+          "(<\"/mnt/a/cam0-%05d.raw\",\"/mnt/b/cam0-%05d.raw\">); each frame "
+          "goes to the one that will finish it soonest; location is not used "
+          "when set", g_param_spec_string ("location", "Location",
+              "A file or pattern on one disk", NULL, G_PARAM_READWRITE |
+              G_PARAM_STATIC_STRINGS), G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PLACEMENT,
+      g_param_spec_enum ("placement", "Placement",
+          "Which of the locations takes each frame",
+          GST_TYPE_RTFRAME_PLACEMENT, DEFAULT_PLACEMENT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_LOCATION_TIMEOUT,
+      g_param_spec_uint64 ("location-timeout", "Location timeout",
+          "With locations: a location whose oldest frame waits this long (ns) "
+          "takes no more frames (0 = never)", 0, G_MAXUINT64,
+          DEFAULT_LOCATION_TIMEOUT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BUFFERS,
       g_param_spec_uint ("max-size-buffers", "Max. size (frames)",
           "Most frames held at once, queued or being written; when reached "
@@ -384,6 +409,38 @@ gst_rtframe_sink_init_properties (GstRtFrameSink * self)
   self->pre_record_max_bytes = DEFAULT_PRE_RECORD_MAX_BYTES;
   self->reference_timestamp_caps = DEFAULT_REFERENCE_TIMESTAMP_CAPS;
   self->min_free_space = DEFAULT_MIN_FREE_SPACE;
+  self->locations = NULL;
+  self->placement = DEFAULT_PLACEMENT;
+  self->location_timeout = DEFAULT_LOCATION_TIMEOUT;
+}
+
+/* locations from a GstValueArray of strings (NULL when empty) */
+static gchar **
+locations_from_value (const GValue * value)
+{
+  guint i, n = gst_value_array_get_size (value);
+  gchar **v;
+
+  if (n == 0)
+    return NULL;
+  v = g_new0 (gchar *, n + 1);
+  for (i = 0; i < n; i++)
+    v[i] = g_value_dup_string (gst_value_array_get_value (value, i));
+  return v;
+}
+
+static void
+locations_to_value (gchar ** locations, GValue * value)
+{
+  guint i;
+
+  for (i = 0; locations && locations[i]; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_string (&v, locations[i]);
+    gst_value_array_append_and_take_value (value, &v);
+  }
 }
 
 void
@@ -410,6 +467,16 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     case PROP_LOCATION:
       g_free (self->location);
       self->location = g_value_dup_string (value);
+      break;
+    case PROP_LOCATIONS:
+      g_strfreev (self->locations);
+      self->locations = locations_from_value (value);
+      break;
+    case PROP_PLACEMENT:
+      self->placement = g_value_get_enum (value);
+      break;
+    case PROP_LOCATION_TIMEOUT:
+      self->location_timeout = g_value_get_uint64 (value);
       break;
     case PROP_MAX_SIZE_BUFFERS:
       self->max_size_buffers = g_value_get_uint (value);
@@ -510,13 +577,22 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   if (self->writer)
-    rtf_writer_get_stats (self->writer, &st);
+    gst_rtframe_sink_writer_stats (self, &st, NULL);
   else
     st = self->last_stats;
 
   switch (prop_id) {
     case PROP_LOCATION:
       g_value_set_string (value, self->location);
+      break;
+    case PROP_LOCATIONS:
+      locations_to_value (self->locations, value);
+      break;
+    case PROP_PLACEMENT:
+      g_value_set_enum (value, self->placement);
+      break;
+    case PROP_LOCATION_TIMEOUT:
+      g_value_set_uint64 (value, self->location_timeout);
       break;
     case PROP_MAX_SIZE_BUFFERS:
       g_value_set_uint (value, self->max_size_buffers);

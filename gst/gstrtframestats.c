@@ -35,6 +35,43 @@ gst_rtframe_stats_element_fields (guint * n_fields)
   return element_fields;
 }
 
+/* what locations= adds (gstrtframespread.c fills them) */
+static const GstRtFrameStatsField spread_fields[] = {
+  {"locations", "one location structure per location, in order"},
+  {"frames-failed-over", "frames of a location that failed, written again "
+        "at another"},
+};
+
+static const GstRtFrameStatsField location_fields[] = {
+  {"location", "the file or pattern"},
+  {"state", "active, stalled or failed"},
+  {"frames-placed", "frames placement sent there"},
+  {"frames-written", "of those, written there"},
+  {"frames-durable", "written and fdatasync'ed there"},
+  {"frames-missed", "missed their deadline there"},
+  {"frames-failed-over", "not written there, written again elsewhere"},
+  {"bytes-written", "bytes written there"},
+  {"write-rate", "bytes-written / elapsed, bytes/s"},
+  {"latency-p50", "submitted -> written, the median, ns"},
+  {"latency-p99", "... the 99th percentile"},
+  {"latency-max", "... the most"},
+  {"latency-estimate", "what placement expects of a frame there now, ns"},
+};
+
+const GstRtFrameStatsField *
+gst_rtframe_stats_spread_fields (guint * n_fields)
+{
+  *n_fields = G_N_ELEMENTS (spread_fields);
+  return spread_fields;
+}
+
+const GstRtFrameStatsField *
+gst_rtframe_stats_location_fields (guint * n_fields)
+{
+  *n_fields = G_N_ELEMENTS (location_fields);
+  return location_fields;
+}
+
 static void
 set_latency (GstStructure * s, const gchar * prefix, const RtfHistogram * h)
 {

@@ -337,8 +337,8 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   gst_object_ref (self);
   GST_OBJECT_LOCK (self);
   writer = self->writer;
+  gst_rtframe_sink_writer_stats (self, &self->last_stats, NULL);
   self->writer = NULL;
-  rtf_writer_get_stats (writer, &self->last_stats);
   location = g_strdup (self->location);
   run->mappings = self->mappings;
   run->location = g_strdup (location);
@@ -360,6 +360,8 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
     return FALSE;
   }
   /* the writer, its frames and their mappings are the thread's now */
+  if (self->spread)
+    rtf_spread_forget (self->spread, 0);
   GST_OBJECT_LOCK (self);
   self->mappings = NULL;
   self->last_stats = final;
@@ -395,12 +397,16 @@ gst_rtframe_sink_free_running_state (GstRtFrameSink * self)
   GST_OBJECT_LOCK (self);
   writer = self->writer;
   if (writer)
-    rtf_writer_get_stats (writer, &self->last_stats);
+    gst_rtframe_sink_writer_stats (self, &self->last_stats, NULL);
   self->writer = NULL;
   GST_OBJECT_UNLOCK (self);
 
-  /* releases (and unrefs) frames the writer never took */
-  rtf_writer_free (writer);
+  /* releases (and unrefs) frames the writer never took; a spread frees
+   * every location's writer, the first (joined by now) included */
+  if (self->spread)
+    gst_rtframe_sink_spread_free (self);
+  else
+    rtf_writer_free (writer);
   g_free (self->mappings);
   self->mappings = NULL;
   if (self->task) {
@@ -443,7 +449,7 @@ post_event (GstRtFrameSink * self, const RtfEvent * e)
                 &e->report));
       GST_OBJECT_LOCK (self);
       if (self->writer)
-        rtf_writer_get_stats (self->writer, &st);
+        gst_rtframe_sink_writer_stats (self, &st, NULL);
       GST_OBJECT_UNLOCK (self);
       gst_element_post_message (el, gst_rtframe_message_qos_drop (src,
               &e->report, st.frames_written, st.frames_dropped));

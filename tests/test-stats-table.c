@@ -12,6 +12,8 @@
 
 #define CAPS "video/x-raw,format=GRAY10_LE32,width=64,height=16,framerate=20/1"
 
+static guint n_loc;
+
 /* Every field the statistics must have */
 static GHashTable *
 expected_fields (void)
@@ -28,13 +30,29 @@ expected_fields (void)
   e = gst_rtframe_stats_element_fields (&n);
   for (i = 0; i < n; i++)
     g_hash_table_add (names, (gpointer) e[i].name);
+  e = gst_rtframe_stats_spread_fields (&n);
+  for (i = 0; i < n; i++)
+    g_hash_table_add (names, (gpointer) e[i].name);
   return names;
 }
 
-/* The rows of the rtframesink-stats table of docs/reference.md: name ->
+/* Every field of a "location" structure in "locations" */
+static GHashTable *
+expected_location_fields (void)
+{
+  GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
+  const GstRtFrameStatsField *e = gst_rtframe_stats_location_fields (&n_loc);
+  guint i;
+
+  for (i = 0; i < n_loc; i++)
+    g_hash_table_add (names, (gpointer) e[i].name);
+  return names;
+}
+
+/* The rows of the table under `heading` in docs/reference.md: name ->
  * the type column */
 static GHashTable *
-documented_fields (void)
+documented_fields (const gchar * heading)
 {
   gchar *path = g_build_filename (g_getenv ("RTFRAME_SOURCE_DIR"), "docs",
       "reference.md", NULL);
@@ -44,7 +62,7 @@ documented_fields (void)
   guint i;
 
   fail_unless (g_file_get_contents (path, &text, NULL, NULL), "no %s", path);
-  start = strstr (text, "### `rtframesink-stats`");
+  start = strstr (text, heading);
   fail_unless (start != NULL);
   end = strstr (start + 4, "\n### ");
   if (end)
@@ -66,11 +84,15 @@ documented_fields (void)
   return rows;
 }
 
+/* A recording over two locations: the stats have every field, those of
+ * locations= too */
 static GstStructure *
 stats_after_recording (void)
 {
   gchar *path = rtf_test_tmp_path ("stats.raw");
-  Rec *r = rtf_test_rec_start (path, NULL, CAPS);
+  gchar *other = rtf_test_tmp_path ("other.raw");
+  gchar *props = g_strdup_printf ("locations=<\"%s\",\"%s\">", path, other);
+  Rec *r = rtf_test_rec_start (path, props, CAPS);
   GstStructure *s = NULL;
   guint i;
 
@@ -79,6 +101,8 @@ stats_after_recording (void)
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
   g_object_get (r->h->element, "stats", &s, NULL);
   rtf_test_rec_stop (r);
+  g_free (props);
+  g_free (other);
   g_free (path);
   return s;
 }
@@ -119,10 +143,10 @@ GST_START_TEST (test_message_is_the_tables)
 
 GST_END_TEST;
 
-GST_START_TEST (test_docs_list_every_field)
+/* docs lists exactly want, each of the type s has */
+static void
+assert_docs_list (GHashTable * want, GHashTable * docs, const GstStructure * s)
 {
-  GHashTable *want = expected_fields (), *docs = documented_fields ();
-  GstStructure *s = stats_after_recording ();
   GHashTableIter it;
   gpointer key, value;
 
@@ -134,9 +158,50 @@ GST_START_TEST (test_docs_list_every_field)
   while (g_hash_table_iter_next (&it, &key, &value)) {
     fail_unless (g_hash_table_contains (want, key), "docs/reference.md "
         "lists %s, which is no statistic", (const gchar *) key);
-    fail_unless_equals_int (gst_structure_get_field_type (s, key),
-        documented_type (value));
+    if (documented_type (value) != G_TYPE_INVALID)
+      fail_unless_equals_int (gst_structure_get_field_type (s, key),
+          documented_type (value));
   }
+}
+
+/* Each "location" structure has exactly the fields of the list, and the
+ * docs' table of them lists each */
+GST_START_TEST (test_location_fields)
+{
+  GHashTable *want = expected_location_fields ();
+  GHashTable *docs = documented_fields ("### `locations` in ");
+  GstStructure *s = stats_after_recording ();
+  const GValue *list = gst_structure_get_value (s, "locations");
+  guint i;
+
+  fail_unless (list && GST_VALUE_HOLDS_ARRAY (list));
+  fail_unless_equals_int (gst_value_array_get_size (list), 2);
+  for (i = 0; i < 2; i++) {
+    const GstStructure *l =
+        gst_value_get_structure (gst_value_array_get_value (list, i));
+    guint k;
+
+    for (k = 0; k < (guint) gst_structure_n_fields (l); k++)
+      fail_unless (g_hash_table_contains (want,
+              gst_structure_nth_field_name (l, k)), "%s is in a location but "
+          "not in the list", gst_structure_nth_field_name (l, k));
+    fail_unless_equals_int (gst_structure_n_fields (l), n_loc);
+    assert_docs_list (want, docs, l);
+  }
+  gst_structure_free (s);
+  g_hash_table_unref (docs);
+  g_hash_table_unref (want);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_docs_list_every_field)
+{
+  GHashTable *want = expected_fields ();
+  GHashTable *docs = documented_fields ("### `rtframesink-stats`");
+  GstStructure *s = stats_after_recording ();
+
+  assert_docs_list (want, docs, s);
   gst_structure_free (s);
   g_hash_table_unref (docs);
   g_hash_table_unref (want);
@@ -154,6 +219,7 @@ stats_table_suite (void)
   tcase_add_checked_fixture (tc, rtf_test_tmp_setup, rtf_test_tmp_teardown);
   tcase_add_test (tc, test_message_is_the_tables);
   tcase_add_test (tc, test_docs_list_every_field);
+  tcase_add_test (tc, test_location_fields);
   return s;
 }
 

@@ -82,7 +82,8 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "LOCATION is a recorded file or "
       "the pattern it was recorded with (cam0-%05d.raw): then every file of "
-      "the set is checked, in order.\nExit status: 0 no fault, 1 faults, 2 "
+      "the set is checked, in order; or the manifest of a recording spread "
+      "over several locations (cam0-.raw.rtfspread): every location's.\nExit status: 0 no fault, 1 faults, 2 "
       "the recording cannot be read.");
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
@@ -159,6 +160,10 @@ main (int argc, char **argv)
     }
     rtf_check_clear (&c);
   }
+  /* a spread: each location holds some of the numbers; the stream's gaps
+   * are the numbers no location holds */
+  if (rec->order)
+    gaps = rec->missing;
   if (gaps && !allow_gaps) {
     printf ("FAULT %" G_GUINT64_FORMAT " frame numbers missing from the "
         "sequence (frames dropped while recording; --allow-gaps accepts "
@@ -170,6 +175,11 @@ main (int argc, char **argv)
         " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
         " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
         frames, bytes, sums, gaps);
+    if (rec->order)
+      printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
+          "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
+          "again after a location failed; read once)\n",
+          g_strv_length (rec->locations), rec->n_frames, rec->duplicates);
     if (recordings > 1 || prerecorded > 0)
       printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
           " frames held before their recording started (pre-record)\n",

@@ -1,0 +1,114 @@
+/* rtframe: one stream over several writers - each location (a disk) is a
+ * writer of its own (its ring, queue, in-flight budget, files, indexes),
+ * the spread numbers the frames of the stream, places each on the
+ * location that will complete it soonest, and takes a location whose
+ * writes fail (or that stays over its deadline) out of the set; the
+ * frames not written there go to another location under the same
+ * numbers.  Every location's files carry the same recording id.
+ *
+ *   rtf-spread.c         life cycle, numbering, failover, figures
+ *   rtf-spread-place.c   the placement decision (pure, unit-tested)
+ *   rtf-spread-manifest.c  the manifest beside each location's files */
+#ifndef __RTF_SPREAD_H__
+#define __RTF_SPREAD_H__
+
+#include "rtf-writer.h"
+#include "rtf-spread-place.h"
+
+G_BEGIN_DECLS typedef struct _RtfSpread RtfSpread;
+
+typedef struct
+{
+  /* every location's writer, user_data the owner's; frame_done is not
+   * called for a frame failed over (frame_failed_over is), failed only
+   * when no location is left */
+  RtfWriterCallbacks writer;
+  /* A location left the set, others remain: STALLED (its oldest frame
+   * waited longer than location_timeout; failure NULL) on the producer's
+   * thread, or FAILED on its writer thread (callback lock held). */
+  void (*location_left) (guint index, const gchar * location,
+      RtfLocationState state, const RtfFailure * failure, gpointer user_data);
+  /* A frame not written at a location that failed: the owner keeps what
+   * it attached (its seq, times, origin, flags) and offers it again from
+   * the producer's thread (rtf_spread_place_again()).  The location's
+   * writer thread, callback lock held. */
+  void (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
+} RtfSpreadCallbacks;
+
+typedef struct
+{
+  const gchar *const *locations;        /* one per disk: files or patterns */
+  guint n_locations;
+  RtfPlacement placement;
+  guint64 location_timeout;     /* ns; 0: a slow location is never left */
+} RtfSpreadConfig;
+
+/* Makes a writer per location from base (its location replaced, one
+ * recording id for all).  On failure NULL, *failed the location that
+ * could not be opened, *err and *step as rtf_writer_new(). */
+RtfSpread *rtf_spread_new (const RtfWriterConfig * base,
+    const RtfSpreadConfig * config, const RtfSpreadCallbacks * callbacks,
+    gpointer user_data, guint * failed, gint * err, RtfFailStep * step);
+/* Frees the writers (their threads must have ended) */
+void rtf_spread_free (RtfSpread * s);
+
+guint rtf_spread_n_locations (RtfSpread * s);
+RtfWriter *rtf_spread_writer (RtfSpread * s, guint index);
+const gchar *rtf_spread_location (RtfSpread * s, guint index);
+RtfLocationState rtf_spread_location_state (RtfSpread * s, guint index);
+const RtfRecordingId *rtf_spread_recording_id (RtfSpread * s);
+
+/* Runs the writers of locations first.. on threads from starter (the
+ * owner runs those before first itself); FALSE when one did not start.
+ * Then rtf_spread_wait_started(): 0 or the first errno. */
+gboolean rtf_spread_start (RtfSpread * s, guint first,
+    const RtfThreadStarter * starter);
+gint rtf_spread_wait_started (RtfSpread * s);
+/* Every writer writes what it holds and ends; then the threads started
+ * are joined (those the owner runs it joins itself) */
+void rtf_spread_shutdown (RtfSpread * s);
+void rtf_spread_join (RtfSpread * s);
+/* The owner gave location index's writer up (rtf_writer_abandon(): it
+ * frees itself): the spread no longer reaches it */
+void rtf_spread_forget (RtfSpread * s, guint index);
+
+/* ---- the producer's side (one thread) ------------------------------- */
+
+/* The location for the next frame of `size` bytes, numbered for it
+ * (rtf_writer_number_next()); -1 when none is left.  Then
+ * rtf_writer_offer() to its writer, and rtf_spread_offered(). */
+gint rtf_spread_place (RtfSpread * s, gsize size);
+/* The same for a frame failed over: its number stays seq */
+gint rtf_spread_place_again (RtfSpread * s, gsize size, guint64 seq);
+/* What the offer to location index gave: a frame taken or dropped used
+ * its number; CLOSED takes the location out (its writer failed: place
+ * again). */
+void rtf_spread_offered (RtfSpread * s, gint index, gboolean again,
+    RtfOffer offer);
+void rtf_spread_set_flushing (RtfSpread * s, gboolean flushing);
+/* Every location in the set written and synced: 0 (a location that
+ * failed meanwhile left the set, its frames failed over: sync again once
+ * they are placed), -1 (flushing), the errno of the last location when it
+ * failed, or ENODEV when none was left (its failure was told). */
+gint rtf_spread_sync (RtfSpread * s);
+
+/* ---- figures ---------------------------------------------------------- */
+
+/* The stream's: the locations' summed, frames failed over counted once */
+void rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
+    RtfWriterLatency * latency);
+/* One location's, and frames placed there / failed over from it */
+typedef struct
+{
+  RtfLocationState state;
+  guint64 frames_placed;
+  guint64 frames_failed_over;
+  gint64 latency_estimate_ns;   /* what placement expects of a frame */
+} RtfSpreadLocationInfo;
+void rtf_spread_get_location (RtfSpread * s, guint index,
+    RtfSpreadLocationInfo * info, RtfWriterStats * st,
+    RtfWriterLatency * latency);
+guint64 rtf_spread_frames_failed_over (RtfSpread * s);
+
+G_END_DECLS
+#endif /* __RTF_SPREAD_H__ */

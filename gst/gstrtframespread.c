@@ -1,0 +1,398 @@
+/* rtframesink's locations: several disks, one stream (locations=).  The
+ * spread (common/rtf-spread.c) owns a writer per location and decides
+ * where each frame goes; here is what the element adds: starting it (a
+ * manifest beside each location, the other locations' writer threads as
+ * tasks), offering each frame to the location placed, offering again the
+ * frames of a location that failed, syncing every location at EOS, and
+ * the per-location figures and messages. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtframesink-private.h"
+#include "gstrtframemessages.h"
+#include "rtf-spread-manifest.h"
+#include "rtf-pattern.h"
+
+#include <errno.h>
+
+#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+
+/* A frame of a location that failed, waiting to be offered again: what
+ * render attached to it, and its number */
+typedef struct
+{
+  GstBuffer *buffer;
+  guint64 seq;
+  RtfFrameTimes times;
+  RtfFrameOrigin origin;
+  guint flags;
+} GstRtFrameRedo;
+
+/* ---- what the spread tells (writer threads, callback lock held) ------ */
+
+static void
+spread_location_left (guint index, const gchar * location,
+    RtfLocationState state, const RtfFailure * failure, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  gchar *why = failure ? g_strdup (g_strerror (failure->err)) :
+      g_strdup_printf ("a frame waited longer than location-timeout (%"
+      GST_TIME_FORMAT ")", GST_TIME_ARGS (self->location_timeout));
+
+  if (failure && (failure->err == ENOSPC || failure->err == EDQUOT))
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("Location \"%s\" is full; recording goes on at the other "
+            "locations.", location), ("%s", failure->detail));
+  else
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+        ("Location \"%s\" left the recording (%s); recording goes on at "
+            "the other locations.", location, why),
+        ("%s", failure && failure->detail ? failure->detail : why));
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self),
+          gst_structure_new (GST_RTFRAME_MSG_LOCATION_LEFT,
+              "location", G_TYPE_STRING, location,
+              "index", G_TYPE_UINT, index,
+              "state", G_TYPE_STRING, rtf_location_state_name (state),
+              "reason", G_TYPE_STRING, why,
+              "errno", G_TYPE_INT, failure ? failure->err : 0, NULL)));
+  g_free (why);
+}
+
+/* A frame not written at a location that failed: the buffer is kept, its
+ * memory let go, render offers it again */
+static void
+spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  GstRtFrameMapping *m = frame->user;
+  GstRtFrameRedo *redo = g_new0 (GstRtFrameRedo, 1);
+
+  redo->buffer = gst_buffer_ref (m->buffer);
+  redo->seq = frame->seq;
+  redo->times = frame->times;
+  redo->origin = frame->origin;
+  redo->flags = frame->flags;
+  gst_rtframe_sink_frame_clear (frame);
+  g_mutex_lock (&self->redo_lock);
+  g_queue_push_tail (&self->redo, redo);
+  g_mutex_unlock (&self->redo_lock);
+  GST_DEBUG_OBJECT (self, "frame %" G_GUINT64_FORMAT " goes to another "
+      "location", redo->seq);
+}
+
+/* ---- start and stop ---------------------------------------------------- */
+
+/* The other locations must be what location would be: all patterns or
+ * all files */
+static gboolean
+locations_agree (gchar ** locations, gboolean rotate, gchar ** why)
+{
+  guint i;
+
+  for (i = 0; locations[i]; i++) {
+    RtfPatternKind kind = rtf_pattern_check (locations[i], why);
+
+    if (kind == RTF_PATTERN_INVALID)
+      return FALSE;
+    if ((kind == RTF_PATTERN_OK) != rotate) {
+      *why = g_strdup_printf ("\"%s\" and \"%s\": either every location is "
+          "a pattern or none", locations[0], locations[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static void
+write_manifests (GstRtFrameSink * self, RtfSpread * s, guint first_index)
+{
+  RtfSpreadManifest m;
+  guint i, n = rtf_spread_n_locations (s);
+
+  m.id = *rtf_spread_recording_id (s);
+  m.start_index = first_index;
+  m.locations = g_new0 (gchar *, n + 1);
+  for (i = 0; i < n; i++)
+    m.locations[i] = (gchar *) rtf_spread_location (s, i);
+  for (i = 0; i < n; i++) {
+    gchar *why = NULL;
+
+    if (!rtf_spread_manifest_write (m.locations[i], &m, &why)) {
+      GST_ELEMENT_WARNING (self, RESOURCE, OPEN_WRITE,
+          ("Could not write the manifest beside \"%s\"; read the recording "
+              "through another location's.", m.locations[i]), ("%s", why));
+      g_free (why);
+    }
+  }
+  g_free (m.locations);
+}
+
+static void
+attach_mappings (GstRtFrameSink * self, RtfSpread * s)
+{
+  guint i, k, n = rtf_spread_n_locations (s);
+
+  self->spread_mappings = g_new0 (GstRtFrameMapping *, n);
+  for (i = 1; i < n; i++) {
+    RtfQueue *q = rtf_writer_get_queue (rtf_spread_writer (s, i));
+
+    self->spread_mappings[i] = g_new0 (GstRtFrameMapping,
+        rtf_queue_capacity (q));
+    for (k = 0; k < rtf_queue_capacity (q); k++)
+      rtf_queue_cell (q, k)->user = &self->spread_mappings[i][k];
+  }
+}
+
+RtfWriter *
+gst_rtframe_sink_spread_new (GstRtFrameSink * self,
+    const RtfWriterConfig * config, gchar ** failed_location, gint * err,
+    RtfFailStep * step, gchar ** why)
+{
+  RtfSpreadCallbacks cb = { 0 };
+  RtfSpreadConfig sc = { 0 };
+  RtfSpread *s;
+  guint failed = 0;
+
+  if (!locations_agree (self->locations, config->rotate, why))
+    return NULL;
+  sc.locations = (const gchar * const *) self->locations;
+  sc.n_locations = g_strv_length (self->locations);
+  sc.placement = (RtfPlacement) self->placement;
+  sc.location_timeout = self->location_timeout;
+  /* (the spread keeps its own copy) */
+  cb.writer = gst_rtframe_sink_writer_callbacks;
+  cb.location_left = spread_location_left;
+  cb.frame_failed_over = spread_frame_failed_over;
+  s = rtf_spread_new (config, &sc, &cb, self, &failed, err, step);
+  if (s == NULL) {
+    *failed_location = g_strdup (self->locations[failed]);
+    return NULL;
+  }
+  attach_mappings (self, s);
+  write_manifests (self, s, config->first_file_number);
+  self->spread = s;
+  return rtf_spread_writer (s, 0);
+}
+
+gint
+gst_rtframe_sink_spread_run (GstRtFrameSink * self)
+{
+  rtf_spread_start (self->spread, 1, &self->helper_threads);
+  return rtf_spread_wait_started (self->spread);
+}
+
+static void
+redo_free (GstRtFrameRedo * redo)
+{
+  gst_buffer_unref (redo->buffer);
+  g_free (redo);
+}
+
+/* After the first location's writer has ended (the element's task) */
+void
+gst_rtframe_sink_spread_free (GstRtFrameSink * self)
+{
+  guint i, n;
+
+  if (self->spread == NULL)
+    return;
+  rtf_spread_join (self->spread);
+  n = rtf_spread_n_locations (self->spread);
+  rtf_spread_free (self->spread);
+  self->spread = NULL;
+  for (i = 0; i < n; i++)
+    g_free (self->spread_mappings[i]);
+  g_clear_pointer (&self->spread_mappings, g_free);
+  g_mutex_lock (&self->redo_lock);
+  g_queue_clear_full (&self->redo, (GDestroyNotify) redo_free);
+  g_mutex_unlock (&self->redo_lock);
+}
+
+/* ---- frames (the streaming thread) ------------------------------------- */
+
+/* Places a frame and offers it until a location takes or drops it: a
+ * location found failed is left for the next */
+static RtfOffer
+place_and_offer (GstRtFrameSink * self, gboolean again, guint64 seq,
+    RtfLeaky leaky, const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame, RtfWriter ** w)
+{
+  gsize size = self->format.frame_size;
+
+  for (;;) {
+    gint i = again ? rtf_spread_place_again (self->spread, size, seq) :
+        rtf_spread_place (self->spread, size);
+    RtfOffer res;
+
+    if (i < 0)
+      return RTF_OFFER_CLOSED;  /* the last location posted its error */
+    *w = rtf_spread_writer (self->spread, i);
+    res = rtf_writer_offer (*w, size, leaky, times, origin, frame);
+    rtf_spread_offered (self->spread, i, again, res);
+    if (res != RTF_OFFER_CLOSED)
+      return res;
+  }
+}
+
+RtfOffer
+gst_rtframe_sink_spread_offer (GstRtFrameSink * self, RtfLeaky leaky,
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame, RtfWriter ** w)
+{
+  return place_and_offer (self, FALSE, 0, leaky, times, origin, frame, w);
+}
+
+static GstRtFrameRedo *
+redo_pop (GstRtFrameSink * self)
+{
+  GstRtFrameRedo *redo;
+
+  g_mutex_lock (&self->redo_lock);
+  redo = g_queue_pop_head (&self->redo);
+  g_mutex_unlock (&self->redo_lock);
+  return redo;
+}
+
+/* One frame failed over, offered again under its number (never dropped:
+ * it was accepted) */
+static GstFlowReturn
+redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
+{
+  RtfFrame *frame;
+  RtfWriter *w;
+
+  switch (place_and_offer (self, TRUE, redo->seq, RTF_LEAKY_NO, &redo->times,
+          &redo->origin, &frame, &w)) {
+    case RTF_OFFER_TAKEN:
+      break;
+    case RTF_OFFER_FLUSHING:
+      g_mutex_lock (&self->redo_lock);
+      g_queue_push_head (&self->redo, redo);
+      g_mutex_unlock (&self->redo_lock);
+      return GST_FLOW_FLUSHING;
+    default:
+      redo_free (redo);
+      return GST_FLOW_ERROR;
+  }
+  if (!gst_rtframe_sink_attach (frame, redo->buffer)) {
+    rtf_writer_cancel (w, frame);
+    redo_free (redo);
+    return GST_FLOW_ERROR;
+  }
+  redo->buffer = NULL;          /* the frame's now */
+  frame->format = g_ref_string_acquire (self->format_text);
+  frame->reference = self->reference_text ?
+      g_ref_string_acquire (self->reference_text) : NULL;
+  frame->flags = redo->flags | RTF_FRAME_FAILED_OVER;
+  rtf_writer_commit (w, frame);
+  g_free (redo);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_rtframe_sink_spread_redo (GstRtFrameSink * self)
+{
+  GstRtFrameRedo *redo;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self->spread == NULL)
+    return GST_FLOW_OK;
+  while (ret == GST_FLOW_OK && (redo = redo_pop (self)) != NULL)
+    ret = redo_one (self, redo);
+  return ret;
+}
+
+/* EOS: every location written and synced, the frames of a location that
+ * failed meanwhile written elsewhere: 0, -1 flushing, or an errno (ENODEV:
+ * none left, the error is posted) */
+gint
+gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
+{
+  for (;;) {
+    gboolean more;
+    gint ret;
+
+    if (gst_rtframe_sink_spread_redo (self) == GST_FLOW_FLUSHING)
+      return -1;
+    ret = rtf_spread_sync (self->spread);
+    if (ret != 0)
+      return ret;
+    g_mutex_lock (&self->redo_lock);
+    more = !g_queue_is_empty (&self->redo);
+    g_mutex_unlock (&self->redo_lock);
+    if (!more)
+      return 0;
+    /* a location failed meanwhile: its frames go to the others */
+  }
+}
+
+/* ---- figures (object lock held) ---------------------------------------- */
+
+void
+gst_rtframe_sink_writer_stats (GstRtFrameSink * self, RtfWriterStats * st,
+    RtfWriterLatency * latency)
+{
+  if (self->spread)
+    rtf_spread_get_stats (self->spread, st, latency);
+  else {
+    rtf_writer_get_stats (self->writer, st);
+    if (latency)
+      rtf_writer_get_latency (self->writer, latency);
+  }
+}
+
+static GstStructure *
+location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
+    RtfWriterLatency * lat)
+{
+  RtfSpreadLocationInfo info;
+  RtfWriterStats st;
+  const RtfHistogram *h = &lat->submit_to_done;
+
+  rtf_spread_get_location (self->spread, i, &info, &st, lat);
+  return gst_structure_new ("location",
+      "location", G_TYPE_STRING, rtf_spread_location (self->spread, i),
+      "state", G_TYPE_STRING, rtf_location_state_name (info.state),
+      "frames-placed", G_TYPE_UINT64, info.frames_placed,
+      "frames-written", G_TYPE_UINT64, st.frames_written,
+      "frames-durable", G_TYPE_UINT64, st.frames_durable,
+      "frames-missed", G_TYPE_UINT64, st.frames_missed,
+      "frames-failed-over", G_TYPE_UINT64, info.frames_failed_over,
+      "bytes-written", G_TYPE_UINT64, st.bytes_written,
+      "write-rate", G_TYPE_UINT64, elapsed_ns > 0 ?
+      (guint64) (st.bytes_written * 1e9 / elapsed_ns) : (guint64) 0,
+      "latency-p50", G_TYPE_UINT64, rtf_histogram_percentile (h, 0.50),
+      "latency-p99", G_TYPE_UINT64, rtf_histogram_percentile (h, 0.99),
+      "latency-max", G_TYPE_UINT64, h->max,
+      "latency-estimate", G_TYPE_UINT64, (guint64) info.latency_estimate_ns,
+      NULL);
+}
+
+/* The per-location figures into the stats structure ("locations": an
+ * array of "location" structures; nothing without locations) */
+void
+gst_rtframe_sink_spread_stats (GstRtFrameSink * self, GstStructure * s,
+    gint64 elapsed_ns)
+{
+  GValue list = G_VALUE_INIT;
+  RtfWriterLatency *lat;
+  guint i;
+
+  if (self->spread == NULL)
+    return;
+  lat = g_new (RtfWriterLatency, 1);
+  g_value_init (&list, GST_TYPE_ARRAY);
+  for (i = 0; i < rtf_spread_n_locations (self->spread); i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, location_stats (self, i, elapsed_ns, lat));
+    gst_value_array_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "locations", &list);
+  gst_structure_set (s, "frames-failed-over", G_TYPE_UINT64,
+      rtf_spread_frames_failed_over (self->spread), NULL);
+  g_free (lat);
+}

@@ -1,0 +1,388 @@
+/* Several disks, one stream (locations=) on real disks: XFS filesystems
+ * on loop devices, each throttled through the blkio cgroup, one shut
+ * down mid-run (xfs_io shutdown), one filled.  Root only (skips
+ * otherwise); never in parallel (loop devices, cgroups).
+ *
+ * The stream is 921,600-byte frames (P010 640x480) pushed at a steady
+ * rate by the test; deadline 500 ms, so what decides a miss is whether
+ * the disks keep up, not a single slow write. */
+#include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "rtf-test-spread.h"
+#include "rtf-test-util.h"
+
+#define CAPS "video/x-raw,format=P010_10LE,width=640,height=480," \
+    "framerate=20/1"
+#define FRAME 921600
+#define MB (1000 * 1000)
+#define PROPS "deadline=500000000 max-size-buffers=16"
+
+typedef struct
+{
+  RtfTestFs *fs[3];
+  guint n;
+  gchar *cg;                    /* blkio cgroup of this process, or NULL */
+} Disks;
+
+static void
+disks_new (Disks * d, guint n)
+{
+  guint i;
+
+  memset (d, 0, sizeof (*d));
+  d->n = n;
+  for (i = 0; i < n; i++)
+    d->fs[i] = rtf_test_fs_new ("xfs", 400);
+}
+
+/* Each disk's write rate (0: none) */
+static void
+disks_throttle (Disks * d, const guint64 * bps)
+{
+  guint i;
+
+  for (i = 0; i < d->n; i++) {
+    if (d->cg == NULL)
+      d->cg = rtf_test_throttle_new (d->fs[i]->loopdev, bps[i]);
+    else
+      rtf_test_throttle_set (d->cg, d->fs[i]->loopdev, bps[i]);
+  }
+}
+
+static void
+disks_free (Disks * d)
+{
+  guint i;
+
+  if (d->cg)
+    rtf_test_throttle_free (d->cg);
+  for (i = 0; i < d->n; i++)
+    rtf_test_fs_free (d->fs[i]);
+}
+
+/* name on the first n disks */
+static gchar **
+locations_on (Disks * d, guint n, const gchar * name)
+{
+  gchar **v = g_new0 (gchar *, n + 1);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    v[i] = g_build_filename (d->fs[i]->dir, name, NULL);
+  return v;
+}
+
+/* Records frames 0..n-1 at fps to locs; the stats at EOS (no error) */
+static GstStructure *
+record_paced (gchar ** locs, const gchar * props, guint64 n, guint fps,
+    Rec ** rec)
+{
+  Rec *r = rtf_test_spread_start (locs, props, CAPS);
+  GstStructure *st;
+
+  rtf_test_spread_push (r, 0, n, fps);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  if (rec) {
+    *rec = r;                   /* the caller looks at the messages */
+    return st;
+  }
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
+  return st;
+}
+
+static guint64
+location_u64 (const GstStructure * st, guint i, const gchar * field)
+{
+  return rtf_test_stat_u64 (rtf_test_spread_location (st, i), field);
+}
+
+/* A stream of 27.6 MB/s (30 fps) onto disks of 20 MB/s each: one misses,
+ * two keep up (0 misses), and the recording reads back whole */
+GST_START_TEST (test_two_disks_keep_up)
+{
+  const guint64 bps[] = { 20 * MB, 20 * MB };
+  guint64 n = 120;
+  GstStructure *one, *two;
+  gchar **locs1, **locs2, *manifest;
+  Disks d;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 2);
+  disks_throttle (&d, bps);
+  locs1 = locations_on (&d, 1, "one.raw");
+  locs2 = locations_on (&d, 2, "two.raw");
+  one = record_paced (locs1, PROPS, n, 30, NULL);
+  two = record_paced (locs2, PROPS, n, 30, NULL);
+  g_print ("  27.6 MB/s onto 20 MB/s disks: one location %" G_GUINT64_FORMAT
+      " of %" G_GUINT64_FORMAT " frames missed; two %" G_GUINT64_FORMAT
+      " (%" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " frames)\n",
+      rtf_test_stat_u64 (one, "frames-missed"), n,
+      rtf_test_stat_u64 (two, "frames-missed"), location_u64 (two, 0,
+          "frames-written"), location_u64 (two, 1, "frames-written"));
+  fail_unless (rtf_test_stat_u64 (one, "frames-missed") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (two, "frames-missed"), 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (two, "frames-written"), n);
+  manifest = rtf_test_spread_manifest (locs2[1]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (one);
+  gst_structure_free (two);
+  g_free (manifest);
+  g_strfreev (locs1);
+  g_strfreev (locs2);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* Three disks of 12 MB/s for the same stream (6 s): two fall behind,
+ * three keep up */
+GST_START_TEST (test_three_disks_keep_up)
+{
+  const guint64 bps[] = { 12 * MB, 12 * MB, 12 * MB };
+  guint64 n = 180;
+  GstStructure *two, *three;
+  gchar **locs2, **locs3, *manifest;
+  Disks d;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 3);
+  disks_throttle (&d, bps);
+  locs2 = locations_on (&d, 2, "two.raw");
+  locs3 = locations_on (&d, 3, "three.raw");
+  two = record_paced (locs2, PROPS, n, 30, NULL);
+  three = record_paced (locs3, PROPS, n, 30, NULL);
+  g_print ("  27.6 MB/s onto 12 MB/s disks: two locations %" G_GUINT64_FORMAT
+      " of %" G_GUINT64_FORMAT " frames missed; three %" G_GUINT64_FORMAT
+      " (%" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT
+      " frames)\n", rtf_test_stat_u64 (two, "frames-missed"), n,
+      rtf_test_stat_u64 (three, "frames-missed"), location_u64 (three, 0,
+          "frames-written"), location_u64 (three, 1, "frames-written"),
+      location_u64 (three, 2, "frames-written"));
+  fail_unless (rtf_test_stat_u64 (two, "frames-missed") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (three, "frames-missed"), 0);
+  manifest = rtf_test_spread_manifest (locs3[2]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (two);
+  gst_structure_free (three);
+  g_free (manifest);
+  g_strfreev (locs2);
+  g_strfreev (locs3);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* One disk much slower than the other (40 and 3 MB/s), 18.4 MB/s (20
+ * fps): soonest placement sends the slow one fewer frames and misses
+ * none; round robin sends it every other frame and misses */
+GST_START_TEST (test_slow_disk_gets_fewer)
+{
+  const guint64 bps[] = { 40 * MB, 3 * MB };
+  guint64 n = 60;
+  GstStructure *soon, *rr;
+  gchar **locs_s, **locs_r, *manifest;
+  Disks d;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 2);
+  disks_throttle (&d, bps);
+  locs_s = locations_on (&d, 2, "soonest.raw");
+  locs_r = locations_on (&d, 2, "rr.raw");
+  soon = record_paced (locs_s, PROPS, n, 20, NULL);
+  rr = record_paced (locs_r, PROPS " placement=round-robin", n, 20, NULL);
+  g_print ("  40 + 3 MB/s disks, 18.4 MB/s: soonest %" G_GUINT64_FORMAT
+      " + %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT " missed; "
+      "round robin %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT ", %"
+      G_GUINT64_FORMAT " missed\n", location_u64 (soon, 0, "frames-written"),
+      location_u64 (soon, 1, "frames-written"),
+      rtf_test_stat_u64 (soon, "frames-missed"), location_u64 (rr, 0,
+          "frames-written"), location_u64 (rr, 1, "frames-written"),
+      rtf_test_stat_u64 (rr, "frames-missed"));
+  fail_unless (location_u64 (soon, 1, "frames-written") <
+      location_u64 (soon, 0, "frames-written"));
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (soon, "frames-missed"), 0);
+  fail_unless (rtf_test_stat_u64 (rr, "frames-missed") > 0);
+  manifest = rtf_test_spread_manifest (locs_s[0]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  g_free (manifest);
+  manifest = rtf_test_spread_manifest (locs_r[0]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (soon);
+  gst_structure_free (rr);
+  g_free (manifest);
+  g_strfreev (locs_s);
+  g_strfreev (locs_r);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* The location left: one RESOURCE warning naming it, one location-left
+ * message, no error, its state in the stats; the stream lost nothing */
+static void
+assert_left (Rec * r, const GstStructure * st, const gchar * location,
+    gint code, guint64 n)
+{
+  guint warnings = 0, left = 0;
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (r->bus))) {
+    GError *err = NULL;
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "an error");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (err->domain == GST_RESOURCE_ERROR && err->code == code,
+          "%s", err->message);
+      fail_unless (strstr (err->message, location) != NULL, "%s", err->message);
+      warnings++;
+      g_error_free (err);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_message_has_name (msg, "rtframesink-location-left")) {
+      fail_unless_equals_string (gst_structure_get_string (s, "location"),
+          location);
+      fail_unless_equals_string (gst_structure_get_string (s, "state"),
+          "failed");
+      left++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_int (left, 1);
+  fail_unless_equals_string (gst_structure_get_string
+      (rtf_test_spread_location (st, 1), "state"), "failed");
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
+  rtf_test_assert_accounting (st);
+}
+
+/* One filesystem shuts down mid-run (EIO): the recording goes on at the
+ * other, the frames not written there are written again; after the shut
+ * down one is mounted again and rtframe-recover has cut its files back to
+ * their index, the whole recording verifies and plays in order */
+GST_START_TEST (test_one_shut_down)
+{
+  guint64 n = 100, before = 40, not_durable;
+  GstStructure *st;
+  gchar **locs, *cmd, *manifest, *out = NULL;
+  Disks d;
+  Rec *r;
+
+  disks_new (&d, 2);
+  locs = locations_on (&d, 2, "cam-%05d.raw");
+  /* in turn: the disk that fails has frames in flight when it does */
+  r = rtf_test_spread_start (locs, PROPS " max-file-size=20000000 "
+      "placement=round-robin", CAPS);
+  rtf_test_spread_push (r, 0, before, 20);
+  cmd = g_strdup_printf ("xfs_io -x -c 'shutdown -f' %s", d.fs[1]->dir);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  rtf_test_spread_push (r, before, n, 20);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  assert_left (r, st, locs[1], GST_RESOURCE_ERROR_WRITE, n);
+  g_print ("  xfs shutdown: %" G_GUINT64_FORMAT " frames written to the "
+      "other location, %" G_GUINT64_FORMAT " to the shut down one before (%"
+      G_GUINT64_FORMAT " durable), %" G_GUINT64_FORMAT " failed over\n",
+      location_u64 (st, 0, "frames-written"), location_u64 (st, 1,
+          "frames-written"), location_u64 (st, 1, "frames-durable"),
+      rtf_test_stat_u64 (st, "frames-failed-over"));
+  not_durable = location_u64 (st, 1, "frames-written") -
+      location_u64 (st, 1, "frames-durable");
+  rtf_test_rec_stop (r);
+
+  rtf_test_fs_remount (d.fs[1], NULL);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  fail_unless (rtf_test_run_tool (&out, "rtframe-recover", manifest,
+          NULL) <= 1, "%s", out);
+  /* what the shut down disk had not made durable (sync-interval) may be
+   * gone after its log is replayed, as on one location */
+  rtf_test_spread_assert_most (manifest, FRAME, n, not_durable);
+  gst_structure_free (st);
+  g_free (out);
+  g_free (manifest);
+  g_free (cmd);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* One filesystem fills (someone's file takes all but 30 MB of it): the
+ * recording goes on at the other, nothing of theirs is touched */
+GST_START_TEST (test_one_full)
+{
+  guint64 n = 100;
+  GstStructure *st;
+  gchar **locs, *cmd, *theirs, *manifest;
+  Disks d;
+  Rec *r;
+  GStatBuf sb;
+
+  disks_new (&d, 2);
+  theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
+  cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
+      "30000000 )) %s", d.fs[1]->dir, theirs);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  fail_unless (g_stat (theirs, &sb) == 0);
+  locs = locations_on (&d, 2, "full.raw");
+  st = record_paced (locs, PROPS " min-free-space=0 placement=round-robin", n,
+      20, &r);
+  assert_left (r, st, locs[1], GST_RESOURCE_ERROR_NO_SPACE_LEFT, n);
+  g_print ("  full: %" G_GUINT64_FORMAT " frames on the full location, %"
+      G_GUINT64_FORMAT " on the other, %" G_GUINT64_FORMAT " failed over\n",
+      location_u64 (st, 1, "frames-written"), location_u64 (st, 0,
+          "frames-written"), rtf_test_stat_u64 (st, "frames-failed-over"));
+  rtf_test_rec_stop (r);
+  {
+    GStatBuf now;
+
+    fail_unless (g_stat (theirs, &now) == 0);
+    fail_unless_equals_uint64 (now.st_size, sb.st_size);
+    fail_unless_equals_uint64 (now.st_ino, sb.st_ino);
+  }
+  manifest = rtf_test_spread_manifest (locs[0]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (st);
+  g_free (manifest);
+  g_free (theirs);
+  g_free (cmd);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+static Suite *
+spread_root_suite (void)
+{
+  Suite *s = suite_create ("spread-root");
+  TCase *tc = rtf_test_tcase (s, "disks");
+
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_two_disks_keep_up);
+  tcase_add_test (tc, test_three_disks_keep_up);
+  tcase_add_test (tc, test_slow_disk_gets_fewer);
+  tcase_add_test (tc, test_one_shut_down);
+  tcase_add_test (tc, test_one_full);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!rtf_test_is_root ()) {
+    g_print ("SKIP: spread-root makes loop devices, filesystems and "
+        "cgroups: it needs root\n");
+    return 77;
+  }
+  gst_check_init (&argc, &argv);
+  return gst_check_run_suite (spread_root_suite (), "spread-root", __FILE__);
+}

@@ -1,0 +1,361 @@
+/* Several disks, one stream (locations=), without root: the placement
+ * decision alone, then rtframesink recording to two directories of
+ * $TMPDIR, read back through the manifest by rtframe-verify and
+ * rtframesrc as one stream, byte-exact.  Throttled and failing disks are
+ * test-spread-root.c's. */
+#include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rtf-spread-manifest.h"
+#include "rtf-spread-place.h"
+#include "rtf-test-spread.h"
+#include "rtf-test-util.h"
+
+/* 64x16 GRAY10_LE32: 1408 bytes, not a multiple of any block */
+#define CAPS "video/x-raw,format=GRAY10_LE32,width=64,height=16,framerate=20/1"
+#define FRAME 1408
+
+/* ---- the decision ------------------------------------------------------ */
+
+GST_START_TEST (test_place_soonest)
+{
+  RtfPlaceCandidate c[2] = {
+    {RTF_LOCATION_ACTIVE, 0, 4, 10 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 80 * GST_MSECOND},
+  };
+  RtfPlaceCandidate same[2] = {
+    {RTF_LOCATION_ACTIVE, 0, 4, 10 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 12 * GST_MSECOND},
+  };
+  guint turn = 0, i;
+
+  /* idle: the faster disk (a frame every 2.5 ms against 20 ms) */
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 0);
+  /* 2 ahead: 7.5 ms, still under half of 20 */
+  c[0].held = 2;
+  fail_unless_equals_int64 (rtf_place_eta (&c[0]), 7500 * GST_USECOND);
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 0);
+  /* 3 ahead: 10 ms, within a factor of two: the one holding fewer */
+  c[0].held = 3;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 1);
+  c[0].held = 16;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 1);
+  /* equal disks, idle: in turn */
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, same, 2,
+            &turn), (gint) ((i + 0) % 2));
+  /* a location out of the set takes nothing */
+  c[1].state = RTF_LOCATION_FAILED;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 0);
+  c[0].state = RTF_LOCATION_STALLED;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), -1);
+  /* not measured yet: a frame when idle, then none while a measured one
+   * takes them */
+  c[0].state = c[1].state = RTF_LOCATION_ACTIVE;
+  c[1].latency_ns = 0;
+  c[1].held = 0;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 1);
+  c[1].held = 1;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn), 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_place_round_robin)
+{
+  RtfPlaceCandidate c[3] = {
+    {RTF_LOCATION_ACTIVE, 9, 4, 90 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 1 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 1 * GST_MSECOND},
+  };
+  guint turn = 0, i;
+  gint want[] = { 0, 1, 2, 0, 2, 0, 2 };
+
+  /* in turn, whatever each holds; a failed one skipped */
+  for (i = 0; i < G_N_ELEMENTS (want); i++) {
+    if (i == 4)
+      c[1].state = RTF_LOCATION_FAILED;
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_ROUND_ROBIN, c,
+            3, &turn), want[i]);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_place_latency_estimate)
+{
+  gint64 e = rtf_place_latency_update (0, 8 * GST_MSECOND);
+  guint i;
+
+  /* the first sample is the estimate; then it follows within frames */
+  fail_unless_equals_int64 (e, 8 * GST_MSECOND);
+  for (i = 0; i < 40; i++)
+    e = rtf_place_latency_update (e, 80 * GST_MSECOND);
+  fail_unless (e > 79 * GST_MSECOND && e <= 80 * GST_MSECOND, "%"
+      G_GINT64_FORMAT, e);
+  /* one slow frame moves it by an eighth */
+  e = rtf_place_latency_update (10 * GST_MSECOND, 90 * GST_MSECOND);
+  fail_unless_equals_int64 (e, 20 * GST_MSECOND);
+}
+
+GST_END_TEST;
+
+/* ---- recording to two directories ------------------------------------- */
+
+static gchar **
+two_locations (const gchar * name)
+{
+  gchar **v = g_new0 (gchar *, 3);
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    gchar *dir = rtf_test_tmp_path (i ? "b" : "a");
+
+    fail_unless (g_mkdir (dir, 0755) == 0);
+    v[i] = g_build_filename (dir, name, NULL);
+    g_free (dir);
+  }
+  return v;
+}
+
+static GstStructure *
+record_spread (gchar ** locs, const gchar * props, guint64 n)
+{
+  Rec *r = rtf_test_spread_start (locs, props, CAPS);
+  GstStructure *st;
+
+  rtf_test_spread_push (r, 0, n, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_WARNING);
+  rtf_test_rec_stop (r);
+  return st;
+}
+
+/* The locations' figures add up to the stream's */
+static void
+assert_locations_add_up (const GstStructure * st, guint64 n)
+{
+  guint64 placed = 0, written = 0;
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    const GstStructure *l = rtf_test_spread_location (st, i);
+
+    fail_unless_equals_string (gst_structure_get_string (l, "state"), "active");
+    placed += rtf_test_stat_u64 (l, "frames-placed");
+    written += rtf_test_stat_u64 (l, "frames-written");
+  }
+  fail_unless_equals_uint64 (placed, n);
+  fail_unless_equals_uint64 (written, n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-failed-over"), 0);
+  rtf_test_assert_accounting (st);
+}
+
+/* Two locations, files split by size: each holds some frames, the
+ * manifest beside each names both, and either manifest reads the whole
+ * recording in order */
+GST_START_TEST (test_two_locations_read_back)
+{
+  gchar **locs = two_locations ("cam-%05d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  gchar *m1 = rtf_test_spread_manifest (locs[1]);
+  RtfSpreadManifest m;
+  GstStructure *st;
+  gchar *why = NULL;
+  guint64 n = 60;
+
+  st = record_spread (locs, "max-file-size=20000", n);
+  assert_locations_add_up (st, n);
+  fail_unless (rtf_spread_manifest_read (m1, &m, &why), "%s", why);
+  fail_unless_equals_int (g_strv_length (m.locations), 2);
+  fail_unless_equals_string (m.locations[0], locs[0]);
+  fail_unless_equals_string (m.locations[1], locs[1]);
+  rtf_spread_manifest_clear (&m);
+  rtf_test_spread_assert_whole (m0, FRAME, n);
+  rtf_test_spread_assert_whole (m1, FRAME, n);
+  gst_structure_free (st);
+  g_free (m0);
+  g_free (m1);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* placement=round-robin: every other frame, whatever the disks do */
+GST_START_TEST (test_round_robin_alternates)
+{
+  gchar **locs = two_locations ("rr.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  GstStructure *st;
+  guint64 n = 41;
+
+  st = record_spread (locs, "placement=round-robin", n);
+  assert_locations_add_up (st, n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (rtf_test_spread_location (st,
+              0), "frames-written"), 21);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (rtf_test_spread_location (st,
+              1), "frames-written"), 20);
+  rtf_test_spread_assert_whole (m0, FRAME, n);
+  gst_structure_free (st);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* The stamp of the frame a sample holds (rtf_test_fill_frame()) */
+static guint64
+sample_frame (GstSample * sample)
+{
+  GstMapInfo map;
+  guint stream = 9;
+  guint64 seq = G_MAXUINT64;
+
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+          GST_MAP_READ));
+  fail_unless_equals_int (sscanf ((const gchar *) map.data, "S%02uF%019"
+          G_GUINT64_FORMAT, &stream, &seq), 2);
+  gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+  return seq;
+}
+
+/* rtframesrc seeks across a spread recording (frames alternating between
+ * the locations) by frame number and by time, each landing on the frame */
+GST_START_TEST (test_src_seeks_across_locations)
+{
+  gchar **locs = two_locations ("seek-%03d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *desc;
+  GRand *rand = g_rand_new_with_seed (18);
+  GstElement *pipe, *sink;
+  GstStructure *st;
+  GstSample *sample;
+  gint64 dur = 0;
+  guint i;
+
+  st = record_spread (locs, "placement=round-robin max-file-size=8000", 31);
+  desc = g_strdup_printf ("rtframesrc location=%s ! appsink name=out "
+      "sync=false", m0);
+  pipe = gst_parse_launch (desc, NULL);
+  fail_unless (pipe != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_query_duration (pipe, GST_FORMAT_DEFAULT, &dur));
+  fail_unless_equals_int64 (dur, 31);
+  for (i = 0; i < 12; i++) {
+    guint64 k = g_rand_int_range (rand, 0, 31);
+
+    if (i % 2 == 0)
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_DEFAULT,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, k));
+    else                        /* 20 ms into frame k (pts k / 20 s) */
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
+              k * GST_SECOND / 20 + 20 * GST_MSECOND));
+    sample = gst_app_sink_pull_preroll (GST_APP_SINK (sink));
+    fail_unless (sample != NULL);
+    fail_unless_equals_uint64 (sample_frame (sample), k);
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  gst_structure_free (st);
+  g_rand_free (rand);
+  g_free (desc);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* Settings that cannot be spread are refused at start, naming why */
+GST_START_TEST (test_refused)
+{
+  gchar **locs = two_locations ("x-%03d.raw");
+  gchar *props;
+
+  props = rtf_test_spread_props (locs, "record=false");
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_SETTINGS, "continuous");
+  g_free (props);
+  /* a pattern and a plain file */
+  g_free (locs[1]);
+  locs[1] = rtf_test_tmp_path ("b/plain.raw");
+  props = rtf_test_spread_props (locs, NULL);
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_SETTINGS, "either every location is a pattern");
+  g_free (props);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* Something else at a manifest's name is left as it was, with a warning;
+ * the recording goes on and reads through the other manifest */
+GST_START_TEST (test_foreign_manifest_left)
+{
+  gchar **locs = two_locations ("f.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  gchar *m1 = rtf_test_spread_manifest (locs[1]);
+  const gchar *theirs = "not a manifest: someone's notes\n";
+  gchar *props = rtf_test_spread_props (locs, NULL), *now = NULL;
+  Rec *r;
+
+  fail_unless (g_file_set_contents (m1, theirs, -1, NULL));
+  r = rtf_test_rec_start (locs[0], props, CAPS);
+  rtf_test_spread_push (r, 0, 10, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, "manifest");
+  rtf_test_rec_stop (r);
+  fail_unless (g_file_get_contents (m1, &now, NULL, NULL));
+  fail_unless_equals_string (now, theirs);
+  rtf_test_spread_assert_whole (m0, FRAME, 10);
+  g_free (now);
+  g_free (props);
+  g_free (m0);
+  g_free (m1);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+static Suite *
+spread_suite (void)
+{
+  Suite *s = suite_create ("spread");
+  TCase *tc = tcase_create ("placement");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_place_soonest);
+  tcase_add_test (tc, test_place_round_robin);
+  tcase_add_test (tc, test_place_latency_estimate);
+  tc = rtf_test_tcase (s, "recording");
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_two_locations_read_back);
+  tcase_add_test (tc, test_round_robin_alternates);
+  tcase_add_test (tc, test_src_seeks_across_locations);
+  tcase_add_test (tc, test_refused);
+  tcase_add_test (tc, test_foreign_manifest_left);
+  return s;
+}
+
+GST_CHECK_MAIN (spread);
