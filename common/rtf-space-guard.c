@@ -153,6 +153,11 @@ rtf_space_guard_check (RtfSpaceGuard * g, const RtfSpaceSample * s,
     return RTF_SPACE_GO_ON;
   if (g->can_delete && s->deletable > 0
       && s->deletable >= (r->free < r->min_free ? r->min_free - r->free : 0)) {
+    /* idle, the closed files hold the newest frames: room is made once
+     * frames come again (review of issue 17: every event file went while
+     * the recorder was idle) */
+    if (s->idle)
+      return RTF_SPACE_GO_ON;
     *room = MIN (target - r->free, s->deletable);
     return RTF_SPACE_MAKE_ROOM;
   }

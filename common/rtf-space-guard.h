@@ -62,6 +62,10 @@ typedef struct
                                  * recording would give back (0: none, or
                                  * they may not be deleted) */
   gboolean room_pending;        /* a deletion asked for is still going */
+  gboolean idle;                /* nothing goes to the current file and
+                                 * nothing is in flight (an event recorder
+                                 * between recordings): the newest frames
+                                 * are in the last closed file */
 } RtfSpaceSample;
 
 /* The figures of the last check: what a level change reports, and what

@@ -65,6 +65,7 @@ sample (RtfWriter * w, gint64 now, RtfSpaceSample * s)
   s->now_ns = now;
   s->reserved = reserved_past (w->cur) + reserved_past (w->prev);
   s->written = w->stats.bytes_written;  /* (this thread counts it) */
+  s->idle = w->cur->frames == 0 && w->frames_in_flight == 0;
   if (w->worker) {
     guint64 reserved, deletable;
 
@@ -97,17 +98,6 @@ check (RtfWriter * w, gint64 now)
         rtf_space_level_name (w->space.now.level), w->space.now.free,
         w->space.now.min_free);
     RTF_WRITER_CALLBACK (w, disk_space, &w->space.now);
-  }
-  /* An event recorder between recordings (or a set between two slow
-   * frames): nothing goes to the current file, the newest frames are in
-   * the last closed one, which deleting would take (review of issue 17:
-   * every event file went while the recorder was idle).  Room is made
-   * once frames come again. */
-  if (action == RTF_SPACE_MAKE_ROOM && w->cur->frames == 0
-      && w->frames_in_flight == 0) {
-    rtf_writer_log (w, RTF_LOG_DEBUG, "under min-free-space, but nothing is "
-        "being written: the newest files stay");
-    action = RTF_SPACE_GO_ON;
   }
   switch (action) {
     case RTF_SPACE_MAKE_ROOM:

@@ -256,6 +256,12 @@ test_rotation_makes_room (void)
   g_assert_cmpint (rtf_space_guard_check (&g, &s, &crossed, &room), ==,
       RTF_SPACE_MAKE_ROOM);
   g_assert_cmpuint (room, ==, 15 * MB);
+  /* idle (an event recorder between recordings): its closed files hold
+   * the newest frames, none goes */
+  s.idle = TRUE;
+  g_assert_cmpint (rtf_space_guard_check (&g, &s, &crossed, &room), ==,
+      RTF_SPACE_GO_ON);
+  s.idle = FALSE;
   /* every older file is not enough to get back over the line: they stay,
    * the recording ends */
   s.deletable = 9 * MB;
