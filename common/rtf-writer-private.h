@@ -17,7 +17,8 @@ G_BEGIN_DECLS
  * and the writer thread move it:
  *   STARTING -> RUNNING -> FAILED -> REPORTED -> DONE
  *   STARTING -> DONE                (the I/O engine could not be set up)
- *   RUNNING -> ABANDONED -> DONE    (the owner gave up at stop-timeout)
+ *   RUNNING -> ABANDONED -> DONE    (the owner gave up at stop-timeout,
+ *                                    or retired it: a disk that stalls)
  *   ABANDONED -> FAILED             (an error while it drains)
  * The writer thread's loop does what its phase says (rtf_writer_run()). */
     typedef enum
@@ -119,6 +120,8 @@ struct _RtfWriter
    * frames, so rtf_writer_abandon() can turn them off for good */
   GMutex cb_lock;
   gboolean callbacks_on;        /* the owner still listens */
+  gint give_back;               /* atomic: retired, the frames in flight
+                                 * are to be handed back (frame_given_up) */
 
   /* lifetime: the owner's reference, and the thread's once abandoned
    * (atomic); abandon_notify runs when the last one goes */

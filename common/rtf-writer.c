@@ -560,12 +560,37 @@ step_abandoned (RtfWriter * w)
 
 /* What every turn of the loop does first: completions in, blocked heads
  * out, frames released, the previous file handed on, helper errors */
+/* Retired (rtf_writer_retire()): the frames in flight, not written and
+ * never to be counted written here, go back to the owner once, while
+ * their writes go on reading their memory */
+static void
+give_back_in_flight (RtfWriter * w)
+{
+  guint i;
+
+  if (g_atomic_int_get (&w->give_back) == 0)
+    return;
+  g_mutex_lock (&w->cb_lock);
+  for (i = 0; i < w->frames_in_flight; i++) {
+    RtfFrame *f = w->in_flight[(w->if_first + i) % w->ring_size];
+
+    if (w->cb.frame_given_up)
+      f->given_up = w->cb.frame_given_up (f, w->user_data);
+  }
+  g_mutex_unlock (&w->cb_lock);
+  g_mutex_lock (&w->lock);
+  g_atomic_int_set (&w->give_back, 0);
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
 static void
 turn (RtfWriter * w)
 {
   rtf_queue_ack_doorbell (w->queue);
   rtf_writer_learn_new_regions (w);
   rtf_writer_reap (w, 0);
+  give_back_in_flight (w);
   if (w->error || rtf_writer_phase (w) == RTF_PHASE_ABANDONED)
     rtf_writer_drop_planned (w);
   else
@@ -650,20 +675,33 @@ rtf_writer_wait_finished (RtfWriter * w, gint64 timeout_ns)
   return finished;
 }
 
+/* The owner stops listening: from here no frame is counted written
+ * (release_done()), what is held is lost; FALSE when the thread has
+ * finished (or, retiring, failed) already.  Both locks held. */
+static gboolean
+stop_listening (RtfWriter * w, gboolean retire)
+{
+  if (w->phase == RTF_PHASE_DONE)
+    return FALSE;
+  if (retire && w->phase != RTF_PHASE_RUNNING)
+    return FALSE;
+  w->callbacks_on = FALSE;
+  if (w->phase == RTF_PHASE_RUNNING || w->phase == RTF_PHASE_STARTING)
+    w->phase = RTF_PHASE_ABANDONED;
+  return TRUE;
+}
+
 gboolean
 rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
     RtfWriterStats * final, RtfWriterLatency * latency)
 {
   g_mutex_lock (&w->cb_lock);
   g_mutex_lock (&w->lock);
-  if (w->phase == RTF_PHASE_DONE) {
+  if (!stop_listening (w, FALSE)) {
     g_mutex_unlock (&w->lock);
     g_mutex_unlock (&w->cb_lock);
     return FALSE;
   }
-  w->callbacks_on = FALSE;
-  if (w->phase == RTF_PHASE_RUNNING || w->phase == RTF_PHASE_STARTING)
-    w->phase = RTF_PHASE_ABANDONED;
   w->thread_holds_ref = TRUE;
   g_atomic_int_inc (&w->refs);  /* the thread's, dropped when it ends */
   w->abandon_notify = notify;
@@ -671,8 +709,7 @@ rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
   g_mutex_unlock (&w->lock);
   g_mutex_unlock (&w->cb_lock);
 
-  /* From here no frame is counted written any more (release_done()):
-   * what is held is lost.  The frames not taken go back at once. */
+  /* The frames not taken go back at once. */
   rtf_queue_close (w->queue);
   rtf_writer_release_queued_as_lost (w);
   rtf_writer_get_stats (w, final);
@@ -684,6 +721,35 @@ rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
   rtf_queue_shutdown (w->queue);        /* rings the thread's doorbell */
   writer_unref (w);
   return TRUE;
+}
+
+gboolean
+rtf_writer_retire (RtfWriter * w)
+{
+  gboolean retired;
+
+  g_mutex_lock (&w->cb_lock);
+  g_mutex_lock (&w->lock);
+  retired = stop_listening (w, TRUE);
+  if (retired)
+    g_atomic_int_set (&w->give_back, 1);
+  g_mutex_unlock (&w->lock);
+  g_mutex_unlock (&w->cb_lock);
+  if (!retired)
+    return FALSE;
+  rtf_queue_close (w->queue);
+  rtf_writer_release_queued_as_lost (w);
+  rtf_queue_wake_consumer (w->queue);
+  return TRUE;
+}
+
+void
+rtf_writer_wait_given_back (RtfWriter * w)
+{
+  g_mutex_lock (&w->lock);
+  while (g_atomic_int_get (&w->give_back) && w->phase != RTF_PHASE_DONE)
+    g_cond_wait (&w->cond, &w->lock);
+  g_mutex_unlock (&w->lock);
 }
 
 gint

@@ -323,6 +323,122 @@ test_write_error (void)
   g_free (ctx.mem);
 }
 
+/* retire: a frame in flight handed back, and frame_done of those */
+typedef struct
+{
+  Ctx ctx;
+  gint given_up;                /* frames handed back */
+  gint done_given_up;           /* frame_done of a frame handed back */
+  gint done_written;
+} RetireCtx;
+
+static gboolean
+retire_given_up (RtfFrame * f, gpointer user_data)
+{
+  RetireCtx *rc = user_data;
+
+  g_assert_cmpint (f->state, ==, RTF_FRAME_IN_FLIGHT);
+  g_atomic_int_inc (&rc->given_up);
+  return TRUE;
+}
+
+static void
+retire_frame_done (RtfFrame * f, gpointer user_data)
+{
+  RetireCtx *rc = user_data;
+
+  if (f->given_up) {
+    g_assert_cmpint (f->state, ==, RTF_FRAME_FAILED);
+    g_atomic_int_inc (&rc->done_given_up);
+  }
+  if (f->state == RTF_FRAME_WRITTEN)
+    g_atomic_int_inc (&rc->done_written);
+  frame_done (f, &rc->ctx);
+}
+
+static const RtfWriterCallbacks retire_callbacks = {
+  .frame_done = retire_frame_done,
+  .failed = failed,
+  .frame_given_up = retire_given_up,
+};
+
+/* A writer stuck on an output that does not move (a FIFO nobody reads) is
+ * retired mid-run (a stalled location): the frames queued come back at
+ * once, the one in flight is handed back while its write goes on, no more
+ * frames are taken, and when the output moves the write ends, the frame
+ * is released as not written, and the thread returns on its own. */
+static void
+test_retire (gconstpointer data)
+{
+  RtfEngineKind engine = GPOINTER_TO_INT (data);
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "fifo", NULL);
+  RtfWriterConfig cfg = { path, engine, RTF_DIRECT_AUTO, 3, 6, 0, 0 };
+  gsize size = 1 << 20;         /* more than a pipe holds */
+  guint8 *got = g_malloc (size + 1);
+  RtfFrameTimes times;
+  RtfWriterStats st;
+  RetireCtx rc = { {0} };
+  RtfWriter *w;
+  RtfFrame *f;
+  GThread *t;
+  gint fd, e = 0;
+  guint i;
+
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  fd = open (path, O_RDWR | O_NONBLOCK);        /* a reader that waits */
+  g_assert_cmpint (fd, >=, 0);
+  w = rtf_writer_new (&cfg, &retire_callbacks, &rc, &e, NULL);
+  g_assert_nonnull (w);
+  rc.ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  for (i = 0; i < 3; i++)
+    g_assert_cmpint (push_frame (w, &rc.ctx, size, i, MEM_ALIGNED), ==,
+        RTF_OFFER_TAKEN);
+  /* the first is in the pipe (a stream: one write at a time) */
+  do {
+    g_usleep (1000);
+    rtf_writer_get_stats (w, &st);
+  } while (st.frames_in_flight == 0);
+
+  g_assert_true (rtf_writer_retire (w));
+  g_assert_cmpint (g_atomic_int_get (&rc.ctx.released), ==, 2);
+  rtf_writer_wait_given_back (w);
+  g_assert_cmpint (g_atomic_int_get (&rc.given_up), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&rc.done_given_up), ==, 0);
+  /* no more frames, no second retirement */
+  rtf_frame_times_clear (&times);
+  g_assert_cmpint (rtf_writer_offer (w, size, RTF_LEAKY_NO, &times, NULL,
+          &f), ==, RTF_OFFER_CLOSED);
+  g_assert_false (rtf_writer_retire (w));
+
+  /* the output moves: the write ends, the frame goes back unwritten, and
+   * the thread returns without being shut down */
+  while (!rtf_writer_wait_finished (w, 1000 * 1000)) {
+    if (read (fd, got, size + 1) <= 0)
+      g_usleep (1000);
+  }
+  g_thread_join (t);
+  g_assert_cmpint (rc.ctx.released, ==, 3);
+  g_assert_cmpint (rc.done_given_up, ==, 1);
+  g_assert_cmpint (rc.done_written, ==, 0);
+  g_assert_cmpuint (rc.ctx.failed_calls, ==, 0);
+  rtf_writer_get_stats (w, &st);
+  g_assert_cmpuint (st.frames_written, ==, 0);
+  g_assert_cmpuint (st.frames_lost, ==, 3);
+  rtf_writer_shutdown (w);
+  rtf_writer_free (w);
+
+  close (fd);
+  g_free (rc.ctx.mem);
+  g_free (got);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 static void
 abandoned_done (gpointer data)
 {
@@ -797,6 +913,10 @@ main (int argc, char **argv)
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_abandon);
   g_test_add_data_func ("/writer/abandon/psync",
       GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_abandon);
+  g_test_add_data_func ("/writer/retire/io_uring",
+      GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_retire);
+  g_test_add_data_func ("/writer/retire/psync",
+      GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_retire);
   ret = g_test_run ();
   g_free (cases);
   return ret;
