@@ -13,19 +13,35 @@
 #include <errno.h>
 #include <string.h>
 
+/* What became of a location's writer */
+typedef enum
+{
+  WRITER_IN_USE,                /* the spread's: joined and freed with it */
+  WRITER_RETIRED,               /* stalled: it hands back what it holds and
+                                 * ends on its own (rtf_writer_retire()) */
+  WRITER_GIVEN_UP               /* still writing at stop: abandoned, it
+                                 * frees itself (l->writer NULL) */
+} SpreadWriterFate;
+
 typedef struct
 {
   RtfSpread *spread;
   guint index;
   gchar *location;
-  RtfWriter *writer;
+  RtfWriter *writer;            /* NULL once given up */
   RtfThread *thread;            /* started by the spread, or NULL */
   guint depth;
+  SpreadWriterFate fate;        /* the producer's (owner's) thread */
+  RtfWriterStats final;         /* given up: its last figures */
+  gpointer user;                /* the owner's, freed with the writer */
+  GDestroyNotify user_free;
   /* under the spread's lock */
   RtfLocationState state;
   gint64 latency_ns;            /* estimate, submit -> done */
   gint64 progress_ns;           /* last completion, or start of work */
   guint64 placed, failed_over;
+  guint64 given_up;             /* handed back in flight, placed again, and
+                                 * not yet released here */
 } SpreadLocation;
 
 typedef enum
@@ -36,6 +52,9 @@ typedef enum
 
 struct _RtfSpread
 {
+  /* the owner's, and one per writer given up at stop still running
+   * (atomic): the last frees the spread */
+  gint refs;
   GMutex lock;
   SpreadLocation *loc;
   guint n;
@@ -61,7 +80,7 @@ others_left (RtfSpread * s, guint index)
   guint i;
 
   for (i = 0; i < s->n; i++)
-    if (i != index && s->loc[i].state != RTF_LOCATION_FAILED)
+    if (i != index && s->loc[i].state == RTF_LOCATION_ACTIVE)
       return TRUE;
   return FALSE;
 }
@@ -97,8 +116,8 @@ note_written (SpreadLocation * l, const RtfFrame * f)
   g_mutex_unlock (&s->lock);
 }
 
-/* A frame not written at a location that failed goes to the owner to be
- * placed again, while another location is left */
+/* A frame not written at a location that failed or stalled goes to the
+ * owner to be placed again, while another location is left */
 static gboolean
 fail_over (SpreadLocation * l, RtfFrame * f)
 {
@@ -106,7 +125,8 @@ fail_over (SpreadLocation * l, RtfFrame * f)
   gboolean over;
 
   g_mutex_lock (&s->lock);
-  mark_failed (l);
+  if (l->state == RTF_LOCATION_ACTIVE)
+    mark_failed (l);
   over = s->phase == SPREAD_RUNNING && s->cb.frame_failed_over
       && others_left (s, l->index);
   if (over) {
@@ -119,6 +139,8 @@ fail_over (SpreadLocation * l, RtfFrame * f)
   return over;
 }
 
+/* A frame leaves a location's writer: written, or lost there and placed
+ * again (unless handed back in flight before); the owner releases it */
 static void
 loc_frame_done (RtfFrame * f, gpointer data)
 {
@@ -126,9 +148,29 @@ loc_frame_done (RtfFrame * f, gpointer data)
 
   if (f->state == RTF_FRAME_WRITTEN)
     note_written (l, f);
-  else if (f->state == RTF_FRAME_FAILED && fail_over (l, f))
-    return;
+  else if (f->state == RTF_FRAME_FAILED && !f->given_up)
+    fail_over (l, f);
+  if (f->given_up) {
+    g_mutex_lock (&l->spread->lock);
+    l->given_up--;
+    g_mutex_unlock (&l->spread->lock);
+  }
   OWNER_CB (l, frame_done, f);
+}
+
+/* A stalled location's writer hands back a frame whose writes are in
+ * flight: placed again now, released when those writes end (frame_done) */
+static gboolean
+loc_frame_given_up (RtfFrame * f, gpointer data)
+{
+  SpreadLocation *l = data;
+
+  if (!fail_over (l, f))
+    return FALSE;
+  g_mutex_lock (&l->spread->lock);
+  l->given_up++;
+  g_mutex_unlock (&l->spread->lock);
+  return TRUE;
 }
 
 static void
@@ -232,6 +274,7 @@ static const RtfWriterCallbacks loc_callbacks = {
   .upstream_gap = loc_upstream_gap,
   .file_deleted = loc_file_deleted,
   .disk_space = loc_disk_space,
+  .frame_given_up = loc_frame_given_up,
 };
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -245,6 +288,7 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   RtfWriterConfig wc = *base;
   guint i;
 
+  s->refs = 1;
   g_mutex_init (&s->lock);
   s->n = config->n_locations;
   s->loc = g_new0 (SpreadLocation, s->n);
@@ -280,6 +324,29 @@ open_failed:
   }
 }
 
+static void
+location_free_user (SpreadLocation * l)
+{
+  if (l->user_free && l->user)
+    l->user_free (l->user);
+  l->user = NULL;
+}
+
+static void
+spread_unref (RtfSpread * s)
+{
+  guint i;
+
+  if (!g_atomic_int_dec_and_test (&s->refs))
+    return;
+  for (i = 0; i < s->n; i++)
+    g_free (s->loc[i].location);
+  g_free (s->loc);
+  g_free (s->cand);
+  g_mutex_clear (&s->lock);
+  g_free (s);
+}
+
 void
 rtf_spread_free (RtfSpread * s)
 {
@@ -288,15 +355,26 @@ rtf_spread_free (RtfSpread * s)
   if (s == NULL)
     return;
   for (i = 0; i < s->n; i++) {
-    g_clear_pointer (&s->loc[i].thread, rtf_thread_join);
-    if (s->loc[i].writer)
-      rtf_writer_free (s->loc[i].writer);
-    g_free (s->loc[i].location);
+    SpreadLocation *l = &s->loc[i];
+
+    if (l->fate == WRITER_GIVEN_UP)
+      continue;                 /* its thread frees it, and unrefs */
+    g_clear_pointer (&l->thread, rtf_thread_join);
+    if (l->writer)
+      rtf_writer_free (l->writer);
+    l->writer = NULL;
+    location_free_user (l);
   }
-  g_free (s->loc);
-  g_free (s->cand);
-  g_mutex_clear (&s->lock);
-  g_free (s);
+  spread_unref (s);
+}
+
+void
+rtf_spread_set_location_user (RtfSpread * s, guint index, gpointer user,
+    GDestroyNotify user_free)
+{
+  g_return_if_fail (index < s->n);
+  s->loc[index].user = user;
+  s->loc[index].user_free = user_free;
 }
 
 guint
@@ -382,21 +460,65 @@ rtf_spread_shutdown (RtfSpread * s)
 }
 
 void
-rtf_spread_join (RtfSpread * s)
+rtf_spread_forget (RtfSpread * s, guint index, const RtfWriterStats * final)
 {
-  guint i;
+  SpreadLocation *l = &s->loc[index];
 
-  for (i = 0; i < s->n; i++)
-    g_clear_pointer (&s->loc[i].thread, rtf_thread_join);
+  g_mutex_lock (&s->lock);
+  l->state = RTF_LOCATION_FAILED;
+  g_mutex_unlock (&s->lock);
+  l->final = *final;
+  l->writer = NULL;
 }
 
-void
-rtf_spread_forget (RtfSpread * s, guint index)
+/* ---- stop: a bounded wait ----------------------------------------------- */
+
+/* A writer given up at stop has ended (its thread, as it frees the
+ * writer): the thread goes without a join, the owner's data and the
+ * spread's reference with it */
+static void
+loc_writer_gone (gpointer data)
 {
-  g_mutex_lock (&s->lock);
-  s->loc[index].state = RTF_LOCATION_FAILED;
-  g_mutex_unlock (&s->lock);
-  s->loc[index].writer = NULL;
+  SpreadLocation *l = data;
+  RtfSpread *s = l->spread;
+
+  if (l->thread)
+    rtf_thread_release (g_steal_pointer (&l->thread));
+  location_free_user (l);
+  if (s->cb.location_released)
+    s->cb.location_released (l->index, s->user_data);
+  spread_unref (s);
+}
+
+guint
+rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us, guint64 * lost)
+{
+  guint i, given_up = 0;
+
+  *lost = 0;
+  for (i = first; i < s->n; i++) {
+    SpreadLocation *l = &s->loc[i];
+    gint64 left_us = end_us < 0 ? -1 : MAX (0, end_us -
+        g_get_monotonic_time ());
+
+    if (l->writer == NULL || l->fate == WRITER_GIVEN_UP)
+      continue;
+    if (rtf_writer_wait_finished (l->writer, left_us < 0 ? -1 : left_us * 1000))
+      continue;
+    g_atomic_int_inc (&s->refs);        /* the writer thread's, to the end */
+    if (!rtf_writer_abandon (l->writer, loc_writer_gone, l, &l->final, NULL)) {
+      g_atomic_int_dec_and_test (&s->refs);     /* (finished just now) */
+      continue;
+    }
+    l->fate = WRITER_GIVEN_UP;
+    l->writer = NULL;
+    g_mutex_lock (&s->lock);
+    l->state = RTF_LOCATION_FAILED;
+    g_mutex_unlock (&s->lock);
+    *lost += l->final.frames_lost;
+    given_up++;
+  }
+  return given_up;
 }
 
 /* ---- placing frames (the producer) ------------------------------------- */
@@ -425,6 +547,21 @@ current_latency (const SpreadLocation * l, guint held, gint64 now)
   if (held == 0)
     return l->latency_ns;
   return MAX (l->latency_ns, now - l->progress_ns);
+}
+
+/* A location stayed over location-timeout: it is told, and its writer
+ * retired - the frames it holds, queued or in flight, are placed again
+ * elsewhere (fail_over()), the file keeps the frames written before */
+static void
+retire (RtfSpread * s, guint index)
+{
+  SpreadLocation *l = &s->loc[index];
+
+  if (s->cb.location_left)
+    s->cb.location_left (index, l->location, RTF_LOCATION_STALLED, NULL,
+        s->user_data);
+  if (rtf_writer_retire (l->writer))
+    l->fate = WRITER_RETIRED;
 }
 
 static gint
@@ -461,10 +598,8 @@ place_numbered (RtfSpread * s, guint64 seq)
   g_mutex_unlock (&s->lock);
 
   for (i = 0; stalled && i < s->n; i++)
-    if ((stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63))) &&
-        s->cb.location_left)
-      s->cb.location_left (i, s->loc[i].location, RTF_LOCATION_STALLED, NULL,
-          s->user_data);
+    if (stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63)))
+      retire (s, i);
   if (chosen >= 0)
     rtf_writer_number_next (s->loc[chosen].writer, seq);
   return chosen;
@@ -550,10 +685,13 @@ rtf_spread_sync (RtfSpread * s)
 {
   guint i, synced = 0;
 
+  for (i = 0; i < s->n; i++)
+    if (s->loc[i].fate == WRITER_RETIRED)
+      rtf_writer_wait_given_back (s->loc[i].writer);
   for (i = 0; i < s->n; i++) {
     gint r;
 
-    if (rtf_spread_location_state (s, i) == RTF_LOCATION_FAILED)
+    if (rtf_spread_location_state (s, i) != RTF_LOCATION_ACTIVE)
       continue;
     r = rtf_writer_sync (s->loc[i].writer);
     if (r == -1)
@@ -631,7 +769,7 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   RtfWriterLatency *lat = latency ? g_new (RtfWriterLatency, 1) : NULL;
   gboolean first = TRUE;
   guint n_fields, i, k;
-  guint64 replaced;
+  guint64 replaced, given_up = 0;
 
   fields = rtf_writer_stats_fields (&n_fields);
   memset (st, 0, sizeof (*st));
@@ -639,9 +777,10 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
     memset (latency, 0, sizeof (*latency));
   for (i = 0; i < s->n; i++) {
     if (s->loc[i].writer == NULL)
-      continue;
-    rtf_writer_get_stats (s->loc[i].writer, first ? st : &one);
-    if (lat) {
+      *(first ? st : &one) = s->loc[i].final;
+    else
+      rtf_writer_get_stats (s->loc[i].writer, first ? st : &one);
+    if (lat && s->loc[i].writer) {
       rtf_writer_get_latency (s->loc[i].writer, lat);
       rtf_histogram_merge (&latency->arrival_to_done, &lat->arrival_to_done);
       rtf_histogram_merge (&latency->submit_to_done, &lat->submit_to_done);
@@ -660,7 +799,16 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
    * once: the stream received it once and wrote it */
   g_mutex_lock (&s->lock);
   replaced = s->replaced;
+  for (i = 0; i < s->n; i++)
+    if (s->loc[i].writer)
+      given_up += s->loc[i].given_up;
   g_mutex_unlock (&s->lock);
+  /* a frame handed back by a stalled location is lost there (its writes
+   * end in their own time) and written elsewhere, like one failed over */
+  given_up = MIN (given_up, st->frames_in_flight);
+  st->frames_in_flight -= given_up;
+  st->frames_held -= MIN (st->frames_held, given_up);
+  st->frames_lost += given_up;
   st->frames_received -= MIN (st->frames_received, replaced);
   st->frames_lost -= MIN (st->frames_lost, replaced);
 }
@@ -684,6 +832,8 @@ rtf_spread_get_location (RtfSpread * s, guint index,
     memset (latency, 0, sizeof (*latency));
   if (st && l->writer)
     rtf_writer_get_stats (l->writer, st);
+  else if (st)
+    *st = l->final;
   if (latency && l->writer)
     rtf_writer_get_latency (l->writer, latency);
 }

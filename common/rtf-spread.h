@@ -19,20 +19,28 @@ G_BEGIN_DECLS typedef struct _RtfSpread RtfSpread;
 
 typedef struct
 {
-  /* every location's writer, user_data the owner's; frame_done is not
-   * called for a frame failed over (frame_failed_over is), failed only
-   * when no location is left */
+  /* every location's writer, user_data the owner's; frame_done is
+   * called for every frame, after frame_failed_over for one placed
+   * again; failed only when no location is left */
   RtfWriterCallbacks writer;
   /* A location left the set, others remain: STALLED (its oldest frame
    * waited longer than location_timeout; failure NULL) on the producer's
    * thread, or FAILED on its writer thread (callback lock held). */
   void (*location_left) (guint index, const gchar * location,
       RtfLocationState state, const RtfFailure * failure, gpointer user_data);
-  /* A frame not written at a location that failed: the owner keeps what
-   * it attached (its seq, times, origin, flags) and offers it again from
-   * the producer's thread (rtf_spread_place_again()).  The location's
-   * writer thread, callback lock held. */
+  /* A frame not written at a location that failed or stalled: the owner
+   * keeps what it needs of it (a reference to its data, its seq, times,
+   * origin, flags) and offers it again from the producer's thread
+   * (rtf_spread_place_again()); writer.frame_done follows (FAILED), when
+   * its memory is no longer read - at once, or when the writes in flight
+   * at a stalled location end.  The location's writer thread (or the
+   * producer's, for frames queued at a stalled location), callback lock
+   * held. */
   void (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
+  /* A location's writer given up at stop (rtf_spread_finish()) has ended,
+   * on its own thread: what the owner kept alive for it may go now (its
+   * rtf_spread_set_location_user() data is freed already). */
+  void (*location_released) (guint index, gpointer user_data);
 } RtfSpreadCallbacks;
 
 typedef struct
@@ -49,7 +57,9 @@ typedef struct
 RtfSpread *rtf_spread_new (const RtfWriterConfig * base,
     const RtfSpreadConfig * config, const RtfSpreadCallbacks * callbacks,
     gpointer user_data, guint * failed, gint * err, RtfFailStep * step);
-/* Frees the writers (their threads must have ended) */
+/* Joins the threads the spread started and frees their writers (those
+ * given up by rtf_spread_finish() free themselves, and the spread after
+ * the last of them; the owner joins the threads it runs itself first) */
 void rtf_spread_free (RtfSpread * s);
 
 guint rtf_spread_n_locations (RtfSpread * s);
@@ -64,13 +74,25 @@ const RtfRecordingId *rtf_spread_recording_id (RtfSpread * s);
 gboolean rtf_spread_start (RtfSpread * s, guint first,
     const RtfThreadStarter * starter);
 gint rtf_spread_wait_started (RtfSpread * s);
-/* Every writer writes what it holds and ends; then the threads started
- * are joined (those the owner runs it joins itself) */
+/* Every writer writes what it holds and ends (then rtf_spread_finish(),
+ * rtf_spread_free()) */
 void rtf_spread_shutdown (RtfSpread * s);
-void rtf_spread_join (RtfSpread * s);
 /* The owner gave location index's writer up (rtf_writer_abandon(): it
- * frees itself): the spread no longer reaches it */
-void rtf_spread_forget (RtfSpread * s, guint index);
+ * frees itself): the spread no longer reaches it; final its last figures */
+void rtf_spread_forget (RtfSpread * s, guint index,
+    const RtfWriterStats * final);
+/* The owner's data for a location (its frames' cells), freed with the
+ * location's writer - by rtf_spread_free(), or when a writer given up at
+ * stop ends */
+void rtf_spread_set_location_user (RtfSpread * s, guint index,
+    gpointer user, GDestroyNotify user_free);
+/* Stop, after rtf_spread_shutdown(): waits for the writers of locations
+ * first.. to finish until end_us (g_get_monotonic_time(); < 0: no
+ * limit); a writer still writing then is given up (rtf_writer_abandon()):
+ * its frames not written are lost (added to *lost), it frees itself when
+ * its writes end, calling location_released.  The number given up. */
+guint rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us,
+    guint64 * lost);
 
 /* ---- the producer's side (one thread) ------------------------------- */
 

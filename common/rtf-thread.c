@@ -132,3 +132,13 @@ rtf_thread_join (RtfThread * t)
     t->starter->join (t->handle, t->starter->data);
   g_free (t);
 }
+
+void
+rtf_thread_release (RtfThread * t)
+{
+  if (t->thread)
+    g_thread_unref (t->thread);
+  else if (t->starter->release)
+    t->starter->release (t->handle, t->starter->data);
+  g_free (t);
+}

@@ -28,6 +28,11 @@ typedef struct
       gpointer data);
   /* Waits until that thread has returned from func (never called on it). */
   void (*join) (gpointer handle, gpointer data);
+  /* The thread ends on its own and nobody waits for it: join it from
+   * another thread once it has (may be NULL: then nothing is released,
+   * see rtf_thread_release()).  Called on that thread, just before it
+   * returns from func. */
+  void (*release) (gpointer handle, gpointer data);
   gpointer data;
 } RtfThreadStarter;
 
@@ -37,6 +42,9 @@ RtfThread *rtf_thread_start (const RtfThreadStarter * starter,
     const gchar * role, GThreadFunc func, gpointer arg);
 /* Waits for the thread to end and frees t. */
 void rtf_thread_join (RtfThread * t);
+/* From the thread itself, as it ends: nobody joins it (its starter's
+ * release, or the GThread detached); frees t. */
+void rtf_thread_release (RtfThread * t);
 
 gboolean rtf_thread_parse_cpus (const gchar * list, guint64 * mask,
     guint max_cpus);

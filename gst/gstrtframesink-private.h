@@ -114,6 +114,9 @@ RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     RtfFailStep * step, gchar ** why);
 /* The other locations' writer threads: 0 or the errno of their engine */
 gint gst_rtframe_sink_spread_run (GstRtFrameSink * self);
+/* stop(): the other locations get until end_us to finish, then are given
+ * up (the error posted says what was lost) */
+void gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us);
 void gst_rtframe_sink_spread_free (GstRtFrameSink * self);
 /* render: the frame placed and offered (w: the location's writer) */
 RtfOffer gst_rtframe_sink_spread_offer (GstRtFrameSink * self,

@@ -498,13 +498,19 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
 
     /* The writer writes what it still holds, finishes the file and
      * returns: nothing accepted is dropped by a stop, unless the disk does
-     * not take it within stop-timeout. */
+     * not take it within stop-timeout (every location's disk, at once). */
+    gint64 end_us = timeout ? g_get_monotonic_time () +
+        (gint64) (timeout / 1000) : -1;
+    gboolean finished;
+
     if (self->spread)
       rtf_spread_shutdown (self->spread);
     else
       rtf_writer_shutdown (self->writer);
-    if (rtf_writer_wait_finished (self->writer, timeout ? (gint64) timeout : -1)
-        || !gst_rtframe_sink_abandon_writer (self, timeout)) {
+    finished = rtf_writer_wait_finished (self->writer,
+        timeout ? (gint64) timeout : -1);
+    gst_rtframe_sink_spread_finish (self, end_us);
+    if (finished || !gst_rtframe_sink_abandon_writer (self, timeout)) {
       gst_rtframe_sink_join_writer_task (self);
       gst_rtframe_sink_stop_reporter (self);
       GST_OBJECT_LOCK (self);

@@ -101,9 +101,8 @@ struct _GstRtFrameSink
   RtfWriter *writer;            /* under the object lock */
   GstRtFrameMapping *mappings;  /* one per queue cell */
   /* with locations: the spread (under the object lock, like writer, which
-   * is then its first location's) and the other locations' mappings */
+   * is then its first location's; it keeps the other locations' mappings) */
   RtfSpread *spread;
-  GstRtFrameMapping **spread_mappings;
   /* frames failed over from a location that failed, waiting for render
    * (or EOS) to offer them again (redo_lock) */
   GMutex redo_lock;

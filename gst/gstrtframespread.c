@@ -60,8 +60,9 @@ spread_location_left (guint index, const gchar * location,
   g_free (why);
 }
 
-/* A frame not written at a location that failed: the buffer is kept, its
- * memory let go, render offers it again */
+/* A frame not written at a location that failed or stalled: the buffer
+ * is kept (another reference: writes of it may still be in flight there,
+ * frame_done lets that location's mapping go), render offers it again */
 static void
 spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
 {
@@ -74,7 +75,6 @@ spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
   redo->times = frame->times;
   redo->origin = frame->origin;
   redo->flags = frame->flags;
-  gst_rtframe_sink_frame_clear (frame);
   g_mutex_lock (&self->redo_lock);
   g_queue_push_tail (&self->redo, redo);
   g_mutex_unlock (&self->redo_lock);
@@ -129,20 +129,33 @@ write_manifests (GstRtFrameSink * self, RtfSpread * s, guint first_index)
   g_free (m.locations);
 }
 
+/* The other locations' frames get mappings like the first's (kept by
+ * the spread: a location given up at stop keeps them to its end) */
 static void
 attach_mappings (GstRtFrameSink * self, RtfSpread * s)
 {
   guint i, k, n = rtf_spread_n_locations (s);
 
-  self->spread_mappings = g_new0 (GstRtFrameMapping *, n);
   for (i = 1; i < n; i++) {
     RtfQueue *q = rtf_writer_get_queue (rtf_spread_writer (s, i));
+    GstRtFrameMapping *m = g_new0 (GstRtFrameMapping, rtf_queue_capacity (q));
 
-    self->spread_mappings[i] = g_new0 (GstRtFrameMapping,
-        rtf_queue_capacity (q));
     for (k = 0; k < rtf_queue_capacity (q); k++)
-      rtf_queue_cell (q, k)->user = &self->spread_mappings[i][k];
+      rtf_queue_cell (q, k)->user = &m[k];
+    rtf_spread_set_location_user (s, i, m, g_free);
   }
+}
+
+/* A location given up at stop has ended its writes (its writer thread):
+ * the reference it held on the element goes */
+static void
+spread_location_released (guint index, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+
+  GST_INFO_OBJECT (self, "the stalled writes at location %u have ended; "
+      "its file holds the frames reported written", index);
+  gst_object_unref (self);
 }
 
 RtfWriter *
@@ -165,6 +178,7 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   cb.writer = gst_rtframe_sink_writer_callbacks;
   cb.location_left = spread_location_left;
   cb.frame_failed_over = spread_frame_failed_over;
+  cb.location_released = spread_location_released;
   s = rtf_spread_new (config, &sc, &cb, self, &failed, err, step);
   if (s == NULL) {
     *failed_location = g_strdup (self->locations[failed]);
@@ -190,21 +204,45 @@ redo_free (GstRtFrameRedo * redo)
   g_free (redo);
 }
 
-/* After the first location's writer has ended (the element's task) */
+/* Stop, the writers shut down: the other locations' writers get until
+ * end_us (g_get_monotonic_time(), < 0: no limit) to finish, like the
+ * first's (stop-timeout); one still writing then is given up - its file
+ * keeps the frames reported written, the frames it held are lost and the
+ * error says how many.  Until its writes end it holds a reference on the
+ * element (released on its thread). */
 void
-gst_rtframe_sink_spread_free (GstRtFrameSink * self)
+gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
 {
-  guint i, n;
+  guint i, n, given_up;
+  guint64 lost;
 
   if (self->spread == NULL)
     return;
-  rtf_spread_join (self->spread);
+  /* a reference for each that may be given up, taken before: one given up
+   * may end (and release its reference) as soon as it is */
   n = rtf_spread_n_locations (self->spread);
+  for (i = 1; i < n; i++)
+    gst_object_ref (self);
+  given_up = rtf_spread_finish (self->spread, 1, end_us, &lost);
+  for (i = 1 + given_up; i < n; i++)
+    gst_object_unref (self);
+  if (given_up == 0)
+    return;
+  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+      ("Stopped before %u location(s) finished writing: %" G_GUINT64_FORMAT
+          " frames accepted there were not written.", given_up, lost),
+      ("the writes did not end within stop-timeout; each file is cut back "
+          "to the frames reported written when its stalled writes end"));
+}
+
+/* After every location's writer has ended or been given up */
+void
+gst_rtframe_sink_spread_free (GstRtFrameSink * self)
+{
+  if (self->spread == NULL)
+    return;
   rtf_spread_free (self->spread);
   self->spread = NULL;
-  for (i = 0; i < n; i++)
-    g_free (self->spread_mappings[i]);
-  g_clear_pointer (&self->spread_mappings, g_free);
   g_mutex_lock (&self->redo_lock);
   g_queue_clear_full (&self->redo, (GDestroyNotify) redo_free);
   g_mutex_unlock (&self->redo_lock);
@@ -360,6 +398,8 @@ location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
       "frames-durable", G_TYPE_UINT64, st.frames_durable,
       "frames-missed", G_TYPE_UINT64, st.frames_missed,
       "frames-failed-over", G_TYPE_UINT64, info.frames_failed_over,
+      "frames-queued", G_TYPE_UINT64, (guint64) st.frames_queued,
+      "frames-in-flight", G_TYPE_UINT64, (guint64) st.frames_in_flight,
       "bytes-written", G_TYPE_UINT64, st.bytes_written,
       "write-rate", G_TYPE_UINT64, elapsed_ns > 0 ?
       (guint64) (st.bytes_written * 1e9 / elapsed_ns) : (guint64) 0,

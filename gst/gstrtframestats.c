@@ -38,8 +38,8 @@ gst_rtframe_stats_element_fields (guint * n_fields)
 /* what locations= adds (gstrtframespread.c fills them) */
 static const GstRtFrameStatsField spread_fields[] = {
   {"locations", "one location structure per location, in order"},
-  {"frames-failed-over", "frames of a location that failed, written again "
-        "at another"},
+  {"frames-failed-over", "frames of a location that failed or stalled, "
+        "written again at another"},
 };
 
 static const GstRtFrameStatsField location_fields[] = {
@@ -50,6 +50,8 @@ static const GstRtFrameStatsField location_fields[] = {
   {"frames-durable", "written and fdatasync'ed there"},
   {"frames-missed", "missed their deadline there"},
   {"frames-failed-over", "not written there, written again elsewhere"},
+  {"frames-queued", "waiting there to be written"},
+  {"frames-in-flight", "writes submitted there (stalled: handed back)"},
   {"bytes-written", "bytes written there"},
   {"write-rate", "bytes-written / elapsed, bytes/s"},
   {"latency-p50", "submitted -> written, the median, ns"},

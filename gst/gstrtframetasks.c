@@ -207,11 +207,29 @@ helper_join (gpointer handle, gpointer data)
   helper_free (helper);
 }
 
+/* From another thread (gst_element_call_async(), which holds a reference
+ * on the element meanwhile): a helper that ended on its own is joined */
+static void
+join_released_helper (GstElement * element, gpointer data)
+{
+  helper_join (data, element);
+}
+
+/* A helper ends on its own (a location's writer given up at stop): its
+ * task cannot join itself */
+static void
+helper_release (gpointer handle, gpointer data)
+{
+  gst_element_call_async (GST_ELEMENT_CAST (data), join_released_helper,
+      handle, NULL);
+}
+
 void
 gst_rtframe_sink_init_threads (GstRtFrameSink * self)
 {
   self->helper_threads.start = helper_start;
   self->helper_threads.join = helper_join;
+  self->helper_threads.release = helper_release;
   self->helper_threads.data = self;
 }
 
@@ -361,7 +379,7 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   }
   /* the writer, its frames and their mappings are the thread's now */
   if (self->spread)
-    rtf_spread_forget (self->spread, 0);
+    rtf_spread_forget (self->spread, 0, &final);
   GST_OBJECT_LOCK (self);
   self->mappings = NULL;
   self->last_stats = final;

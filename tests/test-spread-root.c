@@ -360,6 +360,179 @@ GST_START_TEST (test_one_full)
 
 GST_END_TEST;
 
+/* The location-left message of a location that stalled, and its RESOURCE
+ * warning naming it; no error */
+static void
+assert_stalled (Rec * r, const gchar * location)
+{
+  guint warnings = 0, left = 0;
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (r->bus))) {
+    GError *err = NULL;
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "an error");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+              GST_RESOURCE_ERROR_WRITE), "%s", err->message);
+      fail_unless (strstr (err->message, location) != NULL, "%s", err->message);
+      fail_unless (strstr (err->message, "location-timeout") != NULL, "%s",
+          err->message);
+      warnings++;
+      g_error_free (err);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_message_has_name (msg, "rtframesink-location-left")) {
+      fail_unless_equals_string (gst_structure_get_string (s, "location"),
+          location);
+      fail_unless_equals_string (gst_structure_get_string (s, "state"),
+          "stalled");
+      left++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_int (left, 1);
+}
+
+/* One disk stalls mid-run (throttled to 100 KB/s: a 0.9 MB frame takes
+ * 9 s) and stays stalled past location-timeout: it is left, and the
+ * frames it held - queued and in flight, not reported written - are
+ * written again at the other at once, not when its writes end.  When
+ * they do end, its file keeps only the frames reported written before:
+ * the recording reads back whole, no frame twice. */
+GST_START_TEST (test_stalled_disk_left)
+{
+  const guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB,
+    100 * 1000
+  }, none[] = { 0, 0 };
+  guint64 n = 100, before = 40;
+  GstStructure *st;
+  gchar **locs, *manifest, *out = NULL;
+  gint64 t0, eos_us;
+  Disks d;
+  Rec *r;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 2);
+  disks_throttle (&d, fast);
+  locs = locations_on (&d, 2, "stall.raw");
+  /* in turn: the disk that stalls holds frames when it does */
+  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
+      "location-timeout=300000000", CAPS);
+  rtf_test_spread_push (r, 0, before, 20);
+  disks_throttle (&d, stall);
+  rtf_test_spread_push (r, before, n, 20);
+  t0 = g_get_monotonic_time ();
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  eos_us = g_get_monotonic_time () - t0;
+  st = rtf_test_get_stats (r->h);
+  assert_stalled (r, locs[1]);
+  g_print ("  a disk stalled: %" G_GUINT64_FORMAT " frames written there "
+      "before, %" G_GUINT64_FORMAT " at the other; %" G_GUINT64_FORMAT
+      " written again (%" G_GUINT64_FORMAT " still in flight at the stalled "
+      "disk); EOS took %.0f ms\n", location_u64 (st, 1, "frames-written"),
+      location_u64 (st, 0, "frames-written"), rtf_test_stat_u64 (st,
+          "frames-failed-over"), location_u64 (st, 1, "frames-in-flight"),
+      eos_us / 1e3);
+  fail_unless_equals_string (gst_structure_get_string
+      (rtf_test_spread_location (st, 1), "state"), "stalled");
+  fail_unless (rtf_test_stat_u64 (st, "frames-failed-over") > 0);
+  /* the frames in flight there were handed back, not waited for */
+  fail_unless (location_u64 (st, 1, "frames-in-flight") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"), 0);
+  rtf_test_assert_accounting (st);
+
+  /* its writes end; the stop cuts its file back to the frames reported */
+  disks_throttle (&d, none);
+  rtf_test_rec_stop (r);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
+          manifest, NULL), 0);
+  fail_unless (strstr (out, " 0 found twice") != NULL, "%s", out);
+  gst_structure_free (st);
+  g_free (out);
+  g_free (manifest);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* A disk stalls and is never left (location-timeout=0): stop gives every
+ * location stop-timeout, not only the first, then gives the stalled one
+ * up with an error saying what was lost; its file, once its writes end,
+ * holds the frames reported written and the recording reads back. */
+GST_START_TEST (test_stop_bounded_every_location)
+{
+  const guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB,
+    100 * 1000
+  }, none[] = { 0, 0 };
+  guint64 n = 26, written;
+  GstStructure *st;
+  gchar **locs, *manifest, *out = NULL;
+  gint64 t0, stop_us;
+  GstStateChangeReturn ret;
+  guint tries;
+  Disks d;
+  Rec *r;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 2);
+  disks_throttle (&d, fast);
+  locs = locations_on (&d, 2, "stop.raw");
+  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
+      "location-timeout=0 stop-timeout=1000000000", CAPS);
+  rtf_test_spread_push (r, 0, 20, 20);
+  disks_throttle (&d, stall);
+  /* three more frames go to the stalled disk (fewer than its queue) */
+  rtf_test_spread_push (r, 20, n, 20);
+  g_usleep (300 * 1000);
+  st = rtf_test_get_stats (r->h);
+  written = rtf_test_stat_u64 (st, "frames-written");
+  fail_unless (location_u64 (st, 1, "frames-in-flight") +
+      location_u64 (st, 1, "frames-queued") > 0);
+
+  t0 = g_get_monotonic_time ();
+  ret = gst_element_set_state (r->h->element, GST_STATE_NULL);
+  stop_us = g_get_monotonic_time () - t0;
+  g_print ("  stop with a stalled second location: %.0f ms (stop-timeout "
+      "1000 ms), %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " frames "
+      "written\n", stop_us / 1e3, written, n);
+  fail_unless_equals_int (ret, GST_STATE_CHANGE_SUCCESS);
+  fail_unless (stop_us < 4 * G_USEC_PER_SEC * rtf_test_time_scale (),
+      "stop took %" G_GINT64_FORMAT " us", stop_us);
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_WRITE, "Stopped before 1 location(s) finished");
+  rtf_test_rec_stop (r);
+
+  /* its writes end: the files are let go and read back */
+  disks_throttle (&d, none);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  for (tries = 0; tries < 100; tries++) {
+    g_clear_pointer (&out, g_free);
+    if (rtf_test_run_tool (&out, "rtframe-verify", "--allow-gaps", manifest,
+            NULL) == 0)
+      break;
+    g_usleep (200 * 1000);
+  }
+  fail_unless (tries < 100, "%s", out);
+  rtf_test_spread_assert_most (manifest, FRAME, n, n - written);
+  gst_structure_free (st);
+  g_free (out);
+  g_free (manifest);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
 static Suite *
 spread_root_suite (void)
 {
@@ -372,6 +545,8 @@ spread_root_suite (void)
   tcase_add_test (tc, test_slow_disk_gets_fewer);
   tcase_add_test (tc, test_one_shut_down);
   tcase_add_test (tc, test_one_full);
+  tcase_add_test (tc, test_stalled_disk_left);
+  tcase_add_test (tc, test_stop_bounded_every_location);
   return s;
 }
 
