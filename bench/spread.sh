@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Several disks, one stream (docs/performance.md, "Several disks"): one
-# stream of P010_10LE 2048x928 at 20 fps (76 MB/s, deadline 500 ms: a
-# 3.8 MB frame alone takes 38-190 ms on these throttled disks) through
+# stream of P010_10LE 2048x928 at 20 fps (114 MB/s, deadline 500 ms: a
+# 5.7 MB frame alone takes 38-285 ms on these throttled disks) through
 # rtframesink onto XFS filesystems on loop devices, each throttled below the
 # stream's rate with the blkio cgroup, recorded to
 #   one     one location
@@ -106,6 +106,12 @@ record() {
     "$(echo "$(field latency-max "$stats") / 1000000" | bc -l)" \
     "${per:--}"
   rm -rf "$work"/m0/* "$work"/m1/* "$work"/m2/* 2>/dev/null || true
+  # the next run starts from the same state: XFS frees the deleted
+  # extents in the background and the throttle carries a debt after a
+  # run that fell behind (run right after "one location", either policy
+  # had a p99 of 22-142 ms instead of 3-4 ms)
+  sync
+  sleep 3
 }
 
 runs() {
@@ -127,7 +133,7 @@ runs() {
 
 {
   echo "# spread  $(date -u +%FT%TZ)  $(uname -r)  $(nproc) CPUs"
-  echo "# P010_10LE 2048x928 at 20 fps (76 MB/s), $frames frames, deadline 500 ms; XFS on loop devices over tmpfs, blkio-throttled"
+  echo "# P010_10LE 2048x928 at 20 fps (114 MB/s), $frames frames, deadline 500 ms; XFS on loop devices over tmpfs, blkio-throttled"
   one=0
   throttle 60000000 60000000
   runs "two disks of 60 MB/s each"

@@ -438,6 +438,12 @@ rtf_queue_set_flushing (RtfQueue * q, gboolean flushing)
 RtfQueueResult
 rtf_queue_barrier (RtfQueue * q, gint * result)
 {
+  return rtf_queue_barrier_until (q, result, -1);
+}
+
+RtfQueueResult
+rtf_queue_barrier_until (RtfQueue * q, gint * result, gint64 end_us)
+{
   RtfQueueResult res = RTF_QUEUE_OK;
   guint gen;
 
@@ -446,19 +452,27 @@ rtf_queue_barrier (RtfQueue * q, gint * result)
     res = RTF_QUEUE_CLOSED;
     goto done;
   }
-  gen = ++q->barrier_req;
+  /* one asked before and not answered yet (a wait that timed out) is
+   * the one to wait for */
+  gen = q->barrier_req > q->barrier_ack ? q->barrier_req : ++q->barrier_req;
   g_mutex_unlock (&q->lock);
   ring_doorbell (q);
   g_mutex_lock (&q->lock);
-  while (q->barrier_ack < gen && !q->flushing && !q->closed)
-    g_cond_wait (&q->cond, &q->lock);
+  while (q->barrier_ack < gen && !q->flushing && !q->closed) {
+    if (end_us < 0)
+      g_cond_wait (&q->cond, &q->lock);
+    else if (!g_cond_wait_until (&q->cond, &q->lock, end_us))
+      break;
+  }
   if (q->barrier_ack >= gen) {
     if (result)
       *result = q->barrier_result;
   } else if (q->closed) {
     res = RTF_QUEUE_CLOSED;
-  } else {
+  } else if (q->flushing) {
     res = RTF_QUEUE_FLUSHING;
+  } else {
+    res = RTF_QUEUE_TIMEOUT;
   }
 done:
   g_mutex_unlock (&q->lock);

@@ -12,7 +12,8 @@ typedef enum
   RTF_QUEUE_OK,
   RTF_QUEUE_FULL,               /* no room and the caller may not wait */
   RTF_QUEUE_FLUSHING,           /* a wait was aborted by set_flushing() */
-  RTF_QUEUE_CLOSED              /* the writer failed: nothing more is taken */
+  RTF_QUEUE_CLOSED,             /* the writer failed: nothing more is taken */
+  RTF_QUEUE_TIMEOUT             /* a timed wait ended first */
 } RtfQueueResult;
 
 typedef struct
@@ -88,6 +89,11 @@ RtfFrame *rtf_queue_drop_oldest (RtfQueue * q);
 guint64 rtf_queue_count_dropped_incoming (RtfQueue * q, RtfQueueLevel * level);
 void rtf_queue_set_flushing (RtfQueue * q, gboolean flushing);
 RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
+/* The same, waiting until end_us (g_get_monotonic_time()) at most: then
+ * RTF_QUEUE_TIMEOUT, the barrier still asked (a later call waits for
+ * the same) */
+RtfQueueResult rtf_queue_barrier_until (RtfQueue * q, gint * result,
+    gint64 end_us);
 void rtf_queue_shutdown (RtfQueue * q);
 
 /* Writer side */

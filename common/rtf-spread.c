@@ -28,10 +28,13 @@ typedef struct
   RtfSpread *spread;
   guint index;
   gchar *location;
-  RtfWriter *writer;            /* NULL once given up */
+  RtfWriter *writer;            /* NULL once given up (under the lock:
+                                 * figures are read from it under it) */
   RtfThread *thread;            /* started by the spread, or NULL */
   guint depth;
-  SpreadWriterFate fate;        /* the producer's (owner's) thread */
+  SpreadWriterFate fate;        /* the owner's thread; with writer, under
+                                 * the lock once given up */
+  SpreadWriterFate given_up_from;       /* its fate before */
   RtfWriterStats final;         /* given up: its last figures */
   gpointer user;                /* the owner's, freed with the writer */
   GDestroyNotify user_free;
@@ -459,16 +462,67 @@ rtf_spread_shutdown (RtfSpread * s)
       rtf_writer_shutdown (s->loc[i].writer);
 }
 
-void
-rtf_spread_forget (RtfSpread * s, guint index, const RtfWriterStats * final)
-{
-  SpreadLocation *l = &s->loc[index];
+/* ---- giving a writer up ------------------------------------------------ */
 
+/* Before rtf_writer_abandon(): the spread lets the writer go (the figures
+ * stay as they are now, then its final ones), and holds a reference for
+ * its callbacks, which go on until it frees itself */
+static RtfWriter *
+let_go (RtfSpread * s, SpreadLocation * l)
+{
+  RtfWriter *w = l->writer;
+
+  g_atomic_int_inc (&s->refs);
   g_mutex_lock (&s->lock);
+  rtf_writer_get_stats (w, &l->final);
+  l->writer = NULL;
+  l->given_up_from = l->fate;
+  l->fate = WRITER_GIVEN_UP;
   l->state = RTF_LOCATION_FAILED;
   g_mutex_unlock (&s->lock);
-  l->final = *final;
-  l->writer = NULL;
+  return w;
+}
+
+/* After it: final, or NULL when the writer had finished (the spread's
+ * again); the frames lost there, not written elsewhere (a stalled
+ * location's were placed again) */
+static guint64
+given_up (RtfSpread * s, SpreadLocation * l, RtfWriter * w,
+    const RtfWriterStats * final)
+{
+  guint64 lost = 0;
+
+  g_mutex_lock (&s->lock);
+  if (final) {
+    l->final = *final;
+    lost = final->frames_lost - MIN (final->frames_lost, l->failed_over);
+  } else {
+    l->writer = w;
+    l->fate = l->given_up_from;
+  }
+  g_mutex_unlock (&s->lock);
+  if (!final)
+    spread_unref (s);
+  return lost;
+}
+
+RtfWriter *
+rtf_spread_let_go (RtfSpread * s, guint index)
+{
+  return let_go (s, &s->loc[index]);
+}
+
+guint64
+rtf_spread_given_up (RtfSpread * s, guint index, RtfWriter * writer,
+    const RtfWriterStats * final)
+{
+  return given_up (s, &s->loc[index], writer, final);
+}
+
+void
+rtf_spread_unref (RtfSpread * s)
+{
+  spread_unref (s);
 }
 
 /* ---- stop: a bounded wait ----------------------------------------------- */
@@ -493,7 +547,7 @@ loc_writer_gone (gpointer data)
 guint
 rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us, guint64 * lost)
 {
-  guint i, given_up = 0;
+  guint i, n = 0;
 
   *lost = 0;
   for (i = first; i < s->n; i++) {
@@ -501,24 +555,22 @@ rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us, guint64 * lost)
     gint64 left_us = end_us < 0 ? -1 : MAX (0, end_us -
         g_get_monotonic_time ());
 
+    RtfWriterStats final;
+    RtfWriter *w;
+
     if (l->writer == NULL || l->fate == WRITER_GIVEN_UP)
       continue;
     if (rtf_writer_wait_finished (l->writer, left_us < 0 ? -1 : left_us * 1000))
       continue;
-    g_atomic_int_inc (&s->refs);        /* the writer thread's, to the end */
-    if (!rtf_writer_abandon (l->writer, loc_writer_gone, l, &l->final, NULL)) {
-      g_atomic_int_dec_and_test (&s->refs);     /* (finished just now) */
+    w = let_go (s, l);
+    if (!rtf_writer_abandon (w, loc_writer_gone, l, &final, NULL)) {
+      given_up (s, l, w, NULL); /* it finished just now */
       continue;
     }
-    l->fate = WRITER_GIVEN_UP;
-    l->writer = NULL;
-    g_mutex_lock (&s->lock);
-    l->state = RTF_LOCATION_FAILED;
-    g_mutex_unlock (&s->lock);
-    *lost += l->final.frames_lost;
-    given_up++;
+    *lost += given_up (s, l, w, &final);
+    n++;
   }
-  return given_up;
+  return n;
 }
 
 /* ---- placing frames (the producer) ------------------------------------- */
@@ -680,27 +732,80 @@ leave_at_sync (RtfSpread * s, guint i, gint err)
   return TRUE;
 }
 
+/* The frames a retired location handed back are with the owner */
+static void
+wait_given_back (RtfSpread * s)
+{
+  guint i;
+
+  for (i = 0; i < s->n; i++)
+    if (s->loc[i].fate == WRITER_RETIRED)
+      rtf_writer_wait_given_back (s->loc[i].writer);
+}
+
+/* Whether location index stays over location-timeout while EOS waits for
+ * it (then it is retired, like at placement) */
+static gboolean
+stalls_at_sync (RtfSpread * s, guint index)
+{
+  SpreadLocation *l = &s->loc[index];
+  RtfQueueLevel level;
+  gboolean stalled;
+
+  rtf_queue_get_level (rtf_writer_get_queue (l->writer), &level);
+  g_mutex_lock (&s->lock);
+  stalled = check_stalled (s, l, level.held, rtf_clock_now_ns ());
+  g_mutex_unlock (&s->lock);
+  if (stalled)
+    retire (s, index);
+  return stalled && l->fate == WRITER_RETIRED;
+}
+
+/* Location index written and synced: 0, -1 flushing, an errno, or
+ * RTF_WRITER_SYNC_WAITING when it stalled meanwhile and was retired (its
+ * frames go to the owner to be placed again).  With location-timeout the
+ * wait is in slices, to see a stall while it waits. */
+static gint
+sync_one (RtfSpread * s, guint index)
+{
+  RtfWriter *w = s->loc[index].writer;
+  gint64 slice_us = (gint64) MIN (s->timeout / 2000, 100 * 1000);
+
+  if (s->timeout == 0)
+    return rtf_writer_sync (w);
+  for (;;) {
+    gint r = rtf_writer_sync_until (w, g_get_monotonic_time () +
+        MAX (slice_us, 1000));
+
+    if (r != RTF_WRITER_SYNC_WAITING)
+      return r;
+    if (stalls_at_sync (s, index))
+      return RTF_WRITER_SYNC_WAITING;
+  }
+}
+
 gint
 rtf_spread_sync (RtfSpread * s)
 {
   guint i, synced = 0;
 
-  for (i = 0; i < s->n; i++)
-    if (s->loc[i].fate == WRITER_RETIRED)
-      rtf_writer_wait_given_back (s->loc[i].writer);
+  wait_given_back (s);
   for (i = 0; i < s->n; i++) {
     gint r;
 
     if (rtf_spread_location_state (s, i) != RTF_LOCATION_ACTIVE)
       continue;
-    r = rtf_writer_sync (s->loc[i].writer);
+    r = sync_one (s, i);
     if (r == -1)
       return -1;
     if (r == 0)
       synced++;
-    else if (!leave_at_sync (s, i, r))
+    else if (r != RTF_WRITER_SYNC_WAITING && !leave_at_sync (s, i, r))
       return r;
   }
+  /* what a location retired meanwhile handed back is with the owner when
+   * this returns: it places those frames and syncs again */
+  wait_given_back (s);
   return synced ? 0 : ENODEV;
 }
 
@@ -775,6 +880,9 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   memset (st, 0, sizeof (*st));
   if (latency)
     memset (latency, 0, sizeof (*latency));
+  /* under the lock: a writer given up may free itself as soon as the
+   * spread lets it go (let_go(), under this lock) */
+  g_mutex_lock (&s->lock);
   for (i = 0; i < s->n; i++) {
     if (s->loc[i].writer == NULL)
       *(first ? st : &one) = s->loc[i].final;
@@ -797,7 +905,6 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   g_free (lat);
   /* a frame failed over and placed again was received twice and lost
    * once: the stream received it once and wrote it */
-  g_mutex_lock (&s->lock);
   replaced = s->replaced;
   for (i = 0; i < s->n; i++)
     if (s->loc[i].writer)
@@ -820,22 +927,22 @@ rtf_spread_get_location (RtfSpread * s, guint index,
 {
   SpreadLocation *l = &s->loc[index];
 
+  if (st)
+    memset (st, 0, sizeof (*st));
+  if (latency)
+    memset (latency, 0, sizeof (*latency));
   g_mutex_lock (&s->lock);
   info->state = l->state;
   info->frames_placed = l->placed;
   info->frames_failed_over = l->failed_over;
   info->latency_estimate_ns = l->latency_ns;
-  g_mutex_unlock (&s->lock);
-  if (st)
-    memset (st, 0, sizeof (*st));
-  if (latency)
-    memset (latency, 0, sizeof (*latency));
   if (st && l->writer)
     rtf_writer_get_stats (l->writer, st);
   else if (st)
     *st = l->final;
   if (latency && l->writer)
     rtf_writer_get_latency (l->writer, latency);
+  g_mutex_unlock (&s->lock);
 }
 
 guint64

@@ -77,10 +77,17 @@ gint rtf_spread_wait_started (RtfSpread * s);
 /* Every writer writes what it holds and ends (then rtf_spread_finish(),
  * rtf_spread_free()) */
 void rtf_spread_shutdown (RtfSpread * s);
-/* The owner gave location index's writer up (rtf_writer_abandon(): it
- * frees itself): the spread no longer reaches it; final its last figures */
-void rtf_spread_forget (RtfSpread * s, guint index,
+/* The owner gives location index's writer up (rtf_writer_abandon(), at
+ * stop: the first location's, which the owner runs): first the spread
+ * lets it go - the writer, which the spread no longer reaches; it holds a
+ * reference for the writer's callbacks, dropped by rtf_spread_unref()
+ * once the writer has freed itself.  Then rtf_spread_given_up() with its
+ * final figures (NULL: it had finished, the spread takes it back and drops
+ * that reference): the frames lost there, not written elsewhere. */
+RtfWriter *rtf_spread_let_go (RtfSpread * s, guint index);
+guint64 rtf_spread_given_up (RtfSpread * s, guint index, RtfWriter * writer,
     const RtfWriterStats * final);
+void rtf_spread_unref (RtfSpread * s);
 /* The owner's data for a location (its frames' cells), freed with the
  * location's writer - by rtf_spread_free(), or when a writer given up at
  * stop ends */
@@ -89,8 +96,9 @@ void rtf_spread_set_location_user (RtfSpread * s, guint index,
 /* Stop, after rtf_spread_shutdown(): waits for the writers of locations
  * first.. to finish until end_us (g_get_monotonic_time(); < 0: no
  * limit); a writer still writing then is given up (rtf_writer_abandon()):
- * its frames not written are lost (added to *lost), it frees itself when
- * its writes end, calling location_released.  The number given up. */
+ * its frames not written elsewhere are lost (added to *lost), it frees
+ * itself when its writes end, calling location_released.  The number
+ * given up. */
 guint rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us,
     guint64 * lost);
 

@@ -478,6 +478,7 @@ report_failure (RtfWriter * w)
 {
   RtfFailure failure;
   RtfQueueLevel level;
+  gboolean listens;
   gint cut;
   gchar *detail, *path;
 
@@ -487,6 +488,17 @@ report_failure (RtfWriter * w)
   }
   path = g_strdup (w->fail_path ? w->fail_path :
       w->prev ? w->prev->path : w->cur->path);
+  /* given up or retired before: the files keep the frames the owner was
+   * told are written, not those written since (handed back, written
+   * elsewhere), whose records may be buffered or on file already */
+  g_mutex_lock (&w->cb_lock);
+  listens = w->callbacks_on;
+  g_mutex_unlock (&w->cb_lock);
+  if (!listens) {
+    if (w->prev)
+      rtf_output_keep_released (w->prev);
+    rtf_output_keep_released (w->cur);
+  }
   cut = rtf_writer_seal_outputs (w);
   if (w->worker)
     rtf_file_worker_drop_prepared (w->worker);
@@ -775,13 +787,21 @@ rtf_writer_shutdown (RtfWriter * w)
 gint
 rtf_writer_sync (RtfWriter * w)
 {
+  return rtf_writer_sync_until (w, -1);
+}
+
+gint
+rtf_writer_sync_until (RtfWriter * w, gint64 end_us)
+{
   gint result = 0;
 
-  switch (rtf_queue_barrier (w->queue, &result)) {
+  switch (rtf_queue_barrier_until (w->queue, &result, end_us)) {
     case RTF_QUEUE_OK:
       return result;
     case RTF_QUEUE_CLOSED:
       return w->error ? w->error : EIO;
+    case RTF_QUEUE_TIMEOUT:
+      return RTF_WRITER_SYNC_WAITING;
     default:
       return -1;
   }

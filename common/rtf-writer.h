@@ -299,6 +299,10 @@ void rtf_writer_wait_given_back (RtfWriter * w);
  * then the file is cut to its exact size and fdatasync'ed.  0, or the
  * errno that failed; -1 when aborted by flushing. */
 gint rtf_writer_sync (RtfWriter * w);
+/* The same, waiting until end_us (g_get_monotonic_time()) at most:
+ * RTF_WRITER_SYNC_WAITING when it was not done by then (call again) */
+#define RTF_WRITER_SYNC_WAITING (-2)
+gint rtf_writer_sync_until (RtfWriter * w, gint64 end_us);
 
 G_END_DECLS
 #endif /* __RTF_WRITER_H__ */

@@ -228,6 +228,12 @@ gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
     gst_object_unref (self);
   if (given_up == 0)
     return;
+  if (lost == 0) {
+    GST_INFO_OBJECT (self, "stopped before the stalled writes at %u "
+        "location(s) ended; their frames not written were written at "
+        "others", given_up);
+    return;
+  }
   GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
       ("Stopped before %u location(s) finished writing: %" G_GUINT64_FORMAT
           " frames accepted there were not written.", given_up, lost),

@@ -250,6 +250,9 @@ struct _GstRtFrameWriterRun
   GRecMutex task_lock;
   GstRtFrameMapping *mappings;  /* given to an abandoned writer */
   gchar *location;
+  /* with locations: the spread, which the abandoned writer calls back
+   * into until it ends (a reference, rtf_spread_let_go()) */
+  RtfSpread *spread;
 };
 
 static GstRtFrameWriterRun *
@@ -300,6 +303,7 @@ writer_run_abandoned_done (gpointer data)
 
   g_free (run->mappings);
   run->mappings = NULL;
+  g_clear_pointer (&run->spread, rtf_spread_unref);
   GST_INFO_OBJECT (self, "the stalled writes to %s have ended; the file "
       "holds the frames reported written", run->location);
   g_free (run->location);
@@ -347,6 +351,7 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   RtfWriterLatency *latency;
   RtfWriterStats final;
   gchar *location;
+  guint64 lost;
 
   /* Once abandoned the writer may be gone at any moment: nobody may reach
    * it through self->writer (get_property) from before the call on, and
@@ -361,11 +366,20 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   run->mappings = self->mappings;
   run->location = g_strdup (location);
   GST_OBJECT_UNLOCK (self);
+  /* (before: the thread may end, and unref, as soon as it is given up) */
+  if (self->spread) {
+    rtf_spread_let_go (self->spread, 0);
+    run->spread = self->spread;
+  }
 
   latency = g_new (RtfWriterLatency, 1);
   if (!rtf_writer_abandon (writer, writer_run_abandoned_done, run, &final,
           latency)) {
     /* it finished just now */
+    if (run->spread) {
+      rtf_spread_given_up (self->spread, 0, writer, NULL);
+      run->spread = NULL;
+    }
     GST_OBJECT_LOCK (self);
     self->writer = writer;
     GST_OBJECT_UNLOCK (self);
@@ -377,23 +391,32 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
     g_free (location);
     return FALSE;
   }
-  /* the writer, its frames and their mappings are the thread's now */
-  if (self->spread)
-    rtf_spread_forget (self->spread, 0, &final);
+  /* the writer, its frames and their mappings are the thread's now; with
+   * locations the figures are the stream's, and the frames of a location
+   * that stalled before were written elsewhere */
+  lost = final.frames_lost;
+  if (self->spread) {
+    lost = rtf_spread_given_up (self->spread, 0, writer, &final);
+    rtf_spread_get_stats (self->spread, &final, latency);
+  }
   GST_OBJECT_LOCK (self);
   self->mappings = NULL;
   self->last_stats = final;
   GST_OBJECT_UNLOCK (self);
   gst_task_stop (self->task);
 
-  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-      ("Stopped before the disk finished writing file \"%s\": %"
-          G_GUINT64_FORMAT " frames accepted were not written.", location,
-          final.frames_lost), ("the writes did not end within stop-timeout "
-          "(%" GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
-          G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
-          "stalled writes end", GST_TIME_ARGS (timeout),
-          final.frames_written, final.bytes_written));
+  if (lost > 0 || self->spread == NULL)
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Stopped before the disk finished writing file \"%s\": %"
+            G_GUINT64_FORMAT " frames accepted were not written.", location,
+            lost), ("the writes did not end within stop-timeout (%"
+            GST_TIME_FORMAT "); %" G_GUINT64_FORMAT " frames written, %"
+            G_GUINT64_FORMAT " bytes; the file is cut back to them when the "
+            "stalled writes end", GST_TIME_ARGS (timeout),
+            final.frames_written, final.bytes_written));
+  else
+    GST_INFO_OBJECT (self, "stopped before the stalled writes to %s ended; "
+        "its frames not written were written at other locations", location);
 
   gst_rtframe_sink_stop_reporter (self);
   GST_OBJECT_LOCK (self);

@@ -448,6 +448,41 @@ test_barrier_after_frames (void)
   rtf_queue_free (q);
 }
 
+static gpointer
+answer_later (gpointer q)
+{
+  g_usleep (10000);
+  rtf_queue_barrier_done (q, 7);
+  return NULL;
+}
+
+/* A timed barrier nobody answers ends at its time, still asked; a later
+ * wait gets the answer; flushing ends a wait as ever */
+static void
+test_barrier_until (void)
+{
+  RtfQueue *q = rtf_queue_new (8, 0, 0);
+  gint64 t0 = g_get_monotonic_time ();
+  gint result = 0;
+  GThread *t;
+
+  g_assert_cmpint (rtf_queue_barrier_until (q, &result, t0 + 20000), ==,
+      RTF_QUEUE_TIMEOUT);
+  g_assert_cmpint (g_get_monotonic_time () - t0, >=, 20000);
+  g_assert_true (rtf_queue_barrier_pending (q));
+  t = g_thread_new ("answer", answer_later, q);
+  g_assert_cmpint (rtf_queue_barrier_until (q, &result,
+          g_get_monotonic_time () + 5 * G_USEC_PER_SEC), ==, RTF_QUEUE_OK);
+  g_assert_cmpint (result, ==, 7);
+  g_assert_false (rtf_queue_barrier_pending (q));
+  g_thread_join (t);
+  rtf_queue_set_flushing (q, TRUE);
+  g_assert_cmpint (rtf_queue_barrier_until (q, &result,
+          g_get_monotonic_time () + 5 * G_USEC_PER_SEC), ==,
+      RTF_QUEUE_FLUSHING);
+  rtf_queue_free (q);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -465,5 +500,6 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/flushing-aborts-wait", test_flushing_aborts_wait);
   g_test_add_func ("/queue/close-refuses", test_close_refuses);
   g_test_add_func ("/queue/barrier-after-frames", test_barrier_after_frames);
+  g_test_add_func ("/queue/barrier-until", test_barrier_until);
   return g_test_run ();
 }

@@ -360,6 +360,25 @@ GST_START_TEST (test_one_full)
 
 GST_END_TEST;
 
+/* Waits until the files of the recording are let go by writes given up
+ * at stop (they end once the disk moves) */
+static void
+wait_let_go (const gchar * manifest)
+{
+  gchar *out = NULL;
+  guint tries;
+
+  for (tries = 0; tries < 100; tries++) {
+    g_clear_pointer (&out, g_free);
+    if (rtf_test_run_tool (&out, "rtframe-verify", "--allow-gaps", manifest,
+            NULL) == 0)
+      break;
+    g_usleep (200 * 1000);
+  }
+  fail_unless (tries < 100, "%s", out);
+  g_free (out);
+}
+
 /* The location-left message of a location that stalled, and its RESOURCE
  * warning naming it; no error */
 static void
@@ -421,7 +440,7 @@ GST_START_TEST (test_stalled_disk_left)
   locs = locations_on (&d, 2, "stall.raw");
   /* in turn: the disk that stalls holds frames when it does */
   r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
-      "location-timeout=300000000", CAPS);
+      "location-timeout=300000000 stop-timeout=500000000", CAPS);
   rtf_test_spread_push (r, 0, before, 20);
   disks_throttle (&d, stall);
   rtf_test_spread_push (r, before, n, 20);
@@ -447,10 +466,16 @@ GST_START_TEST (test_stalled_disk_left)
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-missed"), 0);
   rtf_test_assert_accounting (st);
 
-  /* its writes end; the stop cuts its file back to the frames reported */
-  disks_throttle (&d, none);
+  /* a stop while it is still stalled gives it up after stop-timeout, but
+   * nothing was lost there: no error */
+  fail_unless_equals_int (gst_element_set_state (r->h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
   rtf_test_rec_stop (r);
+  /* its writes end: its file is cut back to the frames reported */
+  disks_throttle (&d, none);
   manifest = rtf_test_spread_manifest (locs[0]);
+  wait_let_go (manifest);
   rtf_test_spread_assert_whole (manifest, FRAME, n);
   fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
           manifest, NULL), 0);
@@ -464,26 +489,80 @@ GST_START_TEST (test_stalled_disk_left)
 
 GST_END_TEST;
 
-/* A disk stalls and is never left (location-timeout=0): stop gives every
- * location stop-timeout, not only the first, then gives the stalled one
- * up with an error saying what was lost; its file, once its writes end,
- * holds the frames reported written and the recording reads back. */
-GST_START_TEST (test_stop_bounded_every_location)
+/* A disk stalls after the last frame, while EOS waits for every location
+ * to be written: EOS does not wait for the stall to end - past
+ * location-timeout the location is left, its frames written at the other,
+ * and the recording ends whole. */
+GST_START_TEST (test_stall_during_eos)
 {
   const guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB,
     100 * 1000
   }, none[] = { 0, 0 };
-  guint64 n = 26, written;
+  guint64 n = 42;
   GstStructure *st;
-  gchar **locs, *manifest, *out = NULL;
-  gint64 t0, stop_us;
-  GstStateChangeReturn ret;
-  guint tries;
+  gchar **locs, *manifest;
+  gint64 t0, eos_us;
   Disks d;
   Rec *r;
 
   if (!rtf_test_have_blkio ())
     return;
+  disks_new (&d, 2);
+  disks_throttle (&d, fast);
+  locs = locations_on (&d, 2, "eos.raw");
+  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
+      "location-timeout=300000000", CAPS);
+  rtf_test_spread_push (r, 0, n - 2, 20);
+  disks_throttle (&d, stall);
+  /* the last frame goes to the stalled disk (in turn), EOS right after */
+  rtf_test_spread_push (r, n - 2, n, 0);
+  t0 = g_get_monotonic_time ();
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  eos_us = g_get_monotonic_time () - t0;
+  st = rtf_test_get_stats (r->h);
+  assert_stalled (r, locs[1]);
+  g_print ("  a disk stalled during EOS: EOS took %.0f ms "
+      "(location-timeout 300 ms), %" G_GUINT64_FORMAT " frame(s) written "
+      "again\n", eos_us / 1e3, rtf_test_stat_u64 (st, "frames-failed-over"));
+  fail_unless (eos_us < 3 * G_USEC_PER_SEC * rtf_test_time_scale (),
+      "EOS took %" G_GINT64_FORMAT " us", eos_us);
+  fail_unless (rtf_test_stat_u64 (st, "frames-failed-over") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
+  rtf_test_assert_accounting (st);
+  disks_throttle (&d, none);
+  rtf_test_rec_stop (r);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (st);
+  g_free (manifest);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
+/* A disk stalls and is never left (location-timeout=0): stop gives every
+ * location stop-timeout - the second, or the first (the element's own
+ * writer task) - then gives the stalled one up with an error saying what
+ * was lost; its file, once its writes end, holds the frames reported
+ * written and the recording reads back. */
+static void
+stop_with_stalled (guint stalled)
+{
+  guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB, 200 * MB },
+      none[] = { 0, 0 };
+  guint64 n = 26, written;
+  GstStructure *st;
+  gchar **locs, *manifest;
+  gint64 t0, stop_us;
+  GstStateChangeReturn ret;
+  Disks d;
+  Rec *r;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  stall[stalled] = 100 * 1000;
   disks_new (&d, 2);
   disks_throttle (&d, fast);
   locs = locations_on (&d, 2, "stop.raw");
@@ -496,39 +575,45 @@ GST_START_TEST (test_stop_bounded_every_location)
   g_usleep (300 * 1000);
   st = rtf_test_get_stats (r->h);
   written = rtf_test_stat_u64 (st, "frames-written");
-  fail_unless (location_u64 (st, 1, "frames-in-flight") +
-      location_u64 (st, 1, "frames-queued") > 0);
+  fail_unless (location_u64 (st, stalled, "frames-in-flight") +
+      location_u64 (st, stalled, "frames-queued") > 0);
 
   t0 = g_get_monotonic_time ();
   ret = gst_element_set_state (r->h->element, GST_STATE_NULL);
   stop_us = g_get_monotonic_time () - t0;
-  g_print ("  stop with a stalled second location: %.0f ms (stop-timeout "
-      "1000 ms), %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " frames "
-      "written\n", stop_us / 1e3, written, n);
+  g_print ("  stop with location %u stalled: %.0f ms (stop-timeout 1000 ms), "
+      "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " frames written\n",
+      stalled, stop_us / 1e3, written, n);
   fail_unless_equals_int (ret, GST_STATE_CHANGE_SUCCESS);
   fail_unless (stop_us < 4 * G_USEC_PER_SEC * rtf_test_time_scale (),
       "stop took %" G_GINT64_FORMAT " us", stop_us);
   rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_WRITE, "Stopped before 1 location(s) finished");
+      GST_RESOURCE_ERROR_WRITE, stalled ? "Stopped before 1 location(s) "
+      "finished" : "Stopped before the disk finished writing file");
   rtf_test_rec_stop (r);
 
-  /* its writes end: the files are let go and read back */
+  /* its writes end (the element may be gone by then): the files are let
+   * go and read back */
   disks_throttle (&d, none);
   manifest = rtf_test_spread_manifest (locs[0]);
-  for (tries = 0; tries < 100; tries++) {
-    g_clear_pointer (&out, g_free);
-    if (rtf_test_run_tool (&out, "rtframe-verify", "--allow-gaps", manifest,
-            NULL) == 0)
-      break;
-    g_usleep (200 * 1000);
-  }
-  fail_unless (tries < 100, "%s", out);
+  wait_let_go (manifest);
   rtf_test_spread_assert_most (manifest, FRAME, n, n - written);
   gst_structure_free (st);
-  g_free (out);
   g_free (manifest);
   g_strfreev (locs);
   disks_free (&d);
+}
+
+GST_START_TEST (test_stop_bounded_every_location)
+{
+  stop_with_stalled (1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stop_bounded_first_location)
+{
+  stop_with_stalled (0);
 }
 
 GST_END_TEST;
@@ -546,7 +631,9 @@ spread_root_suite (void)
   tcase_add_test (tc, test_one_shut_down);
   tcase_add_test (tc, test_one_full);
   tcase_add_test (tc, test_stalled_disk_left);
+  tcase_add_test (tc, test_stall_during_eos);
   tcase_add_test (tc, test_stop_bounded_every_location);
+  tcase_add_test (tc, test_stop_bounded_first_location);
   return s;
 }
 
