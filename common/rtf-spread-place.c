@@ -26,25 +26,33 @@ rtf_place_eta (const RtfPlaceCandidate * c)
   return c->latency_ns * (gint64) (c->held + 1) / depth;
 }
 
-/* Estimates within a factor of two are taken as equal: then the location
- * holding fewer frames is better, and with as many the one met first from
- * the turn on, so equal disks alternate.  (With a finer comparison, the
- * disk a little faster took frames in runs until a throughput cap it
- * cannot see, a throttle's budget or a drive's cache, made it slow: two
- * equal throttled disks had 140 ms at p99 where round robin had 3 ms.) */
+/* Estimates within a factor of two are taken as equal, and so are two
+ * that both finish within slack (an eighth of the deadline: well in
+ * time): then the location holding fewer frames is better, and with as
+ * many the one met first from the turn on, so equal disks alternate.
+ * (With a finer comparison, the disk a little faster took frames in runs
+ * until a throughput cap it cannot see, a throttle's budget or a drive's
+ * cache, made it slow.  The factor of two alone was not enough: idle, two
+ * equal throttled disks showed 2 and 5 ms, the first took 6 frames in a
+ * row, went over its throttle's budget, and the frames behind waited
+ * 111-145 ms - p99 113-140 ms where round robin had 4-20 ms.) */
 static gboolean
-better (const RtfPlaceCandidate * a, const RtfPlaceCandidate * b)
+better (const RtfPlaceCandidate * a, const RtfPlaceCandidate * b,
+    gint64 slack_ns)
 {
   gint64 ea = rtf_place_eta (a), eb = rtf_place_eta (b);
   gint64 margin = MAX (ea, eb) / 2;
 
+  if (ea <= slack_ns && eb <= slack_ns)
+    return a->held < b->held;
   if (ea + margin < eb || eb + margin < ea)
     return ea < eb;
   return a->held < b->held;
 }
 
 static gint
-choose_soonest (const RtfPlaceCandidate * c, guint n, guint * turn)
+choose_soonest (const RtfPlaceCandidate * c, guint n, guint * turn,
+    gint64 slack_ns)
 {
   gint best = -1;
   guint k;
@@ -54,7 +62,7 @@ choose_soonest (const RtfPlaceCandidate * c, guint n, guint * turn)
 
     if (c[i].state != RTF_LOCATION_ACTIVE)
       continue;
-    if (best < 0 || better (&c[i], &c[best]))
+    if (best < 0 || better (&c[i], &c[best], slack_ns))
       best = i;
   }
   if (best >= 0)
@@ -80,11 +88,11 @@ choose_round_robin (const RtfPlaceCandidate * c, guint n, guint * turn)
 
 gint
 rtf_place_choose (RtfPlacement placement, const RtfPlaceCandidate * c,
-    guint n, guint * turn)
+    guint n, guint * turn, gint64 slack_ns)
 {
   if (placement == RTF_PLACEMENT_ROUND_ROBIN)
     return choose_round_robin (c, n, turn);
-  return choose_soonest (c, n, turn);
+  return choose_soonest (c, n, turn, slack_ns);
 }
 
 /* An exponential average over about 8 frames: a disk that slows down is

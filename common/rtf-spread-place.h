@@ -37,11 +37,12 @@ typedef struct
 gint64 rtf_place_eta (const RtfPlaceCandidate * c);
 
 /* The location for the next frame: the ACTIVE one with the least
- * rtf_place_eta() (within a factor of two: fewer held, then the
- * first from *turn on), or with ROUND_ROBIN the next ACTIVE one from *turn on; *turn
+ * rtf_place_eta() - estimates within a factor of two, or both within
+ * slack_ns, count as equal: then fewer held, then the first from *turn
+ * on - or with ROUND_ROBIN the next ACTIVE one from *turn on; *turn
  * goes past the one chosen.  -1 when none is ACTIVE. */
 gint rtf_place_choose (RtfPlacement placement, const RtfPlaceCandidate * c,
-    guint n, guint * turn);
+    guint n, guint * turn, gint64 slack_ns);
 
 /* A location's latency estimate after a frame took sample_ns */
 gint64 rtf_place_latency_update (gint64 estimate_ns, gint64 sample_ns);

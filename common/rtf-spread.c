@@ -65,6 +65,7 @@ struct _RtfSpread
   gpointer user_data;
   RtfPlacement placement;
   guint64 timeout;
+  gint64 slack;                 /* placement: an eighth of the deadline */
   RtfRecordingId id;
   SpreadPhase phase;            /* lock */
   guint64 failed_over, replaced;        /* lock */
@@ -300,6 +301,7 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   s->user_data = user_data;
   s->placement = config->placement;
   s->timeout = config->location_timeout;
+  s->slack = (gint64) MIN (config->deadline / 8, (guint64) G_MAXINT64);
   s->id = base->recording_id;
   if (rtf_recording_id_is_zero (&s->id))
     rtf_recording_id_new (&s->id);
@@ -641,7 +643,7 @@ place_numbered (RtfSpread * s, guint64 seq)
     s->cand[i].depth = l->depth;
     s->cand[i].latency_ns = current_latency (l, s->cand[i].held, now);
   }
-  chosen = rtf_place_choose (s->placement, s->cand, s->n, &s->turn);
+  chosen = rtf_place_choose (s->placement, s->cand, s->n, &s->turn, s->slack);
   if (chosen >= 0) {
     if (s->cand[chosen].held == 0)
       s->loc[chosen].progress_ns = now;

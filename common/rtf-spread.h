@@ -49,6 +49,9 @@ typedef struct
   guint n_locations;
   RtfPlacement placement;
   guint64 location_timeout;     /* ns; 0: a slow location is never left */
+  guint64 deadline;             /* ns a frame has, 0 none: placement takes
+                                 * locations that both finish a frame
+                                 * within an eighth of it as equal */
 } RtfSpreadConfig;
 
 /* Makes a writer per location from base (its location replaced, one

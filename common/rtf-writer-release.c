@@ -43,6 +43,11 @@ rtf_writer_frame_written (RtfWriter * w, RtfFrame * f)
       && f->complete_ns > f->times.deadline_ns;
   RtfFrameReport m;
 
+  /* handed back (retired): written elsewhere, where it is measured and,
+   * if late, counted missed once */
+  if (f->given_up)
+    return;
+
   /* A deadline that passed while the thread was busy: reported now, just
    * before the completion. */
   if (late && !f->miss_reported)

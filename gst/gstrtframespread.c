@@ -27,6 +27,7 @@ typedef struct
   RtfFrameTimes times;
   RtfFrameOrigin origin;
   guint flags;
+  gboolean missed;              /* its missed deadline was reported there */
 } GstRtFrameRedo;
 
 /* ---- what the spread tells (writer threads, callback lock held) ------ */
@@ -75,6 +76,7 @@ spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
   redo->times = frame->times;
   redo->origin = frame->origin;
   redo->flags = frame->flags;
+  redo->missed = frame->miss_reported;
   g_mutex_lock (&self->redo_lock);
   g_queue_push_tail (&self->redo, redo);
   g_mutex_unlock (&self->redo_lock);
@@ -174,6 +176,7 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   sc.n_locations = g_strv_length (self->locations);
   sc.placement = (RtfPlacement) self->placement;
   sc.location_timeout = self->location_timeout;
+  sc.deadline = self->deadline;
   /* (the spread keeps its own copy) */
   cb.writer = gst_rtframe_sink_writer_callbacks;
   cb.location_left = spread_location_left;
@@ -330,6 +333,8 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
   frame->reference = self->reference_text ?
       g_ref_string_acquire (self->reference_text) : NULL;
   frame->flags = redo->flags | RTF_FRAME_FAILED_OVER;
+  /* a frame is counted missed, and told, once */
+  frame->miss_reported = redo->missed;
   rtf_writer_commit (w, frame);
   g_free (redo);
   return GST_FLOW_OK;

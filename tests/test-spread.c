@@ -34,40 +34,76 @@ GST_START_TEST (test_place_soonest)
 
   /* idle: the faster disk (a frame every 2.5 ms against 20 ms) */
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 0);
+          &turn, 0), 0);
   /* 2 ahead: 7.5 ms, still under half of 20 */
   c[0].held = 2;
   fail_unless_equals_int64 (rtf_place_eta (&c[0]), 7500 * GST_USECOND);
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 0);
+          &turn, 0), 0);
   /* 3 ahead: 10 ms, within a factor of two: the one holding fewer */
   c[0].held = 3;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 1);
+          &turn, 0), 1);
   c[0].held = 16;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 1);
+          &turn, 0), 1);
   /* equal disks, idle: in turn */
   for (i = 0; i < 4; i++)
     fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, same, 2,
-            &turn), (gint) ((i + 0) % 2));
+            &turn, 0), (gint) ((i + 0) % 2));
   /* a location out of the set takes nothing */
   c[1].state = RTF_LOCATION_FAILED;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 0);
+          &turn, 0), 0);
   c[0].state = RTF_LOCATION_STALLED;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), -1);
+          &turn, 0), -1);
   /* not measured yet: a frame when idle, then none while a measured one
    * takes them */
   c[0].state = c[1].state = RTF_LOCATION_ACTIVE;
   c[1].latency_ns = 0;
   c[1].held = 0;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 1);
+          &turn, 0), 1);
   c[1].held = 1;
   fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
-          &turn), 0);
+          &turn, 0), 0);
+}
+
+GST_END_TEST;
+
+/* With a deadline, locations that both finish within an eighth of it are
+ * as good: idle disks of 2 and 5 ms (measured on two equal throttled
+ * disks) alternate instead of the first taking every frame; a disk
+ * slower than that still gets none while the fast one is free */
+GST_START_TEST (test_place_slack)
+{
+  RtfPlaceCandidate c[2] = {
+    {RTF_LOCATION_ACTIVE, 0, 4, 2 * GST_MSECOND},
+    {RTF_LOCATION_ACTIVE, 0, 4, 5 * GST_MSECOND},
+  };
+  gint64 slack = 500 * GST_MSECOND / 8;
+  guint turn = 0, i;
+
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+            &turn, 0), 0);
+  turn = 0;
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+            &turn, slack), (gint) (i % 2));
+  /* fewer held wins among equals */
+  c[0].held = 1;
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn, slack), 1);
+  fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+          &turn, slack), 1);
+  /* a frame there every 200 ms against one every 0.5 ms: beyond slack */
+  c[0].held = 0;
+  c[1].latency_ns = 800 * GST_MSECOND;
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_SOONEST, c, 2,
+            &turn, slack), 0);
 }
 
 GST_END_TEST;
@@ -87,7 +123,7 @@ GST_START_TEST (test_place_round_robin)
     if (i == 4)
       c[1].state = RTF_LOCATION_FAILED;
     fail_unless_equals_int (rtf_place_choose (RTF_PLACEMENT_ROUND_ROBIN, c,
-            3, &turn), want[i]);
+            3, &turn, 0), want[i]);
   }
 }
 
@@ -346,6 +382,7 @@ spread_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_place_soonest);
+  tcase_add_test (tc, test_place_slack);
   tcase_add_test (tc, test_place_round_robin);
   tcase_add_test (tc, test_place_latency_estimate);
   tc = rtf_test_tcase (s, "recording");
