@@ -31,9 +31,10 @@
 #              one after another in one process: misses, drops and peak RSS
 #              of each, and a summary (is RSS steady? any miss?)
 #   spread     several disks, one stream (bench/spread.sh): one stream of
-#              76 MB/s onto blkio-throttled XFS loop devices: one location,
+#              114 MB/s onto blkio-throttled XFS loop devices: one location,
 #              locations= over two (placement soonest and round-robin), md
-#              RAID0 over two; both disks alike, then one slow
+#              RAID0 over two; both disks alike, then one slow, then one
+#              stalling
 #   preflight  rtframe-bench --preflight for the user's workload: on
 #              RAM-backed XFS of 8 GiB (4 GB flat out), and on XFS on the
 #              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,

@@ -300,7 +300,8 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   s->cb = *callbacks;
   s->user_data = user_data;
   s->placement = config->placement;
-  s->timeout = config->location_timeout;
+  /* (compared as gint64 with the clock) */
+  s->timeout = MIN (config->location_timeout, (guint64) G_MAXINT64);
   s->slack = (gint64) MIN (config->deadline / 8, (guint64) G_MAXINT64);
   s->id = base->recording_id;
   if (rtf_recording_id_is_zero (&s->id))

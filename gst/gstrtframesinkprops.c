@@ -123,8 +123,9 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_LOCATION_TIMEOUT,
       g_param_spec_uint64 ("location-timeout", "Location timeout",
-          "With locations: a location whose oldest frame waits this long (ns) "
-          "takes no more frames (0 = never)", 0, G_MAXUINT64,
+          "With locations: a location where no write completes for this long "
+          "(ns) while it holds frames leaves the recording, its frames "
+          "written at the others (0 = never)", 0, G_MAXUINT64,
           DEFAULT_LOCATION_TIMEOUT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_SIZE_BUFFERS,
