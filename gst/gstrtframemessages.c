@@ -346,7 +346,9 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
 
   in.writer = st;
   in.latency = latency;
-  in.location = self->location;
+  /* with locations, the first (each is in "locations") */
+  in.location = self->locations && self->locations[0] ? self->locations[0] :
+      self->location;
   in.deadline = self->deadline;
   in.frames_repacked = self->frames_repacked;
   in.pre_record_copies = self->hold_copies;

@@ -196,6 +196,10 @@ assert_locations_add_up (const GstStructure * st, guint64 n)
   }
   fail_unless_equals_uint64 (placed, n);
   fail_unless_equals_uint64 (written, n);
+  /* the stream's "location": the first of them */
+  fail_unless_equals_string (gst_structure_get_string (st, "location"),
+      gst_structure_get_string (rtf_test_spread_location (st, 0),
+          "location"));
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-received"), n);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-failed-over"), 0);
