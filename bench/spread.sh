@@ -10,7 +10,8 @@
 #   (stall only) soonest with location-timeout=300 ms: the stalled disk
 #           is left and its frame written at the other before the deadline
 #   raid0   one location on md RAID0 (mdadm, 512 KiB chunks) over two more
-#           loop devices throttled alike
+#           loop devices throttled alike; where the kernel has no md, btrfs's
+#           RAID0 over them instead (data striped in 64 KiB pieces)
 # first with both disks alike (60 MB/s each), then with one slow (100 and
 # 20 MB/s), then both at 150 MB/s with the second stalling (2 MB/s for 3 s,
 # from 3 s into the recording: a drive's garbage collection; the one
@@ -67,6 +68,18 @@ if command -v mdadm >/dev/null; then
   else
     md=
     [ -e /proc/mdstat ] || no_md="$no_md (this kernel has no md driver)"
+  fi
+fi
+# Without md, btrfs's own RAID0 over the same two devices (data striped in
+# 64 KiB pieces over both, metadata mirrored): striping all the same, each
+# frame written over both disks.  (apt-get install mdadm btrfs-progs)
+striped=
+if [ -z "$md" ] && command -v mkfs.btrfs >/dev/null \
+    && grep -qw btrfs /proc/filesystems; then
+  mkdir -p "$work/m2"
+  if mkfs.btrfs -q -f -d raid0 -m raid1 "${loops[2]}" "${loops[3]}" \
+      >/dev/null 2>&1 && mount "${loops[2]}" "$work/m2"; then
+    striped="btrfs RAID0 (64K stripes)"
   fi
 fi
 
@@ -137,6 +150,7 @@ runs() {
     record "md RAID0 (512K chunks)" "location=$work/m2/raid.raw"
   else
     echo "md RAID0: not made here: $no_md"
+    [ -n "$striped" ] && record "$striped" "location=$work/m2/raid.raw"
   fi
   record "one location (disk $one)" "location=$work/m$one/one.raw"
   sleep 10
