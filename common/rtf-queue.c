@@ -470,6 +470,9 @@ rtf_queue_barrier_until (RtfQueue * q, gint * result, gint64 end_us)
   } else if (q->closed) {
     res = RTF_QUEUE_CLOSED;
   } else if (q->flushing) {
+    /* withdrawn: the writer must not end the file later, mid-stream,
+     * when it is next idle */
+    q->barrier_req = q->barrier_ack;
     res = RTF_QUEUE_FLUSHING;
   } else {
     res = RTF_QUEUE_TIMEOUT;

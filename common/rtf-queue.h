@@ -91,7 +91,7 @@ void rtf_queue_set_flushing (RtfQueue * q, gboolean flushing);
 RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
 /* The same, waiting until end_us (g_get_monotonic_time()) at most: then
  * RTF_QUEUE_TIMEOUT, the barrier still asked (a later call waits for
- * the same) */
+ * the same).  A flush withdraws it (RTF_QUEUE_FLUSHING). */
 RtfQueueResult rtf_queue_barrier_until (RtfQueue * q, gint * result,
     gint64 end_us);
 void rtf_queue_shutdown (RtfQueue * q);

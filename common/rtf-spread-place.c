@@ -43,7 +43,10 @@ better (const RtfPlaceCandidate * a, const RtfPlaceCandidate * b,
   gint64 ea = rtf_place_eta (a), eb = rtf_place_eta (b);
   gint64 margin = MAX (ea, eb) / 2;
 
-  if (ea <= slack_ns && eb <= slack_ns)
+  /* well in time: the frame itself is written after at least one write's
+   * latency, however many the disk writes at once */
+  if (MAX (ea, a->latency_ns) <= slack_ns && MAX (eb, b->latency_ns)
+      <= slack_ns)
     return a->held < b->held;
   if (ea + margin < eb || eb + margin < ea)
     return ea < eb;

@@ -3,9 +3,12 @@
  * Threads: the producer places, numbers and offers (rtf_spread_place(),
  * rtf_spread_offered()); each location's writer thread calls back through
  * the wrappers here, which keep that location's latency estimate and
- * state.  `lock` guards the locations' states and figures; it is taken
- * for a few assignments, never across I/O or a call into a writer, and
- * inside a writer's callback lock (never the other way round). */
+ * state.  `lock` guards the locations' states and figures, and which
+ * writer each location has: it is taken for a few assignments and to read
+ * a writer's figures (rtf_writer_get_stats(), _get_latency(): the writer's
+ * `lock` and its queue's inside it), never across I/O or any other call
+ * into a writer, and inside a writer's callback lock (never the other way
+ * round). */
 #include "rtf-spread.h"
 #include "rtf-clock.h"
 #include "rtf-thread.h"
@@ -35,6 +38,7 @@ typedef struct
   SpreadWriterFate fate;        /* the owner's thread; with writer, under
                                  * the lock once given up */
   SpreadWriterFate given_up_from;       /* its fate before */
+  RtfLocationState state_before;        /* and its state */
   RtfWriterStats final;         /* given up: its last figures */
   gpointer user;                /* the owner's, freed with the writer */
   GDestroyNotify user_free;
@@ -480,6 +484,7 @@ let_go (RtfSpread * s, SpreadLocation * l)
   rtf_writer_get_stats (w, &l->final);
   l->writer = NULL;
   l->given_up_from = l->fate;
+  l->state_before = l->state;
   l->fate = WRITER_GIVEN_UP;
   l->state = RTF_LOCATION_FAILED;
   g_mutex_unlock (&s->lock);
@@ -502,6 +507,7 @@ given_up (RtfSpread * s, SpreadLocation * l, RtfWriter * w,
   } else {
     l->writer = w;
     l->fate = l->given_up_from;
+    l->state = l->state_before;
   }
   g_mutex_unlock (&s->lock);
   if (!final)
@@ -612,11 +618,19 @@ retire (RtfSpread * s, guint index)
 {
   SpreadLocation *l = &s->loc[index];
 
+  if (!rtf_writer_retire (l->writer)) {
+    /* it failed meanwhile (its failure takes it out, and says so) or has
+     * not started: as it was */
+    g_mutex_lock (&s->lock);
+    if (l->state == RTF_LOCATION_STALLED)
+      l->state = RTF_LOCATION_ACTIVE;
+    g_mutex_unlock (&s->lock);
+    return;
+  }
+  l->fate = WRITER_RETIRED;
   if (s->cb.location_left)
     s->cb.location_left (index, l->location, RTF_LOCATION_STALLED, NULL,
         s->user_data);
-  if (rtf_writer_retire (l->writer))
-    l->fate = WRITER_RETIRED;
 }
 
 static gint
@@ -873,52 +887,52 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
     RtfWriterLatency * latency)
 {
   const RtfStatField *fields;
-  RtfWriterStats one;
-  RtfWriterLatency *lat = latency ? g_new (RtfWriterLatency, 1) : NULL;
-  gboolean first = TRUE;
+  RtfWriterStats *one = g_new0 (RtfWriterStats, s->n);
+  RtfWriterLatency *lat = latency ? g_new0 (RtfWriterLatency, s->n) : NULL;
   guint n_fields, i, k;
   guint64 replaced, given_up = 0;
 
-  fields = rtf_writer_stats_fields (&n_fields);
-  memset (st, 0, sizeof (*st));
-  if (latency)
-    memset (latency, 0, sizeof (*latency));
-  /* under the lock: a writer given up may free itself as soon as the
-   * spread lets it go (let_go(), under this lock) */
+  /* copied under the lock (a writer given up may free itself as soon as
+   * the spread lets it go, let_go(), under this lock), added up after */
   g_mutex_lock (&s->lock);
   for (i = 0; i < s->n; i++) {
-    if (s->loc[i].writer == NULL)
-      *(first ? st : &one) = s->loc[i].final;
-    else
-      rtf_writer_get_stats (s->loc[i].writer, first ? st : &one);
-    if (lat && s->loc[i].writer) {
-      rtf_writer_get_latency (s->loc[i].writer, lat);
-      rtf_histogram_merge (&latency->arrival_to_done, &lat->arrival_to_done);
-      rtf_histogram_merge (&latency->submit_to_done, &lat->submit_to_done);
-    }
-    if (first) {
-      first = FALSE;
+    if (s->loc[i].writer == NULL) {
+      one[i] = s->loc[i].final;
       continue;
     }
-    for (k = 0; k < n_fields; k++)
-      add_field (&fields[k], st, &one);
-    if (st->error == 0)
-      st->error = one.error;
+    rtf_writer_get_stats (s->loc[i].writer, &one[i]);
+    if (lat)
+      rtf_writer_get_latency (s->loc[i].writer, &lat[i]);
+    given_up += s->loc[i].given_up;
   }
-  g_free (lat);
-  /* a frame failed over and placed again was received twice and lost
-   * once: the stream received it once and wrote it */
   replaced = s->replaced;
-  for (i = 0; i < s->n; i++)
-    if (s->loc[i].writer)
-      given_up += s->loc[i].given_up;
   g_mutex_unlock (&s->lock);
+
+  fields = rtf_writer_stats_fields (&n_fields);
+  *st = one[0];
+  for (i = 1; i < s->n; i++) {
+    for (k = 0; k < n_fields; k++)
+      add_field (&fields[k], st, &one[i]);
+    if (st->error == 0)
+      st->error = one[i].error;
+  }
+  if (latency) {
+    memset (latency, 0, sizeof (*latency));
+    for (i = 0; i < s->n; i++) {
+      rtf_histogram_merge (&latency->arrival_to_done, &lat[i].arrival_to_done);
+      rtf_histogram_merge (&latency->submit_to_done, &lat[i].submit_to_done);
+    }
+  }
+  g_free (one);
+  g_free (lat);
   /* a frame handed back by a stalled location is lost there (its writes
    * end in their own time) and written elsewhere, like one failed over */
   given_up = MIN (given_up, st->frames_in_flight);
   st->frames_in_flight -= given_up;
   st->frames_held -= MIN (st->frames_held, given_up);
   st->frames_lost += given_up;
+  /* a frame failed over and placed again was received twice and lost
+   * once: the stream received it once and wrote it */
   st->frames_received -= MIN (st->frames_received, replaced);
   st->frames_lost -= MIN (st->frames_lost, replaced);
 }

@@ -176,6 +176,33 @@ rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
   }
 }
 
+RtfOffer
+rtf_writer_offer_again (RtfWriter * w, gsize size,
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    gboolean miss_reported, RtfFrame ** frame)
+{
+  /* watched while it waits like any frame, but a miss told before (at
+   * the other location) is not told again */
+  RtfFrame offered = { 0 };
+  gint64 waited = 0;
+
+  offered.size = size;
+  offered.times = *times;
+  offered.origin = *origin;
+  offered.miss_reported = miss_reported;
+  switch (rtf_queue_reserve (w->queue, size, TRUE, &offered, frame, &waited)) {
+    case RTF_QUEUE_OK:
+      count_wait (w, waited);
+      (*frame)->times = *times;
+      (*frame)->origin = *origin;
+      return RTF_OFFER_TAKEN;
+    case RTF_QUEUE_FLUSHING:
+      return RTF_OFFER_FLUSHING;
+    default:
+      return RTF_OFFER_CLOSED;
+  }
+}
+
 void
 rtf_writer_number_next (RtfWriter * w, guint64 seq)
 {

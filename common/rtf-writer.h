@@ -222,6 +222,15 @@ typedef enum
 RtfOffer rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     RtfFrame ** frame);
+/* A frame offered again under the number it had (rtf_writer_number_next()
+ * first): a frame failed over from another writer of the same stream.
+ * It waits for room, is never dropped, and its upstream gap and (when
+ * miss_reported) its missed deadline, told where it was first, are not
+ * told or counted again.  FLUSHING or CLOSED: nothing is counted, the
+ * frame stays the producer's. */
+RtfOffer rtf_writer_offer_again (RtfWriter * w, gsize size,
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    gboolean miss_reported, RtfFrame ** frame);
 /* The number the next frame offered gets (taken or dropped), instead of
  * the writer's own count: an owner that spreads one stream over several
  * writers numbers the frames itself (rtf-spread.c).  Producer's thread,

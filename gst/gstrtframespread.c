@@ -216,7 +216,7 @@ redo_free (GstRtFrameRedo * redo)
 void
 gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
 {
-  guint i, n, given_up;
+  guint i, n, given_up, pending;
   guint64 lost;
 
   if (self->spread == NULL)
@@ -229,6 +229,17 @@ gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
   given_up = rtf_spread_finish (self->spread, 1, end_us, &lost);
   for (i = 1 + given_up; i < n; i++)
     gst_object_unref (self);
+  /* frames of a location that left, not offered again before the stop
+   * (render had no next frame): accepted, and written nowhere */
+  g_mutex_lock (&self->redo_lock);
+  pending = g_queue_get_length (&self->redo);
+  g_mutex_unlock (&self->redo_lock);
+  if (pending > 0)
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Stopped before %u frames of a location that left the recording "
+            "were written at another.", pending),
+        ("they failed over after the last frame; stop without EOS does "
+            "not place them again"));
   if (given_up == 0)
     return;
   if (lost == 0) {
@@ -262,22 +273,24 @@ gst_rtframe_sink_spread_free (GstRtFrameSink * self)
 /* Places a frame and offers it until a location takes or drops it: a
  * location found failed is left for the next */
 static RtfOffer
-place_and_offer (GstRtFrameSink * self, gboolean again, guint64 seq,
+place_and_offer (GstRtFrameSink * self, const GstRtFrameRedo * redo,
     RtfLeaky leaky, const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     RtfFrame ** frame, RtfWriter ** w)
 {
   gsize size = self->format.frame_size;
 
   for (;;) {
-    gint i = again ? rtf_spread_place_again (self->spread, size, seq) :
+    gint i = redo ? rtf_spread_place_again (self->spread, size, redo->seq) :
         rtf_spread_place (self->spread, size);
     RtfOffer res;
 
     if (i < 0)
       return RTF_OFFER_CLOSED;  /* the last location posted its error */
     *w = rtf_spread_writer (self->spread, i);
-    res = rtf_writer_offer (*w, size, leaky, times, origin, frame);
-    rtf_spread_offered (self->spread, i, again, res);
+    res = redo ? rtf_writer_offer_again (*w, size, times, origin,
+        redo->missed, frame) :
+        rtf_writer_offer (*w, size, leaky, times, origin, frame);
+    rtf_spread_offered (self->spread, i, redo != NULL, res);
     if (res != RTF_OFFER_CLOSED)
       return res;
   }
@@ -288,7 +301,7 @@ gst_rtframe_sink_spread_offer (GstRtFrameSink * self, RtfLeaky leaky,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     RtfFrame ** frame, RtfWriter ** w)
 {
-  return place_and_offer (self, FALSE, 0, leaky, times, origin, frame, w);
+  return place_and_offer (self, NULL, leaky, times, origin, frame, w);
 }
 
 static GstRtFrameRedo *
@@ -310,7 +323,7 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
   RtfFrame *frame;
   RtfWriter *w;
 
-  switch (place_and_offer (self, TRUE, redo->seq, RTF_LEAKY_NO, &redo->times,
+  switch (place_and_offer (self, redo, RTF_LEAKY_NO, &redo->times,
           &redo->origin, &frame, &w)) {
     case RTF_OFFER_TAKEN:
       break;
@@ -333,8 +346,6 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
   frame->reference = self->reference_text ?
       g_ref_string_acquire (self->reference_text) : NULL;
   frame->flags = redo->flags | RTF_FRAME_FAILED_OVER;
-  /* a frame is counted missed, and told, once */
-  frame->miss_reported = redo->missed;
   rtf_writer_commit (w, frame);
   g_free (redo);
   return GST_FLOW_OK;

@@ -362,7 +362,9 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   writer = self->writer;
   gst_rtframe_sink_writer_stats (self, &self->last_stats, NULL);
   self->writer = NULL;
-  location = g_strdup (self->location);
+  /* (with locations, the first: this writer's) */
+  location = g_strdup (self->locations && self->locations[0] ?
+      self->locations[0] : self->location);
   run->mappings = self->mappings;
   run->location = g_strdup (location);
   GST_OBJECT_UNLOCK (self);

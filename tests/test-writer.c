@@ -758,6 +758,74 @@ offer_with_origin (RtfWriter * w, GapCtx * gc, RtfLeaky leaky,
   return RTF_OFFER_TAKEN;
 }
 
+/* A frame offered again (failed over from another writer of the stream):
+ * its upstream gap and a miss told before are not told or counted again
+ * here; a miss not told before is */
+static void
+test_offer_again (void)
+{
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "again.raw", NULL);
+  RtfWriterConfig cfg = { path, RTF_ENGINE_AUTO, RTF_DIRECT_AUTO, 2, 4, 0,
+    1 << 20
+  };
+  const gsize size = 4096;
+  RtfWriterStats st;
+  Ctx ctx = { 0 };
+  RtfWriter *w;
+  GThread *t;
+  gint e = 0;
+  guint i;
+
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
+  g_assert_nonnull (w);
+  ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  for (i = 0; i < 2; i++) {
+    RtfFrameTimes times;
+    RtfFrameOrigin origin;
+    RtfFrame *f;
+    void *p = NULL;
+
+    rtf_frame_times_clear (&times);
+    times.arrival_ns = 1;
+    times.deadline_ns = 2;      /* long past */
+    rtf_frame_origin_clear (&origin);
+    origin.gap.how = RTF_GAP_DISCONT;
+    origin.gap.missing = 1;
+    rtf_writer_number_next (w, 7 + i);
+    /* the first was told missed where it was first, the second not */
+    g_assert_cmpint (rtf_writer_offer_again (w, size, &times, &origin,
+            i == 0, &f), ==, RTF_OFFER_TAKEN);
+    g_assert_cmpint (posix_memalign (&p, 4096, size), ==, 0);
+    ctx.mem[f->cell] = p;
+    rtf_test_fill_frame (p, size, 0, 7 + i);
+    f->iov[0] = (struct iovec) { p, size };
+    f->n_iov = 1;
+    rtf_writer_commit (w, f);
+  }
+  g_assert_cmpint (rtf_writer_sync (w), ==, 0);
+  rtf_writer_get_stats (w, &st);
+  g_assert_cmpuint (st.frames_written, ==, 2);
+  g_assert_cmpuint (st.upstream_gaps, ==, 0);
+  g_assert_cmpuint (st.frames_missed, ==, 1);
+  rtf_writer_shutdown (w);
+  g_thread_join (t);
+  rtf_writer_free (w);
+  g_free (ctx.mem);
+  g_unlink (path);
+  {
+    gchar *idx = g_strconcat (path, ".idx", NULL);
+
+    g_unlink (idx);
+    g_free (idx);
+  }
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 static void
 test_upstream_gaps (void)
 {
@@ -913,6 +981,7 @@ main (int argc, char **argv)
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_abandon);
   g_test_add_data_func ("/writer/abandon/psync",
       GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_abandon);
+  g_test_add_func ("/writer/offer-again", test_offer_again);
   g_test_add_data_func ("/writer/retire/io_uring",
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_retire);
   g_test_add_data_func ("/writer/retire/psync",
