@@ -457,7 +457,7 @@ answer_later (gpointer q)
 }
 
 /* A timed barrier nobody answers ends at its time, still asked; a later
- * wait gets the answer; flushing ends a wait as ever */
+ * wait gets the answer; flushing ends a wait and withdraws its request */
 static void
 test_barrier_until (void)
 {
@@ -480,6 +480,9 @@ test_barrier_until (void)
   g_assert_cmpint (rtf_queue_barrier_until (q, &result,
           g_get_monotonic_time () + 5 * G_USEC_PER_SEC), ==,
       RTF_QUEUE_FLUSHING);
+  /* withdrawn: the writer does not end the file later, mid-stream */
+  rtf_queue_set_flushing (q, FALSE);
+  g_assert_false (rtf_queue_barrier_pending (q));
   rtf_queue_free (q);
 }
 
