@@ -224,11 +224,11 @@ GST_START_TEST (test_slow_disk_gets_fewer)
 
 GST_END_TEST;
 
-/* The location left: one RESOURCE warning naming it, one location-left
- * message, no error, its state in the stats; the stream lost nothing */
+/* The location left in `state`: one RESOURCE warning (code, naming it
+ * and saying `why`), one location-left message, no error */
 static void
-assert_left (Rec * r, const GstStructure * st, const gchar * location,
-    gint code, guint64 n)
+assert_one_left (Rec * r, const gchar * location, gint code,
+    const gchar * state, const gchar * why)
 {
   guint warnings = 0, left = 0;
   GstMessage *msg;
@@ -243,25 +243,42 @@ assert_left (Rec * r, const GstStructure * st, const gchar * location,
       fail_unless (err->domain == GST_RESOURCE_ERROR && err->code == code,
           "%s", err->message);
       fail_unless (strstr (err->message, location) != NULL, "%s", err->message);
+      fail_unless (why == NULL || strstr (err->message, why) != NULL, "%s",
+          err->message);
       warnings++;
       g_error_free (err);
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
         && gst_message_has_name (msg, "rtframesink-location-left")) {
       fail_unless_equals_string (gst_structure_get_string (s, "location"),
           location);
-      fail_unless_equals_string (gst_structure_get_string (s, "state"),
-          "failed");
+      fail_unless_equals_string (gst_structure_get_string (s, "state"), state);
       left++;
     }
     gst_message_unref (msg);
   }
   fail_unless_equals_int (warnings, 1);
   fail_unless_equals_int (left, 1);
+}
+
+/* The location failed and left; the stream lost nothing */
+static void
+assert_left (Rec * r, const GstStructure * st, const gchar * location,
+    gint code, guint64 n)
+{
+  assert_one_left (r, location, code, "failed", NULL);
   fail_unless_equals_string (gst_structure_get_string
       (rtf_test_spread_location (st, 1), "state"), "failed");
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
   rtf_test_assert_accounting (st);
+}
+
+/* The location stalled and left */
+static void
+assert_stalled (Rec * r, const gchar * location)
+{
+  assert_one_left (r, location, GST_RESOURCE_ERROR_WRITE, "stalled",
+      "location-timeout");
 }
 
 /* One filesystem shuts down mid-run (EIO): the recording goes on at the
@@ -360,6 +377,35 @@ GST_START_TEST (test_one_full)
 
 GST_END_TEST;
 
+/* Two disks of 200 MB/s, name on both, recording with props: frames
+ * 0..before-1 at 20 fps, then disk `stalled` throttled to 100 kB/s (a
+ * 921,600-byte frame takes 9 s: a disk that stalls) */
+static Rec *
+start_then_stall (Disks * d, gchar *** locs, const gchar * name,
+    const gchar * props, guint64 before, guint stalled)
+{
+  guint64 bps[] = { 200 * MB, 200 * MB };
+  Rec *r;
+
+  disks_new (d, 2);
+  disks_throttle (d, bps);
+  *locs = locations_on (d, 2, name);
+  r = rtf_test_spread_start (*locs, props, CAPS);
+  rtf_test_spread_push (r, 0, before, 20);
+  bps[stalled] = 100 * 1000;
+  disks_throttle (d, bps);
+  return r;
+}
+
+/* The stalled disk moves again */
+static void
+unstall (Disks * d)
+{
+  const guint64 none[] = { 0, 0 };
+
+  disks_throttle (d, none);
+}
+
 /* Waits until the files of the recording are let go by writes given up
  * at stop (they end once the disk moves) */
 static void
@@ -379,42 +425,6 @@ wait_let_go (const gchar * manifest)
   g_free (out);
 }
 
-/* The location-left message of a location that stalled, and its RESOURCE
- * warning naming it; no error */
-static void
-assert_stalled (Rec * r, const gchar * location)
-{
-  guint warnings = 0, left = 0;
-  GstMessage *msg;
-
-  while ((msg = gst_bus_pop (r->bus))) {
-    GError *err = NULL;
-    const GstStructure *s = gst_message_get_structure (msg);
-
-    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "an error");
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
-      gst_message_parse_warning (msg, &err, NULL);
-      fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
-              GST_RESOURCE_ERROR_WRITE), "%s", err->message);
-      fail_unless (strstr (err->message, location) != NULL, "%s", err->message);
-      fail_unless (strstr (err->message, "location-timeout") != NULL, "%s",
-          err->message);
-      warnings++;
-      g_error_free (err);
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
-        && gst_message_has_name (msg, "rtframesink-location-left")) {
-      fail_unless_equals_string (gst_structure_get_string (s, "location"),
-          location);
-      fail_unless_equals_string (gst_structure_get_string (s, "state"),
-          "stalled");
-      left++;
-    }
-    gst_message_unref (msg);
-  }
-  fail_unless_equals_int (warnings, 1);
-  fail_unless_equals_int (left, 1);
-}
-
 /* One disk stalls mid-run (throttled to 100 KB/s: a 0.9 MB frame takes
  * 9 s) and stays stalled past location-timeout: it is left, and the
  * frames it held - queued and in flight, not reported written - are
@@ -423,9 +433,6 @@ assert_stalled (Rec * r, const gchar * location)
  * the recording reads back whole, no frame twice. */
 GST_START_TEST (test_stalled_disk_left)
 {
-  const guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB,
-    100 * 1000
-  }, none[] = { 0, 0 };
   guint64 n = 100, before = 40;
   GstStructure *st;
   gchar **locs, *manifest, *out = NULL;
@@ -435,14 +442,9 @@ GST_START_TEST (test_stalled_disk_left)
 
   if (!rtf_test_have_blkio ())
     return;
-  disks_new (&d, 2);
-  disks_throttle (&d, fast);
-  locs = locations_on (&d, 2, "stall.raw");
   /* in turn: the disk that stalls holds frames when it does */
-  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
-      "location-timeout=300000000 stop-timeout=500000000", CAPS);
-  rtf_test_spread_push (r, 0, before, 20);
-  disks_throttle (&d, stall);
+  r = start_then_stall (&d, &locs, "stall.raw", PROPS " placement=round-robin "
+      "location-timeout=300000000 stop-timeout=500000000", before, 1);
   rtf_test_spread_push (r, before, n, 20);
   t0 = g_get_monotonic_time ();
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
@@ -473,7 +475,7 @@ GST_START_TEST (test_stalled_disk_left)
   rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
   rtf_test_rec_stop (r);
   /* its writes end: its file is cut back to the frames reported */
-  disks_throttle (&d, none);
+  unstall (&d);
   manifest = rtf_test_spread_manifest (locs[0]);
   wait_let_go (manifest);
   rtf_test_spread_assert_whole (manifest, FRAME, n);
@@ -495,9 +497,6 @@ GST_END_TEST;
  * and the recording ends whole. */
 GST_START_TEST (test_stall_during_eos)
 {
-  const guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB,
-    100 * 1000
-  }, none[] = { 0, 0 };
   guint64 n = 42;
   GstStructure *st;
   gchar **locs, *manifest;
@@ -507,13 +506,8 @@ GST_START_TEST (test_stall_during_eos)
 
   if (!rtf_test_have_blkio ())
     return;
-  disks_new (&d, 2);
-  disks_throttle (&d, fast);
-  locs = locations_on (&d, 2, "eos.raw");
-  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
-      "location-timeout=300000000", CAPS);
-  rtf_test_spread_push (r, 0, n - 2, 20);
-  disks_throttle (&d, stall);
+  r = start_then_stall (&d, &locs, "eos.raw", PROPS " placement=round-robin "
+      "location-timeout=300000000", n - 2, 1);
   /* the last frame goes to the stalled disk (in turn), EOS right after */
   rtf_test_spread_push (r, n - 2, n, 0);
   t0 = g_get_monotonic_time ();
@@ -530,7 +524,7 @@ GST_START_TEST (test_stall_during_eos)
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
   rtf_test_assert_accounting (st);
-  disks_throttle (&d, none);
+  unstall (&d);
   rtf_test_rec_stop (r);
   manifest = rtf_test_spread_manifest (locs[0]);
   rtf_test_spread_assert_whole (manifest, FRAME, n);
@@ -550,8 +544,6 @@ GST_END_TEST;
 static void
 stop_with_stalled (guint stalled)
 {
-  guint64 fast[] = { 200 * MB, 200 * MB }, stall[] = { 200 * MB, 200 * MB },
-      none[] = { 0, 0 };
   guint64 n = 26, written;
   GstStructure *st;
   gchar **locs, *manifest;
@@ -562,14 +554,8 @@ stop_with_stalled (guint stalled)
 
   if (!rtf_test_have_blkio ())
     return;
-  stall[stalled] = 100 * 1000;
-  disks_new (&d, 2);
-  disks_throttle (&d, fast);
-  locs = locations_on (&d, 2, "stop.raw");
-  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
-      "location-timeout=0 stop-timeout=1000000000", CAPS);
-  rtf_test_spread_push (r, 0, 20, 20);
-  disks_throttle (&d, stall);
+  r = start_then_stall (&d, &locs, "stop.raw", PROPS " placement=round-robin "
+      "location-timeout=0 stop-timeout=1000000000", 20, stalled);
   /* three more frames go to the stalled disk (fewer than its queue) */
   rtf_test_spread_push (r, 20, n, 20);
   g_usleep (300 * 1000);
@@ -594,7 +580,7 @@ stop_with_stalled (guint stalled)
 
   /* its writes end (the element may be gone by then): the files are let
    * go and read back */
-  disks_throttle (&d, none);
+  unstall (&d);
   manifest = rtf_test_spread_manifest (locs[0]);
   wait_let_go (manifest);
   rtf_test_spread_assert_most (manifest, FRAME, n, n - written);

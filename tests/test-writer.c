@@ -323,6 +323,54 @@ test_write_error (void)
   g_free (ctx.mem);
 }
 
+/* A writer on a FIFO whose reader never reads (an output that does not
+ * move), its thread running, 3 frames of 1 MiB (more than a pipe holds)
+ * handed over: the first stuck in the pipe, two queued */
+typedef struct
+{
+  gchar *dir, *path;
+  gint fd;                      /* the reader, non-blocking */
+  RtfWriter *w;
+  GThread *t;
+} StuckWriter;
+
+#define STUCK_FRAME ((gsize) 1 << 20)
+
+static void
+stuck_writer_start (StuckWriter * sw, RtfEngineKind engine,
+    const RtfWriterCallbacks * cb, gpointer user_data, Ctx * ctx)
+{
+  RtfWriterConfig cfg = { NULL, engine, RTF_DIRECT_AUTO, 3, 6, 0, 0 };
+  gint e = 0;
+  guint i;
+
+  sw->dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  sw->path = g_build_filename (sw->dir, "fifo", NULL);
+  cfg.location = sw->path;
+  g_assert_cmpint (mkfifo (sw->path, 0600), ==, 0);
+  sw->fd = open (sw->path, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (sw->fd, >=, 0);
+  sw->w = rtf_writer_new (&cfg, cb, user_data, &e, NULL);
+  g_assert_nonnull (sw->w);
+  ctx->mem = g_new0 (gpointer,
+      rtf_queue_capacity (rtf_writer_get_queue (sw->w)));
+  sw->t = g_thread_new ("writer", run_writer, sw->w);
+  g_assert_cmpint (rtf_writer_wait_started (sw->w), ==, 0);
+  for (i = 0; i < 3; i++)
+    g_assert_cmpint (push_frame (sw->w, ctx, STUCK_FRAME, i, MEM_ALIGNED), ==,
+        RTF_OFFER_TAKEN);
+}
+
+static void
+stuck_writer_clear (StuckWriter * sw)
+{
+  close (sw->fd);
+  g_unlink (sw->path);
+  g_rmdir (sw->dir);
+  g_free (sw->path);
+  g_free (sw->dir);
+}
+
 /* retire: a frame in flight handed back, and frame_done of those */
 typedef struct
 {
@@ -370,32 +418,18 @@ static const RtfWriterCallbacks retire_callbacks = {
 static void
 test_retire (gconstpointer data)
 {
-  RtfEngineKind engine = GPOINTER_TO_INT (data);
-  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
-  gchar *path = g_build_filename (dir, "fifo", NULL);
-  RtfWriterConfig cfg = { path, engine, RTF_DIRECT_AUTO, 3, 6, 0, 0 };
-  gsize size = 1 << 20;         /* more than a pipe holds */
+  gsize size = STUCK_FRAME;
   guint8 *got = g_malloc (size + 1);
   RtfFrameTimes times;
   RtfWriterStats st;
   RetireCtx rc = { {0} };
+  StuckWriter sw;
   RtfWriter *w;
   RtfFrame *f;
-  GThread *t;
-  gint fd, e = 0;
-  guint i;
 
-  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
-  fd = open (path, O_RDWR | O_NONBLOCK);        /* a reader that waits */
-  g_assert_cmpint (fd, >=, 0);
-  w = rtf_writer_new (&cfg, &retire_callbacks, &rc, &e, NULL);
-  g_assert_nonnull (w);
-  rc.ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
-  t = g_thread_new ("writer", run_writer, w);
-  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
-  for (i = 0; i < 3; i++)
-    g_assert_cmpint (push_frame (w, &rc.ctx, size, i, MEM_ALIGNED), ==,
-        RTF_OFFER_TAKEN);
+  stuck_writer_start (&sw, GPOINTER_TO_INT (data), &retire_callbacks, &rc,
+      &rc.ctx);
+  w = sw.w;
   /* the first is in the pipe (a stream: one write at a time) */
   do {
     g_usleep (1000);
@@ -416,10 +450,10 @@ test_retire (gconstpointer data)
   /* the output moves: the write ends, the frame goes back unwritten, and
    * the thread returns without being shut down */
   while (!rtf_writer_wait_finished (w, 1000 * 1000)) {
-    if (read (fd, got, size + 1) <= 0)
+    if (read (sw.fd, got, size + 1) <= 0)
       g_usleep (1000);
   }
-  g_thread_join (t);
+  g_thread_join (sw.t);
   g_assert_cmpint (rc.ctx.released, ==, 3);
   g_assert_cmpint (rc.done_given_up, ==, 1);
   g_assert_cmpint (rc.done_written, ==, 0);
@@ -429,14 +463,9 @@ test_retire (gconstpointer data)
   g_assert_cmpuint (st.frames_lost, ==, 3);
   rtf_writer_shutdown (w);
   rtf_writer_free (w);
-
-  close (fd);
+  stuck_writer_clear (&sw);
   g_free (rc.ctx.mem);
   g_free (got);
-  g_unlink (path);
-  g_rmdir (dir);
-  g_free (path);
-  g_free (dir);
 }
 
 static void
@@ -452,32 +481,18 @@ abandoned_done (gpointer data)
 static void
 test_abandon (gconstpointer data)
 {
-  RtfEngineKind engine = GPOINTER_TO_INT (data);
-  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
-  gchar *path = g_build_filename (dir, "fifo", NULL);
-  RtfWriterConfig cfg = { path, engine, RTF_DIRECT_AUTO, 3, 6, 0, 0 };
-  gsize size = 1 << 20;         /* more than a pipe holds */
+  gsize size = STUCK_FRAME;
   guint8 *want = g_malloc (size), *got = g_malloc (size + 1);
   gsize n_read = 0;
   RtfWriterStats st;
   Ctx ctx = { 0 };
+  StuckWriter sw;
   RtfWriter *w;
-  GThread *t;
-  gint fd, e = 0, done = 0;
-  guint i;
+  gint fd, done = 0;
 
-  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
-  fd = open (path, O_RDWR | O_NONBLOCK);        /* a reader that waits */
-  g_assert_cmpint (fd, >=, 0);
-  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
-  g_assert_nonnull (w);
-  ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
-  t = g_thread_new ("writer", run_writer, w);
-  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
-  for (i = 0; i < 3; i++)
-    g_assert_cmpint (push_frame (w, &ctx, size, i, MEM_ALIGNED), ==,
-        RTF_OFFER_TAKEN);
-
+  stuck_writer_start (&sw, GPOINTER_TO_INT (data), &callbacks, &ctx, &ctx);
+  w = sw.w;
+  fd = sw.fd;
   rtf_writer_shutdown (w);
   g_assert_false (rtf_writer_wait_finished (w, 100 * G_TIME_SPAN_MILLISECOND
           * 1000));
@@ -501,7 +516,7 @@ test_abandon (gconstpointer data)
     else
       g_usleep (1000);
   }
-  g_thread_join (t);
+  g_thread_join (sw.t);
   for (;;) {                    /* what the pipe still holds */
     gssize n = read (fd, got + MIN (n_read, size), size + 1 - MIN (n_read,
             size));
@@ -518,14 +533,10 @@ test_abandon (gconstpointer data)
   rtf_test_fill_frame (want, size, 0, 0);
   g_assert_cmpmem (got, size, want, size);
 
-  close (fd);
+  stuck_writer_clear (&sw);
   g_free (ctx.mem);
   g_free (want);
   g_free (got);
-  g_unlink (path);
-  g_rmdir (dir);
-  g_free (path);
-  g_free (dir);
 }
 
 static void
