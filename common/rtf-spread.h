@@ -2,13 +2,19 @@
  * writer of its own (its ring, queue, in-flight budget, files, indexes),
  * the spread numbers the frames of the stream, places each on the
  * location that will complete it soonest, and takes a location whose
- * writes fail (or that stays over its deadline) out of the set; the
+ * writes fail (or that stalls past location-timeout) out of the set; the
  * frames not written there go to another location under the same
  * numbers.  Every location's files carry the same recording id.
  *
- *   rtf-spread.c         life cycle, numbering, failover, figures
- *   rtf-spread-place.c   the placement decision (pure, unit-tested)
- *   rtf-spread-manifest.c  the manifest beside each location's files */
+ *   rtf-spread.c           life cycle, a location's state, the writers'
+ *                          callbacks per location (failover)
+ *   rtf-spread-producer.c  placing frames, a stall seen and the location
+ *                          retired, EOS
+ *   rtf-spread-stop.c      writers given up at stop (a bounded wait)
+ *   rtf-spread-figures.c   the stream's figures and each location's
+ *   rtf-spread-place.c     the placement decision (pure, unit-tested)
+ *   rtf-spread-manifest.c  the manifest beside each location's files
+ *   rtf-spread-private.h   the insides they share; threads and locks */
 #ifndef __RTF_SPREAD_H__
 #define __RTF_SPREAD_H__
 
