@@ -233,8 +233,8 @@ RtfOffer rtf_writer_offer_again (RtfWriter * w, gsize size,
     gboolean miss_reported, RtfFrame ** frame);
 /* The number the next frame offered gets (taken or dropped), instead of
  * the writer's own count: an owner that spreads one stream over several
- * writers numbers the frames itself (rtf-spread-producer.c).  Producer's thread,
- * before rtf_writer_offer(). */
+ * writers numbers the frames itself (rtf-spread-producer.c).  Producer's
+ * thread, before rtf_writer_offer(). */
 void rtf_writer_number_next (RtfWriter * w, guint64 seq);
 /* Hands a filled frame over: it gets its number and the writer is woken. */
 void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
