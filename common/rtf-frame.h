@@ -107,8 +107,8 @@ struct _RtfFrame
   gint error;                   /* errno of the failure, when FAILED */
   gboolean copied;              /* written from staging memory, not its own */
   gboolean miss_reported;       /* its deadline passed and was reported */
-  gboolean given_up;            /* handed back in flight and taken
-                                 * (frame_given_up): written elsewhere */
+  gboolean handed_back;         /* handed back in flight and taken
+                                 * (frame_handed_back): written elsewhere */
   gpointer output;              /* the file it goes to (RtfOutput) */
   guint32 checksum;             /* CRC32C of its bytes, when asked for */
   guint64 record_no;            /* its record is the nth of its index */

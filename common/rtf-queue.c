@@ -166,7 +166,7 @@ take_cell (RtfQueue * q, gsize size)
   f->error = 0;
   f->copied = FALSE;
   f->miss_reported = FALSE;
-  f->given_up = FALSE;
+  f->handed_back = FALSE;
   q->level.held++;
   q->level.held_bytes += size;
   q->level.reserved++;

@@ -69,7 +69,7 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   RtfWriterStats *one = g_new0 (RtfWriterStats, s->n);
   RtfWriterLatency *lat = latency ? g_new0 (RtfWriterLatency, s->n) : NULL;
   guint n_fields, i, k;
-  guint64 replaced, given_up = 0;
+  guint64 replaced, handed_back = 0;
 
   /* copied under the lock (a writer given up may free itself as soon as
    * the spread lets it go, let_go(), under this lock), added up after */
@@ -82,7 +82,7 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
     rtf_writer_get_stats (s->loc[i].writer, &one[i]);
     if (lat)
       rtf_writer_get_latency (s->loc[i].writer, &lat[i]);
-    given_up += s->loc[i].given_up;
+    handed_back += s->loc[i].handed_back;
   }
   replaced = s->replaced;
   g_mutex_unlock (&s->lock);
@@ -106,10 +106,10 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   g_free (lat);
   /* a frame handed back by a stalled location is lost there (its writes
    * end in their own time) and written elsewhere, like one failed over */
-  given_up = MIN (given_up, st->frames_in_flight);
-  st->frames_in_flight -= given_up;
-  st->frames_held -= MIN (st->frames_held, given_up);
-  st->frames_lost += given_up;
+  handed_back = MIN (handed_back, st->frames_in_flight);
+  st->frames_in_flight -= handed_back;
+  st->frames_held -= MIN (st->frames_held, handed_back);
+  st->frames_lost += handed_back;
   /* a frame failed over and placed again was received twice and lost
    * once: the stream received it once and wrote it */
   st->frames_received -= MIN (st->frames_received, replaced);

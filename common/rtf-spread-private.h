@@ -48,7 +48,7 @@ typedef struct
   gint64 latency_ns;            /* estimate, submit -> done */
   gint64 progress_ns;           /* last completion, or start of work */
   guint64 placed, failed_over;
-  guint64 given_up;             /* handed back in flight, placed again, and
+  guint64 handed_back;          /* handed back in flight, placed again, and
                                  * not yet released here */
 } SpreadLocation;
 

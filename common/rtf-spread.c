@@ -84,11 +84,11 @@ loc_frame_done (RtfFrame * f, gpointer data)
 
   if (f->state == RTF_FRAME_WRITTEN)
     note_written (l, f);
-  else if (f->state == RTF_FRAME_FAILED && !f->given_up)
+  else if (f->state == RTF_FRAME_FAILED && !f->handed_back)
     fail_over (l, f);
-  if (f->given_up) {
+  if (f->handed_back) {
     g_mutex_lock (&l->spread->lock);
-    l->given_up--;
+    l->handed_back--;
     g_mutex_unlock (&l->spread->lock);
   }
   OWNER_CB (l, frame_done, f);
@@ -97,14 +97,14 @@ loc_frame_done (RtfFrame * f, gpointer data)
 /* A stalled location's writer hands back a frame whose writes are in
  * flight: placed again now, released when those writes end (frame_done) */
 static gboolean
-loc_frame_given_up (RtfFrame * f, gpointer data)
+loc_frame_handed_back (RtfFrame * f, gpointer data)
 {
   SpreadLocation *l = data;
 
   if (!fail_over (l, f))
     return FALSE;
   g_mutex_lock (&l->spread->lock);
-  l->given_up++;
+  l->handed_back++;
   g_mutex_unlock (&l->spread->lock);
   return TRUE;
 }
@@ -210,7 +210,7 @@ static const RtfWriterCallbacks loc_callbacks = {
   .upstream_gap = loc_upstream_gap,
   .file_deleted = loc_file_deleted,
   .disk_space = loc_disk_space,
-  .frame_given_up = loc_frame_given_up,
+  .frame_handed_back = loc_frame_handed_back,
 };
 
 /* ---- life cycle -------------------------------------------------------- */

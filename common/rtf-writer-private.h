@@ -121,7 +121,7 @@ struct _RtfWriter
   GMutex cb_lock;
   gboolean callbacks_on;        /* the owner still listens */
   gint give_back;               /* atomic: retired, the frames in flight
-                                 * are to be handed back (frame_given_up) */
+                                 * are to be handed back (frame_handed_back) */
 
   /* lifetime: the owner's reference, and the thread's once abandoned
    * (atomic); abandon_notify runs when the last one goes */

@@ -45,7 +45,7 @@ rtf_writer_frame_written (RtfWriter * w, RtfFrame * f)
 
   /* handed back (retired): written elsewhere, where it is measured and,
    * if late, counted missed once */
-  if (f->given_up)
+  if (f->handed_back)
     return;
 
   /* A deadline that passed while the thread was busy: reported now, just

@@ -586,8 +586,8 @@ give_back_in_flight (RtfWriter * w)
   for (i = 0; i < w->frames_in_flight; i++) {
     RtfFrame *f = w->in_flight[(w->if_first + i) % w->ring_size];
 
-    if (w->cb.frame_given_up)
-      f->given_up = w->cb.frame_given_up (f, w->user_data);
+    if (w->cb.frame_handed_back)
+      f->handed_back = w->cb.frame_handed_back (f, w->user_data);
   }
   g_mutex_unlock (&w->cb_lock);
   g_mutex_lock (&w->lock);

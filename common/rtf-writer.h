@@ -165,11 +165,11 @@ typedef struct
   void (*disk_space) (const RtfSpaceReport * report, gpointer user_data);
   /* rtf_writer_retire(): a frame whose writes are in flight and will
    * never count as written here; TRUE when the owner took it to write
-   * elsewhere (then frame->given_up is set).  Its memory is still being
+   * elsewhere (then frame->handed_back is set).  Its memory is still being
    * read: what the producer attached stays until frame_done (FAILED)
    * follows, when those writes end.  The writer thread, callback lock
    * held; not turned off by rtf_writer_abandon(). */
-  gboolean (*frame_given_up) (RtfFrame * frame, gpointer user_data);
+  gboolean (*frame_handed_back) (RtfFrame * frame, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */
@@ -292,10 +292,10 @@ gboolean rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify,
 
 /* Takes a writer out of use while its thread runs (a disk that stalls,
  * mid-recording): as rtf_writer_abandon() - nothing more is counted
- * written, no callback but frame_done and frame_given_up is called, the
+ * written, no callback but frame_done and frame_handed_back is called, the
  * frames not taken are released at once as lost, the file is cut back to
  * the frames written before this call - but the owner keeps the writer:
- * the thread hands back the frames in flight (frame_given_up), lets their
+ * the thread hands back the frames in flight (frame_handed_back), lets their
  * writes end, then returns; join it and rtf_writer_free() it, or
  * rtf_writer_abandon() it at stop.  FALSE (nothing done) when it has
  * failed or finished already.  The producer's thread. */

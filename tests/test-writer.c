@@ -375,18 +375,18 @@ stuck_writer_clear (StuckWriter * sw)
 typedef struct
 {
   Ctx ctx;
-  gint given_up;                /* frames handed back */
-  gint done_given_up;           /* frame_done of a frame handed back */
+  gint handed_back;             /* frames handed back */
+  gint done_handed_back;        /* frame_done of a frame handed back */
   gint done_written;
 } RetireCtx;
 
 static gboolean
-retire_given_up (RtfFrame * f, gpointer user_data)
+retire_handed_back (RtfFrame * f, gpointer user_data)
 {
   RetireCtx *rc = user_data;
 
   g_assert_cmpint (f->state, ==, RTF_FRAME_IN_FLIGHT);
-  g_atomic_int_inc (&rc->given_up);
+  g_atomic_int_inc (&rc->handed_back);
   return TRUE;
 }
 
@@ -395,9 +395,9 @@ retire_frame_done (RtfFrame * f, gpointer user_data)
 {
   RetireCtx *rc = user_data;
 
-  if (f->given_up) {
+  if (f->handed_back) {
     g_assert_cmpint (f->state, ==, RTF_FRAME_FAILED);
-    g_atomic_int_inc (&rc->done_given_up);
+    g_atomic_int_inc (&rc->done_handed_back);
   }
   if (f->state == RTF_FRAME_WRITTEN)
     g_atomic_int_inc (&rc->done_written);
@@ -407,7 +407,7 @@ retire_frame_done (RtfFrame * f, gpointer user_data)
 static const RtfWriterCallbacks retire_callbacks = {
   .frame_done = retire_frame_done,
   .failed = failed,
-  .frame_given_up = retire_given_up,
+  .frame_handed_back = retire_handed_back,
 };
 
 /* A writer stuck on an output that does not move (a FIFO nobody reads) is
@@ -439,8 +439,8 @@ test_retire (gconstpointer data)
   g_assert_true (rtf_writer_retire (w));
   g_assert_cmpint (g_atomic_int_get (&rc.ctx.released), ==, 2);
   rtf_writer_wait_given_back (w);
-  g_assert_cmpint (g_atomic_int_get (&rc.given_up), ==, 1);
-  g_assert_cmpint (g_atomic_int_get (&rc.done_given_up), ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&rc.handed_back), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&rc.done_handed_back), ==, 0);
   /* no more frames, no second retirement */
   rtf_frame_times_clear (&times);
   g_assert_cmpint (rtf_writer_offer (w, size, RTF_LEAKY_NO, &times, NULL,
@@ -455,7 +455,7 @@ test_retire (gconstpointer data)
   }
   g_thread_join (sw.t);
   g_assert_cmpint (rc.ctx.released, ==, 3);
-  g_assert_cmpint (rc.done_given_up, ==, 1);
+  g_assert_cmpint (rc.done_handed_back, ==, 1);
   g_assert_cmpint (rc.done_written, ==, 0);
   g_assert_cmpuint (rc.ctx.failed_calls, ==, 0);
   rtf_writer_get_stats (w, &st);
