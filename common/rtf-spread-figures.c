@@ -72,7 +72,8 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
   guint64 replaced, handed_back = 0;
 
   /* copied under the lock (a writer given up may free itself as soon as
-   * the spread lets it go, let_go(), under this lock), added up after */
+   * the spread lets it go, rtf_spread_let_go(), under this lock), added up
+   * after */
   g_mutex_lock (&s->lock);
   for (i = 0; i < s->n; i++) {
     if (s->loc[i].writer == NULL) {

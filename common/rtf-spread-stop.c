@@ -11,9 +11,10 @@
 /* Before rtf_writer_abandon(): the spread lets the writer go (the figures
  * stay as they are now, then its final ones), and holds a reference for
  * its callbacks, which go on until it frees itself */
-static RtfWriter *
-let_go (RtfSpread * s, SpreadLocation * l)
+RtfWriter *
+rtf_spread_let_go (RtfSpread * s, guint index)
 {
+  SpreadLocation *l = &s->loc[index];
   RtfWriter *w = l->writer;
 
   g_atomic_int_inc (&s->refs);
@@ -31,10 +32,11 @@ let_go (RtfSpread * s, SpreadLocation * l)
 /* After it: final, or NULL when the writer had finished (the spread's
  * again); the frames lost there, not written elsewhere (a stalled
  * location's were placed again) */
-static guint64
-given_up (RtfSpread * s, SpreadLocation * l, RtfWriter * w,
+guint64
+rtf_spread_given_up (RtfSpread * s, guint index, RtfWriter * w,
     const RtfWriterStats * final)
 {
+  SpreadLocation *l = &s->loc[index];
   guint64 lost = 0;
 
   g_mutex_lock (&s->lock);
@@ -51,20 +53,6 @@ given_up (RtfSpread * s, SpreadLocation * l, RtfWriter * w,
     rtf_spread_unref (s);
   return lost;
 }
-
-RtfWriter *
-rtf_spread_let_go (RtfSpread * s, guint index)
-{
-  return let_go (s, &s->loc[index]);
-}
-
-guint64
-rtf_spread_given_up (RtfSpread * s, guint index, RtfWriter * writer,
-    const RtfWriterStats * final)
-{
-  return given_up (s, &s->loc[index], writer, final);
-}
-
 
 /* ---- stop: a bounded wait ----------------------------------------------- */
 
@@ -95,7 +83,6 @@ rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us, guint64 * lost)
     SpreadLocation *l = &s->loc[i];
     gint64 left_us = end_us < 0 ? -1 : MAX (0, end_us -
         g_get_monotonic_time ());
-
     RtfWriterStats final;
     RtfWriter *w;
 
@@ -103,12 +90,12 @@ rtf_spread_finish (RtfSpread * s, guint first, gint64 end_us, guint64 * lost)
       continue;
     if (rtf_writer_wait_finished (l->writer, left_us < 0 ? -1 : left_us * 1000))
       continue;
-    w = let_go (s, l);
+    w = rtf_spread_let_go (s, i);
     if (!rtf_writer_abandon (w, loc_writer_gone, l, &final, NULL)) {
-      given_up (s, l, w, NULL); /* it finished just now */
+      rtf_spread_given_up (s, i, w, NULL);      /* it finished just now */
       continue;
     }
-    *lost += given_up (s, l, w, &final);
+    *lost += rtf_spread_given_up (s, i, w, &final);
     n++;
   }
   return n;
