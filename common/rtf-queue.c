@@ -482,6 +482,24 @@ done:
   return res;
 }
 
+RtfQueueResult
+rtf_queue_wait_released_until (RtfQueue * q, gint64 end_us)
+{
+  RtfQueueResult res = RTF_QUEUE_OK;
+
+  g_mutex_lock (&q->lock);
+  while (q->level.held > 0 && !q->flushing) {
+    if (end_us < 0)
+      g_cond_wait (&q->cond, &q->lock);
+    else if (!g_cond_wait_until (&q->cond, &q->lock, end_us))
+      break;
+  }
+  if (q->level.held > 0)
+    res = q->flushing ? RTF_QUEUE_FLUSHING : RTF_QUEUE_TIMEOUT;
+  g_mutex_unlock (&q->lock);
+  return res;
+}
+
 void
 rtf_queue_shutdown (RtfQueue * q)
 {

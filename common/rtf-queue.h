@@ -95,6 +95,11 @@ RtfQueueResult rtf_queue_barrier (RtfQueue * q, gint * result);
 RtfQueueResult rtf_queue_barrier_until (RtfQueue * q, gint * result,
     gint64 end_us);
 void rtf_queue_shutdown (RtfQueue * q);
+/* Waits until every frame handed over has been released (written, or
+ * lost and handed back), until end_us (g_get_monotonic_time(); < 0: no
+ * limit): OK, TIMEOUT, or FLUSHING when a flush ends the wait.  For a
+ * writer that failed: what it still holds goes back in its own time. */
+RtfQueueResult rtf_queue_wait_released_until (RtfQueue * q, gint64 end_us);
 
 /* Writer side */
 gint rtf_queue_doorbell_fd (RtfQueue * q);

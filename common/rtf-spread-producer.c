@@ -226,6 +226,29 @@ sync_one (RtfSpread * s, guint index)
   }
 }
 
+/* Every location that failed (not retired, not given up) has handed back
+ * what it held: its frames not written are with the owner (failed over)
+ * when this returns 0; -1 when a flush ended the wait.  Unbounded: a
+ * failed disk's writes in flight end in their own time (stop is bounded
+ * by stop-timeout). */
+static gint
+drain_failed (RtfSpread * s)
+{
+  guint i;
+
+  for (i = 0; i < s->n; i++) {
+    SpreadLocation *l = &s->loc[i];
+
+    if (l->fate != WRITER_IN_USE || l->writer == NULL
+        || rtf_spread_location_state (s, i) != RTF_LOCATION_FAILED)
+      continue;
+    if (rtf_queue_wait_released_until (rtf_writer_get_queue (l->writer),
+            -1) == RTF_QUEUE_FLUSHING)
+      return -1;
+  }
+  return 0;
+}
+
 gint
 rtf_spread_sync (RtfSpread * s)
 {
@@ -245,8 +268,10 @@ rtf_spread_sync (RtfSpread * s)
     else if (r != RTF_WRITER_SYNC_WAITING && !leave_at_sync (s, i, r))
       return r;
   }
-  /* what a location retired meanwhile handed back is with the owner when
-   * this returns: it places those frames and syncs again */
+  /* what a location retired or failed meanwhile handed back is with the
+   * owner when this returns: it places those frames and syncs again */
   wait_given_back (s);
+  if (drain_failed (s) < 0)
+    return -1;
   return synced ? 0 : ENODEV;
 }

@@ -53,7 +53,8 @@ note_written (SpreadLocation * l, const RtfFrame * f)
 }
 
 /* A frame not written at a location that failed or stalled goes to the
- * owner to be placed again, while another location is left */
+ * owner to be placed again, while another location is left; counted
+ * failed over only once the owner took it (it needs the frame's bytes) */
 static gboolean
 fail_over (SpreadLocation * l, RtfFrame * f)
 {
@@ -65,14 +66,14 @@ fail_over (SpreadLocation * l, RtfFrame * f)
     rtf_spread_mark_failed (l);
   over = s->phase == SPREAD_RUNNING && s->cb.frame_failed_over
       && rtf_spread_others_left (s, l->index);
-  if (over) {
-    l->failed_over++;
-    s->failed_over++;
-  }
   g_mutex_unlock (&s->lock);
-  if (over)
-    s->cb.frame_failed_over (f, s->user_data);
-  return over;
+  if (!over || !s->cb.frame_failed_over (f, s->user_data))
+    return FALSE;
+  g_mutex_lock (&s->lock);
+  l->failed_over++;
+  s->failed_over++;
+  g_mutex_unlock (&s->lock);
+  return TRUE;
 }
 
 /* A frame leaves a location's writer: written, or lost there and placed
@@ -171,12 +172,6 @@ loc_file_closed (const RtfFileInfo * info, gpointer data)
 }
 
 static void
-loc_unpinned (RtfFrame * f, gpointer data)
-{
-  OWNER_CB ((SpreadLocation *) data, frame_unpinned, f);
-}
-
-static void
 loc_upstream_gap (const RtfFrameReport * r, const RtfFrameOrigin * o,
     gpointer data)
 {
@@ -195,8 +190,13 @@ loc_disk_space (const RtfSpaceReport * r, gpointer data)
   OWNER_CB ((SpreadLocation *) data, disk_space, r);
 }
 
-/* event recording is not spread (the element refuses record=false with
- * locations): no recording callbacks */
+/* Event recording is not spread (the element refuses it with
+ * locations): no recording callbacks.  No frame_unpinned either: a frame
+ * whose writes completed ahead of an earlier frame's is not written yet -
+ * if that earlier frame fails, this one is failed over too, and its bytes
+ * must still be there to be written elsewhere.  Passing it on let the
+ * element drop the buffer, and the frame went to the other location
+ * with no memory: zeros, reported written (issue 23, defect 1). */
 static const RtfWriterCallbacks loc_callbacks = {
   .frame_done = loc_frame_done,
   .frame_dropped = loc_frame_dropped,
@@ -206,7 +206,6 @@ static const RtfWriterCallbacks loc_callbacks = {
   .late_completion = loc_late,
   .file_opened = loc_file_opened,
   .file_closed = loc_file_closed,
-  .frame_unpinned = loc_unpinned,
   .upstream_gap = loc_upstream_gap,
   .file_deleted = loc_file_deleted,
   .disk_space = loc_disk_space,

@@ -41,8 +41,9 @@ typedef struct
    * its memory is no longer read - at once, or when the writes in flight
    * at a stalled location end.  The location's writer thread (or the
    * producer's, for frames queued at a stalled location), callback lock
-   * held. */
-  void (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
+   * held.  TRUE when the owner took it; FALSE (it cannot: nothing of the
+   * frame is left to write) counts it lost there. */
+  gboolean (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
   /* A location's writer given up at stop (rtf_spread_finish()) has ended,
    * on its own thread: what the owner kept alive for it may go now (its
    * rtf_spread_set_location_user() data is freed already). */

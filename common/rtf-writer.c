@@ -535,11 +535,14 @@ report_failure (RtfWriter * w)
 static gint64
 step_failed (RtfWriter * w)
 {
-  if (w->ops_in_flight == 0) {
-    rtf_writer_release_done (w);
-    report_failure (w);
-  }
-  return -1;
+  if (w->ops_in_flight > 0)
+    return -1;
+  rtf_writer_release_done (w);
+  report_failure (w);
+  /* REPORTED at once: the frames still queued go back now, not at the
+   * next doorbell (a spread places them elsewhere, and EOS waits for
+   * them: rtf_queue_wait_released_until()) */
+  return 0;
 }
 
 /* REPORTED: what is still handed over is lost; an EOS barrier gets the

@@ -942,13 +942,17 @@ origin_of (GstRtFrameSink * self, GstBuffer * buf, RtfFrameOrigin * o)
 }
 
 /* Maps the buffer's memories into the frame the writer gave: FALSE when
- * one cannot be read */
+ * one cannot be read, or they do not hold the frame's size (the writer
+ * would pad what is missing with zeros) */
 gboolean
 gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf)
 {
   GstRtFrameMapping *mapping = frame->user;
-  guint i, n_mem = gst_buffer_n_memory (frame_buf);
+  guint i, n_mem;
+  gsize total = 0;
 
+  g_return_val_if_fail (GST_IS_BUFFER (frame_buf), FALSE);
+  n_mem = gst_buffer_n_memory (frame_buf);
   g_assert (n_mem <= RTF_FRAME_MAX_IOV);
   mapping->buffer = frame_buf;
   for (i = 0; i < n_mem; i++) {
@@ -958,9 +962,10 @@ gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf)
     mapping->n_map = i + 1;
     frame->iov[i].iov_base = mapping->map[i].data;
     frame->iov[i].iov_len = mapping->map[i].size;
+    total += mapping->map[i].size;
   }
   frame->n_iov = n_mem;
-  return TRUE;
+  return total == frame->size;
 }
 
 /* The buffer as one frame of the tight layout: itself, or (strided, with a

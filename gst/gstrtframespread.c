@@ -63,14 +63,23 @@ spread_location_left (guint index, const gchar * location,
 
 /* A frame not written at a location that failed or stalled: the buffer
  * is kept (another reference: writes of it may still be in flight there,
- * frame_done lets that location's mapping go), render offers it again */
-static void
+ * frame_done lets that location's mapping go), render offers it again.
+ * FALSE when its buffer is gone already (the spread never lets a
+ * location unpin a frame, so this is a defect): it is counted lost, never
+ * written elsewhere without its bytes. */
+static gboolean
 spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
   GstRtFrameMapping *m = frame->user;
-  GstRtFrameRedo *redo = g_new0 (GstRtFrameRedo, 1);
+  GstRtFrameRedo *redo;
 
+  if (m->buffer == NULL) {
+    GST_ERROR_OBJECT (self, "frame %" G_GUINT64_FORMAT " cannot go to "
+        "another location: its buffer was let go; it is lost", frame->seq);
+    return FALSE;
+  }
+  redo = g_new0 (GstRtFrameRedo, 1);
   redo->buffer = gst_buffer_ref (m->buffer);
   redo->seq = frame->seq;
   redo->times = frame->times;
@@ -82,6 +91,7 @@ spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
   g_mutex_unlock (&self->redo_lock);
   GST_DEBUG_OBJECT (self, "frame %" G_GUINT64_FORMAT " goes to another "
       "location", redo->seq);
+  return TRUE;
 }
 
 /* ---- start and stop ---------------------------------------------------- */

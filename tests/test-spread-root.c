@@ -377,6 +377,67 @@ GST_START_TEST (test_one_full)
 
 GST_END_TEST;
 
+/* Issue 23, defect 1: a location fills while 16 small frames are in
+ * flight there, so frames after the first that fails have completed out
+ * of order.  Each frame the element reports written is byte-exact where
+ * the readers find it, once: none failed over without its memory (a
+ * GStreamer-CRITICAL, and zeros written at the other location, reported
+ * written), none cut from the full location once reported.  Five rounds:
+ * the order completions come in varies. */
+#define SMALL_CAPS "video/x-raw,format=GRAY8,width=256,height=256," \
+    "framerate=20/1"
+#define SMALL_FRAME 65536
+
+GST_START_TEST (test_full_out_of_order)
+{
+  guint round, n = 600;
+
+  for (round = 0; round < 5; round++) {
+    gchar **locs, *cmd, *theirs, *manifest, *name;
+    GstStructure *st;
+    Disks d;
+    Rec *r;
+
+    disks_new (&d, 2);
+    theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
+    /* room for about 20 frames there */
+    cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
+        "1400000 )) %s", d.fs[1]->dir, theirs);
+    fail_unless_equals_int (rtf_test_run (cmd), 0);
+    name = g_strdup_printf ("ooo%u.raw", round);
+    locs = locations_on (&d, 2, name);
+    r = rtf_test_spread_start (locs, "deadline=5000000000 io-depth=16 "
+        "max-size-buffers=32 min-free-space=0 preallocate=0 "
+        "placement=round-robin", SMALL_CAPS);
+    rtf_test_spread_push (r, 0, n, 0);
+    fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+    st = rtf_test_get_stats (r->h);
+    g_print ("  full with 16 in flight (round %u): %" G_GUINT64_FORMAT
+        " frames on the full location, %" G_GUINT64_FORMAT " failed over\n",
+        round, location_u64 (st, 1, "frames-written"),
+        rtf_test_stat_u64 (st, "frames-failed-over"));
+    if (g_getenv ("RTF_DEBUG_STATS")) {
+      gchar *t = gst_structure_to_string (st);
+      g_print ("%s\n", t);
+      g_free (t);
+    }
+    fail_unless (rtf_test_stat_u64 (st, "frames-failed-over") > 0);
+    assert_left (r, st, locs[1], GST_RESOURCE_ERROR_NO_SPACE_LEFT, n);
+    rtf_test_rec_stop (r);
+    manifest = rtf_test_spread_manifest (locs[0]);
+    rtf_test_spread_assert_whole (manifest, SMALL_FRAME, n);
+    gst_structure_free (st);
+    g_free (manifest);
+    g_free (name);
+    g_free (theirs);
+    g_free (cmd);
+    g_strfreev (locs);
+    disks_free (&d);
+  }
+}
+
+GST_END_TEST;
+
 /* Two disks of 200 MB/s, name on both, recording with props: frames
  * 0..before-1 at 20 fps, then disk `stalled` throttled to 100 kB/s (a
  * 921,600-byte frame takes 9 s: a disk that stalls) */
@@ -616,6 +677,7 @@ spread_root_suite (void)
   tcase_add_test (tc, test_slow_disk_gets_fewer);
   tcase_add_test (tc, test_one_shut_down);
   tcase_add_test (tc, test_one_full);
+  tcase_add_test (tc, test_full_out_of_order);
   tcase_add_test (tc, test_stalled_disk_left);
   tcase_add_test (tc, test_stall_during_eos);
   tcase_add_test (tc, test_stop_bounded_every_location);
