@@ -3,6 +3,7 @@
  * location (failover).  Threads and locks: rtf-spread-private.h. */
 #include "rtf-spread-private.h"
 #include "rtf-clock.h"
+#include "rtf-pattern.h"
 
 #include <errno.h>
 #include <string.h>
@@ -214,6 +215,27 @@ static const RtfWriterCallbacks loc_callbacks = {
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* What a first file opened at its name checks before anything is
+ * touched, for every location before any opens: its index name holds
+ * nothing, or an rtframe index (0), else the errno (the message says a
+ * file of someone's is there) */
+static gint
+index_name_refused (const RtfWriterConfig * base, const gchar * location)
+{
+  gchar *path, *ipath;
+  gint probe;
+
+  if (!base->index)
+    return 0;
+  path = base->rotate ? rtf_pattern_format (location,
+      base->first_file_number) : g_strdup (location);
+  ipath = rtf_index_path (path);
+  probe = rtf_index_probe (ipath);
+  g_free (ipath);
+  g_free (path);
+  return probe == ENOENT ? 0 : probe;
+}
+
 RtfSpread *
 rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
     const RtfSpreadCallbacks * callbacks, gpointer user_data, guint * failed,
@@ -238,6 +260,13 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   if (rtf_recording_id_is_zero (&s->id))
     rtf_recording_id_new (&s->id);
   wc.recording_id = s->id;
+  /* every location opened before any is named: one that cannot open
+   * (a disk not mounted, a name held by another recording) leaves what
+   * the others' names hold as it was */
+  wc.first_file_prepared = TRUE;
+  for (i = 0; i < s->n; i++)
+    if ((*err = index_name_refused (base, config->locations[i])) != 0)
+      goto index_refused;
   for (i = 0; i < s->n; i++) {
     SpreadLocation *l = &s->loc[i];
 
@@ -250,9 +279,21 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
     if (l->writer == NULL)
       goto open_failed;
   }
+  for (i = 0; i < s->n; i++)
+    if ((*err = rtf_writer_name_first_file (s->loc[i].writer)) != 0)
+      goto name_failed;
   return s;
 
   /* ERRORS */
+index_refused:
+  if (step)
+    *step = RTF_FAIL_INDEX;
+  *failed = i;
+  rtf_spread_free (s);
+  return NULL;
+name_failed:
+  if (step)
+    *step = RTF_FAIL_OPEN;
 open_failed:
   {
     *failed = i;

@@ -156,7 +156,8 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
   /* an event recorder's first file: only a recording that reaches it
    * replaces what its name holds */
   w->cur = rtf_output_open (path, config->first_file_number, &first,
-      config->rotate && config->first_file_ahead ? RTF_FILE_CREATE_NEW :
+      (config->rotate && config->first_file_ahead)
+      || config->first_file_prepared ? RTF_FILE_CREATE_NEW :
       RTF_FILE_REPLACE, err, step);
   g_free (path);
   if (w->cur == NULL)
@@ -258,6 +259,20 @@ fail:
     *step = open_step;
   rtf_writer_free (w);
   return NULL;
+}
+
+gint
+rtf_writer_name_first_file (RtfWriter * w)
+{
+  gint err;
+
+  g_return_val_if_fail (w->config.first_file_prepared, EINVAL);
+  if ((err = rtf_output_name (w->cur)) != 0)
+    return err;
+  /* named: the recording's first file, kept even without a frame, as a
+   * first file opened at its name is */
+  w->cur->opened_ahead = FALSE;
+  return 0;
 }
 
 RtfQueue *

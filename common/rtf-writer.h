@@ -66,6 +66,11 @@ typedef struct
    * with its first frame, deleted if none comes) */
   guint backlog_frames;
   gboolean first_file_ahead;
+  /* the first file is prepared beside what its name holds (nothing there
+   * is touched) and named only by rtf_writer_name_first_file(): a spread
+   * opens every location's first file, then names them all, so a
+   * location that cannot open leaves the others' names as they were */
+  gboolean first_file_prepared;
 
   /* the free-space guard: bytes kept free on the filesystem (0: off,
    * RTF_SPACE_AUTO: 1 GiB or 5% of the filesystem, the lesser); with
@@ -186,6 +191,10 @@ RtfWriter *rtf_writer_new (const RtfWriterConfig * config,
     const RtfWriterCallbacks * callbacks, gpointer user_data, gint * err,
     RtfFailStep * step);
 void rtf_writer_free (RtfWriter * w);
+/* With first_file_prepared: the first file takes its name (replacing
+ * what is there, as a first file does), before rtf_writer_run(): 0 or an
+ * errno (EWOULDBLOCK: another recording holds the name) */
+gint rtf_writer_name_first_file (RtfWriter * w);
 
 RtfQueue *rtf_writer_get_queue (RtfWriter * w);
 void rtf_writer_get_stats (RtfWriter * w, RtfWriterStats * stats);

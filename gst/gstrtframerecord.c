@@ -271,6 +271,10 @@ gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
   gboolean ok;
 
   GST_OBJECT_LOCK (self);
+  if (self->recorder != NULL && self->locations != NULL) {
+    GST_OBJECT_UNLOCK (self);
+    goto spread_refused;
+  }
   if (self->recorder == NULL) {
     /* not running: where the next start begins */
     self->record = start;
@@ -294,6 +298,19 @@ gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
         GST_TIME_FORMAT, by, start ? "start" : "stop", GST_TIME_ARGS (at));
   }
   return ok;
+
+  /* ERRORS */
+spread_refused:
+  {
+    /* (one stream over several writers numbers and places each frame as
+     * it comes; frames held for pre-record, a backlog and files per
+     * recording are one writer's) */
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Event recording is not available with locations: %s-recording "
+            "refused, the recording goes on.", start ? "start" : "stop"),
+        ("%s while recording to several locations", by));
+    return FALSE;
+  }
 }
 
 gboolean

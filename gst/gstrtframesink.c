@@ -249,7 +249,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   gint err = 0;
 
   GST_OBJECT_LOCK (self);
-  if (self->locations && !self->record) {
+  if (self->locations && (!self->record || self->pre_record_time > 0)) {
     GST_OBJECT_UNLOCK (self);
     goto record_spread;
   }
@@ -398,8 +398,11 @@ no_location:
 record_spread:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Event recording (record=false) records to one location: "
-            "locations is for a continuous recording."), (NULL));
+        ("Event recording (record=false, pre-record-time) records to one "
+            "location: locations is for a continuous recording."),
+        ("start-recording, stop-recording, the record property and the "
+            "rtframe-record event are refused while recording to several "
+            "locations"));
     return FALSE;
   }
 bad_location:

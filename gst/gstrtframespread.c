@@ -12,6 +12,7 @@
 #include "gstrtframesink-private.h"
 #include "gstrtframemessages.h"
 #include "rtf-spread-manifest.h"
+#include "rtf-spread-names.h"
 #include "rtf-pattern.h"
 
 #include <errno.h>
@@ -180,7 +181,10 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   RtfSpread *s;
   guint failed = 0;
 
-  if (!locations_agree (self->locations, config->rotate, why))
+  if (!locations_agree (self->locations, config->rotate, why)
+      || !rtf_spread_names_apart ((const gchar * const *) self->locations,
+          g_strv_length (self->locations), config->rotate,
+          config->first_file_number, why))
     return NULL;
   sc.locations = (const gchar * const *) self->locations;
   sc.n_locations = g_strv_length (self->locations);

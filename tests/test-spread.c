@@ -353,6 +353,220 @@ GST_START_TEST (test_refused)
 
 GST_END_TEST;
 
+/* Issue 23, defect 2: event recording with locations is refused every
+ * way in - at start (record=false, pre-record-time), and while recording
+ * the start/stop-recording signals, the record property and the
+ * rtframe-record event, each with a RESOURCE/SETTINGS warning - and the
+ * recording goes on whole: every frame once, in order (on c8d0d25 a stop
+ * let frames go and a start numbered held frames twice) */
+GST_START_TEST (test_event_recording_refused)
+{
+  gchar **locs = two_locations ("ev-%05d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *props;
+  GstStructure *st;
+  gboolean ok = TRUE;
+  Rec *r;
+
+  r = rtf_test_spread_start (locs, NULL, CAPS);
+  rtf_test_spread_push (r, 0, 10, 0);
+  g_signal_emit_by_name (r->h->element, "stop-recording",
+      GST_CLOCK_TIME_NONE, &ok);
+  fail_if (ok, "stop-recording taken with locations");
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
+  rtf_test_spread_push (r, 10, 20, 0);
+  g_object_set (r->h->element, "record", FALSE, NULL);
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
+  rtf_test_spread_push (r, 20, 30, 0);
+  fail_if (gst_harness_push_event (r->h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new ("rtframe-record", "record", G_TYPE_BOOLEAN,
+                  FALSE, NULL))), "the rtframe-record event taken");
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
+  rtf_test_spread_push (r, 30, 40, 0);
+  g_signal_emit_by_name (r->h->element, "start-recording",
+      GST_CLOCK_TIME_NONE, &ok);
+  fail_if (ok, "start-recording taken with locations");
+  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
+  rtf_test_spread_push (r, 40, 50, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
+  assert_locations_add_up (st, 50);
+  rtf_test_spread_assert_whole (m0, FRAME, 50);
+
+  props = rtf_test_spread_props (locs, "pre-record-time=1000000000");
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_SETTINGS, "continuous");
+  g_free (props);
+  gst_structure_free (st);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* The files a file name holds: its bytes, inode and times */
+typedef struct
+{
+  gchar *bytes;
+  gsize len;
+  GStatBuf st;
+} Snapshot;
+
+static void
+snapshot_take (Snapshot * s, const gchar * path)
+{
+  fail_unless (g_file_get_contents (path, &s->bytes, &s->len, NULL), "%s",
+      path);
+  fail_unless (g_lstat (path, &s->st) == 0);
+}
+
+static void
+snapshot_assert_same (Snapshot * s, const gchar * path)
+{
+  Snapshot now;
+
+  snapshot_take (&now, path);
+  fail_unless_equals_uint64 (now.len, s->len);
+  fail_unless (memcmp (now.bytes, s->bytes, s->len) == 0, "%s changed", path);
+  fail_unless_equals_uint64 (now.st.st_ino, s->st.st_ino);
+  fail_unless_equals_int64 (now.st.st_mtime, s->st.st_mtime);
+  g_free (now.bytes);
+  g_free (s->bytes);
+}
+
+/* Names in dir, sorted, as one string */
+static gchar *
+dir_listing (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new ();
+  const gchar *n;
+  gchar *all;
+
+  fail_unless (d != NULL);
+  while ((n = g_dir_read_name (d)))
+    g_ptr_array_add (names, (gpointer) n);
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_add (names, NULL);
+  all = g_strjoinv (" ", (gchar **) names->pdata);
+  g_ptr_array_free (names, TRUE);
+  g_dir_close (d);
+  return all;
+}
+
+/* Issue 23, defect 3: a spread that cannot start - a later location in a
+ * directory that is missing (a disk not mounted), or held by another
+ * recording - leaves the earlier locations exactly as they were: the
+ * previous take's file and index at location 0 keep their bytes and
+ * inode, nothing is left beside them (on c8d0d25 the file was emptied,
+ * 40960 -> 0 bytes, its index too) */
+GST_START_TEST (test_failed_start_touches_nothing)
+{
+  gchar **locs = two_locations ("take.raw");
+  gchar *idx = g_strconcat (locs[0], ".idx", NULL), *props, *before, *after;
+  gchar *dir0 = g_path_get_dirname (locs[0]);
+  Snapshot data, index;
+  Rec *other;
+
+  rtf_test_record (locs[0], NULL, CAPS, 30);    /* the previous take */
+  before = dir_listing (dir0);
+  snapshot_take (&data, locs[0]);
+  snapshot_take (&index, idx);
+  fail_unless_equals_uint64 (data.len, 30 * FRAME);
+
+  /* a disk not mounted */
+  g_free (locs[1]);
+  locs[1] = rtf_test_tmp_path ("not-mounted/take.raw");
+  props = rtf_test_spread_props (locs, NULL);
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_OPEN_WRITE, "not-mounted");
+  g_free (props);
+  snapshot_assert_same (&data, locs[0]);
+  snapshot_assert_same (&index, idx);
+  after = dir_listing (dir0);
+  fail_unless_equals_string (after, before);
+  g_free (after);
+
+  /* the second location being recorded by someone else */
+  g_free (locs[1]);
+  locs[1] = rtf_test_tmp_path ("b/take.raw");
+  other = rtf_test_rec_start (locs[1], NULL, CAPS);
+  snapshot_take (&data, locs[0]);
+  snapshot_take (&index, idx);
+  props = rtf_test_spread_props (locs, NULL);
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_BUSY, NULL);
+  g_free (props);
+  rtf_test_rec_stop (other);
+  snapshot_assert_same (&data, locs[0]);
+  snapshot_assert_same (&index, idx);
+  after = dir_listing (dir0);
+  fail_unless_equals_string (after, before);
+  g_free (after);
+
+  /* and with both there, the new take replaces the old one whole */
+  g_unlink (locs[1]);
+  g_free (locs[1]);
+  locs[1] = rtf_test_tmp_path ("b/take2.raw");
+  {
+    gchar *m0 = rtf_test_spread_manifest (locs[0]);
+    GstStructure *st = record_spread (locs, NULL, 12);
+
+    rtf_test_spread_assert_whole (m0, FRAME, 12);
+    gst_structure_free (st);
+    g_free (m0);
+  }
+  g_free (before);
+  g_free (dir0);
+  g_free (idx);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* Issue 23, defect 4 (the spread's part): locations that would write the
+ * same names - one's files another's indexes, one location spelt twice,
+ * "%05d" beside "%d" (the same names from file 100000 on) - are refused
+ * at start, naming both, before anything is created (on c8d0d25 the
+ * first recorded its indexes into the second's files) */
+GST_START_TEST (test_locations_share_names)
+{
+  const gchar *pairs[][2] = {
+    {"c-%05d.raw", "c-%05d.raw.idx"},
+    {"c.raw", "./c.raw"},
+    {"d-%05d.raw", "d-%d.raw"},
+    {"e.raw", "e.raw.idx"},
+  };
+  gchar *dir = rtf_test_tmp_path ("names"), *listing;
+  guint i;
+
+  fail_unless (g_mkdir (dir, 0755) == 0);
+  for (i = 0; i < G_N_ELEMENTS (pairs); i++) {
+    gchar *locs[3] = { g_build_filename (dir, pairs[i][0], NULL),
+      g_build_filename (dir, pairs[i][1], NULL), NULL
+    };
+    gchar *props = rtf_test_spread_props (locs, NULL);
+
+    rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+        GST_RESOURCE_ERROR_SETTINGS, "would both write");
+    g_free (props);
+    g_free (locs[0]);
+    g_free (locs[1]);
+  }
+  listing = dir_listing (dir);
+  fail_unless_equals_string (listing, "");
+  g_free (listing);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 /* Something else at a manifest's name is left as it was, with a warning;
  * the recording goes on and reads through the other manifest */
 GST_START_TEST (test_foreign_manifest_left)
@@ -401,6 +615,9 @@ spread_suite (void)
   tcase_add_test (tc, test_src_seeks_across_locations);
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_foreign_manifest_left);
+  tcase_add_test (tc, test_event_recording_refused);
+  tcase_add_test (tc, test_failed_start_touches_nothing);
+  tcase_add_test (tc, test_locations_share_names);
   return s;
 }
 
