@@ -336,41 +336,98 @@ read_error (GError ** error, gint err, gboolean short_read)
   return FALSE;
 }
 
-/* Decodes the records of [at, end) of fd, in chunks. */
+/* Whether a record of all zero bytes (a hole of a sparse file) is
+ * damaged: its checksum, 0, is not the CRC32C of zeros */
+static gboolean
+zeros_are_damaged (const RtfIndexHeader * h)
+{
+  guint8 *zeros = g_malloc0 (h->record_size);
+  RtfIndexRecord r;
+  gboolean damaged = !rtf_index_decode_record (zeros, h->record_size,
+      h->version, &r);
+
+  g_free (zeros);
+  return damaged;
+}
+
+/* Records of [slot, slots) lying whole in a hole of fd (from byte at of
+ * the records): they read as zeros, which are no record.  0 where the
+ * filesystem does not say (SEEK_DATA). */
+static guint64
+hole_slots (gint fd, guint64 at, gsize rs, guint64 slot, guint64 slots)
+{
+  off_t pos = (off_t) (at + slot * rs);
+  off_t data = lseek (fd, pos, SEEK_DATA);
+
+  if (data < 0)
+    return errno == ENXIO ? slots - slot : 0;   /* a hole to the end */
+  return MIN ((guint64) (data - pos) / rs, slots - slot);
+}
+
+/* One record (slot) decoded, or counted as damaged */
+static void
+take_record (RtfIndex * index, GArray * records, const guint8 * buf,
+    guint64 slot)
+{
+  RtfIndexRecord r;
+
+  if (!rtf_index_decode_record (buf, index->header.record_size,
+          index->header.version, &r)) {
+    if (index->n_damaged++ == 0)
+      index->first_damaged = slot;
+    return;
+  }
+  r.slot = slot;
+  g_array_append_val (records, r);
+  index->keep_slots = slot + 1;
+}
+
+/* Holes of a sparse index skipped: counted as damaged records, unread */
+static void
+skip_damaged (RtfIndex * index, guint64 slot, guint64 n)
+{
+  if (n && index->n_damaged == 0)
+    index->first_damaged = slot;
+  index->n_damaged += n;
+}
+
+/* Decodes the records of [at, end) of fd, a chunk of 1 MiB at a time:
+ * memory grows with the intact records found (the bytes that are there),
+ * never with the number of records the size of the file claims; the
+ * holes of a sparse file are skipped without reading them. */
 static gboolean
 read_records (RtfIndex * index, gint fd, guint64 at, guint64 end,
     GError ** error)
 {
   const gsize rs = index->header.record_size;
   const gsize chunk_records = MAX (1, (1 << 20) / rs);
+  const gboolean skip_holes = zeros_are_damaged (&index->header);
   guint64 slots = (end - at) / rs, slot = 0;
+  GArray *records = g_array_new (FALSE, FALSE, sizeof (RtfIndexRecord));
   guint8 *buf = g_malloc (chunk_records * rs);
   gboolean ok = TRUE;
 
-  index->records = g_new (RtfIndexRecord, MAX (slots, 1));
   while (slot < slots && ok) {
-    gsize n = MIN (chunk_records, slots - slot), i;
+    guint64 hole = skip_holes ? hole_slots (fd, at, rs, slot, slots) : 0;
+    gsize n = MIN (chunk_records, slots - slot - hole), i;
     gboolean short_read;
-    gint err = rtf_read_full (fd, at + slot * rs, buf, n * rs, &short_read);
+    gint err;
 
+    skip_damaged (index, slot, hole);
+    slot += hole;
+    if (n == 0)
+      continue;
+    err = rtf_read_full (fd, at + slot * rs, buf, n * rs, &short_read);
     if (err != 0) {
       ok = read_error (error, err, short_read);
       break;
     }
-    for (i = 0; i < n; i++, slot++) {
-      RtfIndexRecord *r = &index->records[index->n_records];
-
-      if (!rtf_index_decode_record (buf + i * rs, rs, index->header.version, r)) {
-        if (index->n_damaged++ == 0)
-          index->first_damaged = slot;
-        continue;
-      }
-      r->slot = slot;
-      index->n_records++;
-      index->keep_slots = slot + 1;
-    }
+    for (i = 0; i < n; i++, slot++)
+      take_record (index, records, buf + i * rs, slot);
   }
   g_free (buf);
+  index->n_records = records->len;
+  index->records = (RtfIndexRecord *) g_array_free (records, FALSE);
   return ok;
 }
 
