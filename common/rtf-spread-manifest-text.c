@@ -1,0 +1,303 @@
+/* rtframe: a spread recording's manifest as text (rtf-spread-manifest.h):
+ * parsing what a reader found, and composing what the sink writes.
+ *
+ * GKeyFile finds the group and the keys; the lists of locations are
+ * taken apart here, from the raw value, in GKeyFile's own list syntax:
+ * g_key_file_get_string_list() refuses a value that is not UTF-8, and a
+ * manifest of version 1 holds a location's bytes as they were (a path
+ * that is not UTF-8 made the whole manifest unreadable).  Version 2 writes
+ * such a byte "\xHH" and a backslash "\\" (rtf_spread_manifest_to_text()),
+ * so its text is UTF-8. */
+#include "rtf-spread-manifest.h"
+
+#include <string.h>
+
+#define GROUP "rtframe-spread"
+#define HEAD "[" GROUP "]"
+
+static gboolean
+refuse (gchar ** why, gchar * text)
+{
+  *why = text;
+  return FALSE;
+}
+
+/* A location's bytes as UTF-8 text: a byte of no valid UTF-8 sequence
+ * as "\xHH", a backslash as "\\" */
+static gchar *
+encode (const gchar * path)
+{
+  GString *s = g_string_new (NULL);
+  const gchar *p = path, *end = path + strlen (path);
+
+  while (p < end) {
+    const gchar *valid_end;
+
+    g_utf8_validate (p, end - p, &valid_end);
+    for (; p < valid_end; p++) {
+      if (*p == '\\')
+        g_string_append (s, "\\\\");
+      else
+        g_string_append_c (s, *p);
+    }
+    if (p < end)
+      g_string_append_printf (s, "\\x%02x", (guint8) * p++);
+  }
+  return g_string_free (s, FALSE);
+}
+
+/* encode() undone: NULL with *why for any other escape, or a NUL byte */
+static gchar *
+decode (const gchar * text, gchar ** why)
+{
+  GString *s = g_string_new (NULL);
+  const gchar *p;
+
+  for (p = text; *p; p++) {
+    gint hi, lo;
+
+    if (*p != '\\') {
+      g_string_append_c (s, *p);
+      continue;
+    }
+    if (p[1] == '\\') {
+      g_string_append_c (s, '\\');
+      p++;
+      continue;
+    }
+    hi = p[1] == 'x' ? g_ascii_xdigit_value (p[2]) : -1;
+    lo = hi >= 0 ? g_ascii_xdigit_value (p[3]) : -1;
+    if (lo < 0 || (hi == 0 && lo == 0)) {
+      *why = g_strdup_printf ("a location holds \"%.4s\", neither \"\\\\\" "
+          "nor a byte \"\\xHH\"", p);
+      g_string_free (s, TRUE);
+      return NULL;
+    }
+    g_string_append_c (s, (gchar) (hi << 4 | lo));
+    p += 3;
+  }
+  return g_string_free (s, FALSE);
+}
+
+/* A raw GKeyFile list value taken apart as g_key_file_get_string_list()
+ * does (an unescaped ';' ends an item; \s \n \t \r \\ \;), but on bytes,
+ * and strictly: NULL with *why for any other escape */
+static gchar **
+split_list (const gchar * raw, gchar ** why)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
+  GString *item = g_string_new (NULL);
+  const gchar *p;
+  static const gchar from[] = "sntr\\;", to[] = " \n\t\r\\;";
+
+  for (p = raw; *p; p++) {
+    const gchar *esc;
+
+    if (*p == ';') {
+      g_ptr_array_add (items, g_strdup (item->str));
+      g_string_truncate (item, 0);
+    } else if (*p != '\\') {
+      g_string_append_c (item, *p);
+    } else if (p[1] != '\0' && (esc = strchr (from, p[1])) != NULL) {
+      g_string_append_c (item, to[esc - from]);
+      p++;
+    } else {
+      *why = g_strdup_printf ("its list of locations holds \"\\%.1s\", no "
+          "escape of a key file", p + 1);
+      g_string_free (item, TRUE);
+      g_ptr_array_unref (items);
+      return NULL;
+    }
+  }
+  if (item->len > 0)
+    g_ptr_array_add (items, g_strdup (item->str));
+  g_string_free (item, TRUE);
+  g_ptr_array_add (items, NULL);
+  return (gchar **) g_ptr_array_free (items, FALSE);
+}
+
+/* Every item a location: decoded (version 2), not empty, no manifest,
+ * none twice */
+static gchar **
+take_locations (gchar ** items, guint version, const gchar * key, gchar ** why)
+{
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint i;
+
+  for (i = 0; items[i] && *why == NULL; i++) {
+    if (version >= 2) {
+      gchar *bytes = decode (items[i], why);
+
+      if (bytes == NULL)
+        break;
+      g_free (items[i]);
+      items[i] = bytes;
+    }
+    if (items[i][0] == '\0')
+      *why = g_strdup_printf ("its %s name an empty location", key);
+    else if (rtf_spread_manifest_is_path (items[i]))
+      *why = g_strdup_printf ("it names \"%s\", a manifest: a manifest "
+          "names recordings, never manifests", items[i]);
+    else if (!g_hash_table_add (seen, items[i]))
+      *why = g_strdup_printf ("it names the location \"%s\" twice", items[i]);
+  }
+  g_hash_table_unref (seen);
+  if (*why == NULL && items[0] == NULL)
+    *why = g_strdup_printf ("its %s name no location", key);
+  if (*why == NULL)
+    return items;
+  g_strfreev (items);
+  return NULL;
+}
+
+static gchar **
+get_locations (GKeyFile * kf, const gchar * key, guint version, gchar ** why)
+{
+  gchar *raw = g_key_file_get_value (kf, GROUP, key, NULL);
+  gchar **items;
+
+  if (raw == NULL)
+    return NULL;
+  items = split_list (raw, why);
+  g_free (raw);
+  return items ? take_locations (items, version, key, why) : NULL;
+}
+
+static gboolean
+parse_id (const gchar * hex, RtfRecordingId * id)
+{
+  guint i;
+
+  if (hex == NULL || strlen (hex) != RTF_RECORDING_ID_SIZE * 2)
+    return FALSE;
+  for (i = 0; i < RTF_RECORDING_ID_SIZE; i++) {
+    gint hi = g_ascii_xdigit_value (hex[2 * i]);
+    gint lo = g_ascii_xdigit_value (hex[2 * i + 1]);
+
+    if (hi < 0 || lo < 0)
+      return FALSE;
+    id->bytes[i] = (guint8) (hi << 4 | lo);
+  }
+  return TRUE;
+}
+
+/* An unsigned number (decimal, nothing else) of key, or dflt without it */
+static gboolean
+get_number (GKeyFile * kf, const gchar * key, guint64 dflt, guint64 max,
+    guint64 * out, gchar ** why)
+{
+  gchar *text = g_key_file_get_value (kf, GROUP, key, NULL);
+  gboolean ok;
+
+  *out = dflt;
+  if (text == NULL)
+    return TRUE;
+  ok = g_ascii_string_to_unsigned (text, 10, 0, max, out, NULL);
+  if (!ok)
+    *why = g_strdup_printf ("its %s \"%.40s\" is not a number of 0 to %"
+        G_GUINT64_FORMAT, key, text, max);
+  g_free (text);
+  return ok;
+}
+
+/* The keys of a loaded manifest into m */
+static gboolean
+parse_keys (GKeyFile * kf, RtfSpreadManifest * m, gchar ** why)
+{
+  guint64 version;
+  gchar *hex;
+  gboolean ok;
+
+  if (!get_number (kf, "version", 1, G_MAXUINT32, &version, why))
+    return FALSE;
+  if (version < 1 || version > RTF_SPREAD_MANIFEST_VERSION)
+    return refuse (why, g_strdup_printf ("its version %" G_GUINT64_FORMAT
+            " is not one this build reads (1 to %u)", version,
+            RTF_SPREAD_MANIFEST_VERSION));
+  m->version = (guint) version;
+  hex = g_key_file_get_value (kf, GROUP, "recording-id", NULL);
+  ok = parse_id (hex, &m->id);
+  if (!ok)
+    *why = hex ? g_strdup_printf ("its recording-id \"%.40s\" is not an id",
+        hex) : g_strdup ("it has no recording-id");
+  g_free (hex);
+  if (!ok || !get_number (kf, "start-index", 0, G_MAXUINT64, &m->start_index,
+          why))
+    return FALSE;
+  m->locations = get_locations (kf, "locations", m->version, why);
+  if (m->locations == NULL)
+    return *why ? FALSE : refuse (why, g_strdup ("it has no locations"));
+  if (m->version < 2)
+    return TRUE;
+  m->relative = get_locations (kf, "relative-locations", m->version, why);
+  if (*why)
+    return FALSE;
+  if (m->relative && g_strv_length (m->relative) !=
+      g_strv_length (m->locations))
+    return refuse (why, g_strdup_printf ("its relative-locations name %u "
+            "locations, its locations %u", g_strv_length (m->relative),
+            g_strv_length (m->locations)));
+  return TRUE;
+}
+
+gboolean
+rtf_spread_manifest_parse (const gchar * text, gsize len,
+    RtfSpreadManifest * m, gchar ** why)
+{
+  GKeyFile *kf;
+  GError *error = NULL;
+  gboolean ok;
+
+  memset (m, 0, sizeof (*m));
+  *why = NULL;
+  if (len > RTF_SPREAD_MANIFEST_MAX_BYTES)
+    return refuse (why, g_strdup_printf ("%" G_GSIZE_FORMAT " bytes: a "
+            "manifest is at most %u bytes (64 KiB)", len,
+            RTF_SPREAD_MANIFEST_MAX_BYTES));
+  if (len < strlen (HEAD) || memcmp (text, HEAD, strlen (HEAD)) != 0)
+    return refuse (why, g_strdup ("it does not begin with \"" HEAD "\""));
+  if (memchr (text, '\0', len) != NULL)
+    return refuse (why, g_strdup ("it holds a NUL byte: not text"));
+  kf = g_key_file_new ();
+  ok = g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &error);
+  if (!ok) {
+    *why = g_strdup (error->message);
+    g_clear_error (&error);
+  } else {
+    ok = parse_keys (kf, m, why);
+  }
+  g_key_file_free (kf);
+  if (!ok)
+    rtf_spread_manifest_clear (m);
+  return ok;
+}
+
+static void
+set_list (GKeyFile * kf, const gchar * key, gchar ** paths)
+{
+  guint i, n = g_strv_length (paths);
+  gchar **text = g_new0 (gchar *, n + 1);
+
+  for (i = 0; i < n; i++)
+    text[i] = encode (paths[i]);
+  g_key_file_set_string_list (kf, GROUP, key, (const gchar * const *) text, n);
+  g_strfreev (text);
+}
+
+gchar *
+rtf_spread_manifest_to_text (const RtfSpreadManifest * m, gsize * len)
+{
+  GKeyFile *kf = g_key_file_new ();
+  gchar *hex = rtf_recording_id_to_string (&m->id), *text;
+
+  g_key_file_set_uint64 (kf, GROUP, "version", RTF_SPREAD_MANIFEST_VERSION);
+  g_key_file_set_string (kf, GROUP, "recording-id", hex);
+  g_key_file_set_uint64 (kf, GROUP, "start-index", m->start_index);
+  set_list (kf, "locations", m->locations);
+  if (m->relative)
+    set_list (kf, "relative-locations", m->relative);
+  text = g_key_file_to_data (kf, len, NULL);
+  g_key_file_free (kf);
+  g_free (hex);
+  return text;
+}
