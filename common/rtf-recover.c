@@ -13,6 +13,47 @@ refuse (RtfRecoverPlan * plan, gchar * why)
   plan->why = why;
 }
 
+/* The recording id a file's mark must name for the file to be taken as
+ * the recording's: rec's (its first index of version 2 on); none for a
+ * recording whose indexes are of version 1 (they name no recording, and
+ * files marked by the sink are another, newer recording's); for one
+ * with no index at all (a single file killed before its first record),
+ * its first mark's.  FALSE when there is none. */
+static gboolean
+recording_id (const RtfRecording * rec, RtfRecordingId * id)
+{
+  guint i;
+
+  if (!rtf_recording_id_is_zero (&rec->id)) {
+    *id = rec->id;
+    return TRUE;
+  }
+  for (i = 0; i < rec->n_files; i++)
+    if (rec->files[i].state == RTF_FILE_OK)
+      return FALSE;             /* an index of version 1: no id */
+  for (i = 0; i < rec->n_files; i++)
+    if (rec->files[i].has_mark) {
+      *id = rec->files[i].mark_id;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Why f's mark does not prove it the recording's, or NULL */
+static gchar *
+mark_not_ours (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  RtfRecordingId id;
+
+  if (!recording_id (rec, &id))
+    return g_strdup ("marked by rtframesink, but the recording's files "
+        "name no recording id (index version 1): nothing shows it is "
+        "theirs; left as it is");
+  if (!rtf_recording_id_equal (&id, &f->mark_id))
+    return g_strdup ("marked as a file of another recording: left as it " "is");
+  return NULL;
+}
+
 /* A file opened ahead for a split that never came, or one whose index
  * header never reached the disk (killed while its first frame was in
  * flight): no frame of it was reported written.  Deleted only when its
@@ -21,6 +62,8 @@ static void
 plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
     RtfRecoverPlan * plan)
 {
+  gchar *theirs;
+
   if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
     refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
             "recording (nor does it carry rtframesink's mark), left as it is",
@@ -29,10 +72,9 @@ plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
     refuse (plan, g_strdup ("empty, but nothing shows rtframesink made it "
             "(no rtframe mark: a filesystem without extended attributes, "
             "or not a file of a recording): left as it is"));
-  } else if (!rtf_recording_id_is_zero (&rec->id)
-      && !rtf_recording_id_equal (&rec->id, &f->mark_id)) {
-    refuse (plan, g_strdup ("empty, and marked as a file of another "
-            "recording: left as it is"));
+  } else if ((theirs = mark_not_ours (rec, f)) != NULL) {
+    refuse (plan, g_strdup_printf ("empty, and %s", theirs));
+    g_free (theirs);
   } else if (f->state == RTF_FILE_NEVER_WRITTEN) {
     plan->action = RTF_RECOVER_DELETE;
     plan->why = g_strdup ("opened ahead for a split that never came (empty, "
@@ -118,6 +160,8 @@ void
 rtf_recover_plan_leftover (const RtfRecording * rec,
     const RtfRecordingFile * f, RtfRecoverPlan * plan)
 {
+  gchar *theirs = NULL;
+
   memset (plan, 0, sizeof (*plan));
   if (f->in_use)
     refuse (plan, g_strdup ("in use: the recording it was prepared for is "
@@ -127,10 +171,8 @@ rtf_recover_plan_leftover (const RtfRecording * rec,
   else if (!f->has_mark || f->mark_number != f->number)
     refuse (plan, g_strdup ("named like a file rtframesink prepares, but it "
             "carries no rtframe mark for that file: left as it is"));
-  else if (!rtf_recording_id_is_zero (&rec->id)
-      && !rtf_recording_id_equal (&rec->id, &f->mark_id))
-    refuse (plan, g_strdup ("prepared for another recording: left as it "
-            "is"));
+  else if ((theirs = mark_not_ours (rec, f)) != NULL)
+    refuse (plan, g_strdup_printf ("prepared for a split, %s", theirs));
   else {
     plan->action = RTF_RECOVER_DELETE;
     plan->why = g_strdup ("prepared for a split and never given its name "
