@@ -1,6 +1,7 @@
 /* rtframe: checking one recorded file against its index. */
 #include "rtf-check.h"
 #include "rtf-crc32c.h"
+#include "rtf-pattern.h"
 #include "rtf-safe-open.h"
 
 #include <errno.h>
@@ -142,4 +143,97 @@ void
 rtf_check_clear (RtfCheck * c)
 {
   g_clear_pointer (&c->faults, g_ptr_array_unref);
+}
+
+/* ---- the recording as a whole --------------------------------------- */
+
+gchar *
+rtf_check_gaps_text (const RtfRecording * rec, guint max)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < rec->n_gaps && i < max; i++) {
+    const RtfRange *g = &rec->gaps[i];
+
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", g->first);
+    if (g->last > g->first)
+      g_string_append_printf (s, "-%" G_GUINT64_FORMAT, g->last);
+  }
+  if (rec->n_gaps > max)
+    g_string_append_printf (s, " and %u more range%s", rec->n_gaps - max,
+        rec->n_gaps - max == 1 ? "" : "s");
+  return g_string_free (s, FALSE);
+}
+
+static gchar *
+missing_files_text (const RtfMissingFiles * m)
+{
+  gchar *first = rtf_pattern_format (m->location, m->numbers.first);
+  gchar *last = rtf_pattern_format (m->location, m->numbers.last);
+  gchar *text;
+
+  if (m->numbers.first == m->numbers.last)
+    text = g_strdup_printf ("file %" G_GUINT64_FORMAT " of the set %s is "
+        "missing (%s), between files proven to be the recording's: its "
+        "frames are not in the recording", m->numbers.first, m->location,
+        first);
+  else
+    text = g_strdup_printf ("files %" G_GUINT64_FORMAT " to %"
+        G_GUINT64_FORMAT " of the set %s are missing (%s to %s), between "
+        "files proven to be the recording's: their frames are not in the "
+        "recording", m->numbers.first, m->numbers.last, m->location, first,
+        last);
+  g_free (first);
+  g_free (last);
+  return text;
+}
+
+/* Whether every file is paired with an intact index: then a frame number
+ * none holds was never reported written (its record would be there) */
+static gboolean
+indexes_intact (const RtfRecording * rec)
+{
+  guint i;
+
+  if (rec->n_missing_locations || rec->n_missing_files)
+    return FALSE;
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state == RTF_FILE_NEVER_WRITTEN)
+      continue;
+    if (f->state != RTF_FILE_OK || f->index->n_damaged
+        || f->walk.stop == RTF_INDEX_INCONSISTENT)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+guint
+rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,
+    GPtrArray * faults)
+{
+  guint before = faults->len, i;
+
+  for (i = 0; i < rec->n_missing_locations; i++)
+    g_ptr_array_add (faults, g_strdup_printf ("location %s of the recording "
+            "is missing (%s): the frames it holds are not read",
+            rec->missing_locations[i].location, rec->missing_locations[i].why));
+  for (i = 0; i < rec->n_missing_files; i++)
+    g_ptr_array_add (faults, missing_files_text (&rec->missing_files[i]));
+  if (rec->missing && !allow_gaps) {
+    gchar *list = rtf_check_gaps_text (rec, 20);
+
+    g_ptr_array_add (faults, g_strdup_printf ("%" G_GUINT64_FORMAT " frame "
+            "numbers missing from the sequence: %s (%s; --allow-gaps accepts "
+            "that)", rec->missing, list, indexes_intact (rec) ? "no index "
+            "of the recording holds them, so none was reported written: "
+            "frames dropped while recording, or in flight when a recording "
+            "stopped without EOS (a crash)" : "frames dropped while "
+            "recording, in flight at a crash, or held by the parts of the "
+            "recording reported above"));
+    g_free (list);
+  }
+  return faults->len - before;
 }

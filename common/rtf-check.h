@@ -37,5 +37,17 @@ void rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
     guint64 from_frame, RtfCheck * check);
 void rtf_check_clear (RtfCheck * check);
 
+/* The faults of a recording as a whole, which no file's check sees, each
+ * a text appended to faults (g_free): a location of a spread not read,
+ * files missing in the middle of a set, and unless allow_gaps the frame
+ * numbers no file holds (rec->gaps, listed).  Every reader reports these
+ * the same way: rtframe-verify and rtframe-recover as faults (exit 1),
+ * rtframe-dump on stderr, rtframesrc as warnings.  Returns how many. */
+guint rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,
+    GPtrArray * faults);
+/* rec's gaps as text, "3, 5-9, 12", at most max ranges ("... and 40 more
+ * ranges") */
+gchar *rtf_check_gaps_text (const RtfRecording * rec, guint max);
+
 G_END_DECLS
 #endif /* __RTF_CHECK_H__ */

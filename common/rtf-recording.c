@@ -253,16 +253,13 @@ rtf_recording_file_reopen (const RtfRecordingFile * f, gboolean index,
   return fd;
 }
 
-/* Adds file `number` of the set: FALSE when the set ends before it. */
+/* Adds f (identified) to the set, or FALSE when the set ends before it
+ * (f cleared then): a file of another recording. */
 static gboolean
-add_file (RtfRecording * rec, GArray * files, const gchar * path,
-    guint64 number)
+add_file (RtfRecording * rec, GArray * files, RtfRecordingFile * f)
 {
-  RtfRecordingFile f;
-
-  rtf_recording_file_identify (&f, path, number);
-  if (f.state == RTF_FILE_OK && f.index->header.version != 1) {
-    const RtfRecordingId *id = &f.index->header.recording_id;
+  if (f->state == RTF_FILE_OK && f->index->header.version != 1) {
+    const RtfRecordingId *id = &f->index->header.recording_id;
 
     if (rtf_recording_id_is_zero (&rec->id)) {
       rec->id = *id;
@@ -271,16 +268,56 @@ add_file (RtfRecording * rec, GArray * files, const gchar * path,
 
       rec->note = g_strdup_printf ("%s belongs to another recording (%s) "
           "and is not read with this one (--start-index %" G_GUINT64_FORMAT
-          " reads it)", path, a, number);
+          " reads it)", f->path, a, f->number);
       g_free (a);
-      rtf_recording_file_clear (&f);
+      rtf_recording_file_clear (f);
       return FALSE;
     }
   }
-  f.first_frame = rec->n_frames;
-  if (f.state == RTF_FILE_OK)
-    rec->n_frames += f.walk.frames;
-  g_array_append_val (files, f);
+  f->first_frame = rec->n_frames;
+  if (f->state == RTF_FILE_OK)
+    rec->n_frames += f->walk.frames;
+  g_array_append_val (files, *f);
+  return TRUE;
+}
+
+/* Whether f is proven a file of rec: its index (version 2 on), or where
+ * it has none its mark, names rec's id */
+static gboolean
+belongs (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  if (rtf_recording_id_is_zero (&rec->id))
+    return FALSE;
+  if (f->state == RTF_FILE_OK && f->index->header.version != 1)
+    return rtf_recording_id_equal (&rec->id, &f->index->header.recording_id);
+  return f->has_mark && rtf_recording_id_equal (&rec->id, &f->mark_id);
+}
+
+/* f comes after a gap in the file numbers (after file `last`): the files
+ * in between are missing when f is proven the recording's; else the set
+ * ends before f (FALSE), and the note says why */
+static gboolean
+after_gap (RtfRecording * rec, const RtfRecordingFile * f,
+    const gchar * location, guint64 last)
+{
+  RtfMissingFiles *m;
+
+  if (!belongs (rec, f)) {
+    rec->note = g_strdup_printf ("%s, after a gap in the file numbers (%"
+        G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "), is not read with this "
+        "recording: %s (--start-index %" G_GUINT64_FORMAT " reads it)",
+        f->path, last + 1, f->number - 1, rtf_recording_id_is_zero (&rec->id)
+        ? "the files before carry no recording id (index version 1), so "
+        "nothing shows it belongs to them" : "neither its index nor its "
+        "mark names this recording", f->number);
+    return FALSE;
+  }
+  rec->missing_files = g_renew (RtfMissingFiles, rec->missing_files,
+      rec->n_missing_files + 1);
+  m = &rec->missing_files[rec->n_missing_files++];
+  m->location = g_strdup (location);
+  m->numbers.first = last + 1;
+  m->numbers.last = f->number - 1;
   return TRUE;
 }
 
@@ -302,17 +339,19 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   g_ptr_array_unref (hidden);
   for (i = 0; i < numbers->len; i++) {
     guint64 n = g_array_index (numbers, guint64, i);
+    RtfRecordingFile f;
     gchar *path;
-    gboolean more;
 
     if (n < start_index || (started && n == last))
       continue;
-    if (started && n != last + 1)
-      break;                    /* a gap: the set ends */
     path = rtf_pattern_format (location, n);
-    more = add_file (rec, files, path, n);
+    rtf_recording_file_identify (&f, path, n);
     g_free (path);
-    if (!more)
+    if (started && n != last + 1 && !after_gap (rec, &f, location, last)) {
+      rtf_recording_file_clear (&f);
+      break;
+    }
+    if (!add_file (rec, files, &f))
       break;
     started = TRUE;
     last = n;
@@ -353,13 +392,20 @@ RtfRecording *
 rtf_recording_open (const gchar * location, guint64 start_index,
     gboolean require_index, GError ** error)
 {
+  if (rtf_spread_manifest_is_path (location))
+    return rtf_spread_recording_open (location, require_index, error);
+  return rtf_recording_open_files (location, start_index, require_index, error);
+}
+
+RtfRecording *
+rtf_recording_open_files (const gchar * location, guint64 start_index,
+    gboolean require_index, GError ** error)
+{
   RtfRecording *rec;
   GArray *files;
   gchar *why = NULL;
   gboolean ok = TRUE;
 
-  if (rtf_spread_manifest_is_path (location))
-    return rtf_spread_recording_open (location, require_index, error);
   rec = g_new0 (RtfRecording, 1);
   files = g_array_new (FALSE, TRUE, sizeof (RtfRecordingFile));
 
@@ -399,7 +445,33 @@ rtf_recording_open (const gchar * location, guint64 start_index,
     rtf_recording_free (rec);
     return NULL;
   }
+  rtf_recording_find_gaps (rec);
   return rec;
+}
+
+void
+rtf_recording_find_gaps (RtfRecording * rec)
+{
+  GArray *gaps = g_array_new (FALSE, FALSE, sizeof (RtfRange));
+  guint64 n, top = 0;
+
+  rec->missing = 0;
+  g_clear_pointer (&rec->gaps, g_free);
+  for (n = 0; n < rec->n_frames; n++) {
+    const RtfIndexRecord *r = rtf_recording_frame (rec, n, NULL);
+
+    /* (a frame failed over at one location may come below the one
+     * before: the highest number so far counts) */
+    if (n > 0 && r->seq > top + 1 && !(r->flags & RTF_INDEX_REC_EVENT_START)) {
+      RtfRange g = { top + 1, r->seq - 1 };
+
+      g_array_append_val (gaps, g);
+      rec->missing += r->seq - top - 1;
+    }
+    top = n == 0 ? r->seq : MAX (top, r->seq);
+  }
+  rec->n_gaps = gaps->len;
+  rec->gaps = (RtfRange *) g_array_free (gaps, FALSE);
 }
 
 void
@@ -413,8 +485,17 @@ rtf_recording_free (RtfRecording * rec)
     rtf_recording_file_clear (&rec->files[i]);
   for (i = 0; i < rec->n_leftovers; i++)
     rtf_recording_file_clear (&rec->leftovers[i]);
+  for (i = 0; i < rec->n_missing_locations; i++) {
+    g_free (rec->missing_locations[i].location);
+    g_free (rec->missing_locations[i].why);
+  }
+  for (i = 0; i < rec->n_missing_files; i++)
+    g_free (rec->missing_files[i].location);
   g_free (rec->files);
   g_free (rec->leftovers);
+  g_free (rec->missing_locations);
+  g_free (rec->missing_files);
+  g_free (rec->gaps);
   g_free (rec->note);
   g_free (rec->order);
   g_strfreev (rec->locations);

@@ -11,9 +11,8 @@
 #include "rtf-index.h"
 
 G_BEGIN_DECLS
-
 /* What a file found at a name of the recording turned out to be */
-typedef enum
+    typedef enum
 {
   RTF_FILE_OK,                  /* data and its index, paired */
   RTF_FILE_NEVER_WRITTEN,       /* empty, its index empty or missing: opened
@@ -67,6 +66,30 @@ typedef struct
   guint64 record;
 } RtfFrameRef;
 
+/* Numbers first..last (frame or file numbers) */
+typedef struct
+{
+  guint64 first, last;
+} RtfRange;
+
+/* A location of a spread recording its manifest names, not read: its
+ * files are gone (a disk dead or not mounted), or they are not the
+ * manifest's recording */
+typedef struct
+{
+  gchar *location;              /* as the manifest names it */
+  gchar *why;                   /* what was found where it was looked for */
+} RtfMissingLocation;
+
+/* Files missing in the middle of a set: numbers between two files proven
+ * to be the recording's (the first files of a set may be gone for good
+ * reasons: max-files, min-free-space; files in the middle never are) */
+typedef struct
+{
+  gchar *location;              /* the pattern */
+  RtfRange numbers;             /* the file numbers missing */
+} RtfMissingFiles;
+
 typedef struct
 {
   RtfRecordingFile *files;
@@ -89,13 +112,24 @@ typedef struct
   RtfFrameRef *order;
   gchar **locations;            /* from the manifest */
   guint64 duplicates;
-  guint64 missing;              /* numbers not found between the first and
-                                 * the last */
+  RtfMissingLocation *missing_locations;
+  guint n_missing_locations;
+  RtfMissingFiles *missing_files;
+  guint n_missing_files;
+  /* Frame numbers no file holds between the recording's first and last
+   * frame (not counting those before a recording's first frame: frames
+   * not recorded between events), in ranges, in order */
+  guint64 missing;
+  RtfRange *gaps;
+  guint n_gaps;
 } RtfRecording;
 
 /* location: a file, or a pattern (rtf_pattern_check() OK): then every file
  * the pattern names from the lowest number >= start_index on, as long as
- * the numbers follow each other and belong to the same recording.  With
+ * they belong to the same recording: after a gap in the numbers, only a
+ * file proven to be the recording's (its index's or its mark's id) goes
+ * on with it, the numbers in between listed in missing_files; or a
+ * manifest (".rtfspread", rtf_spread_recording_open()).  With
  * require_index, a file that is not OK is an error (what a player needs);
  * else every file is listed with its state (what the tools report). */
 RtfRecording *rtf_recording_open (const gchar * location,
@@ -103,9 +137,20 @@ RtfRecording *rtf_recording_open (const gchar * location,
 void rtf_recording_free (RtfRecording * rec);
 
 /* A spread recording from its manifest (rtf-spread-recording.c), as
- * rtf_recording_open() */
+ * rtf_recording_open(): every location it names that can be read (a
+ * location none of whose candidates (rtf_spread_manifest_candidates())
+ * holds the manifest's recording is listed in missing_locations, the
+ * others read); NULL with *error when the manifest is refused, names the
+ * same files twice, or no location can be read.  A location is opened as
+ * a file or a set, never as a manifest. */
 RtfRecording *rtf_spread_recording_open (const gchar * manifest,
     gboolean require_index, GError ** error);
+/* rtf_recording_open() of a file or a set, never a manifest (what a
+ * manifest's locations are opened with) */
+RtfRecording *rtf_recording_open_files (const gchar * location,
+    guint64 start_index, gboolean require_index, GError ** error);
+/* Counts the frame numbers missing from rec (rec->missing, rec->gaps) */
+void rtf_recording_find_gaps (RtfRecording * rec);
 
 /* The first file of rec that is in use (being written), or NULL */
 const RtfRecordingFile *rtf_recording_in_use (const RtfRecording * rec);
@@ -137,5 +182,4 @@ gint rtf_recording_file_reopen (const RtfRecordingFile * f, gboolean index,
 const gchar *rtf_file_state_name (RtfFileState state);
 
 G_END_DECLS
-
 #endif /* __RTF_RECORDING_H__ */

@@ -14,6 +14,12 @@
  * recorded with a camera timestamp gets it back as a
  * GstReferenceTimestampMeta of the caps its index header names.
  *
+ * A recording with a part missing plays what exists, after a RESOURCE /
+ * NOT_FOUND warning for each part: a location of a spread recording not
+ * found (its disk dead or not mounted: named, with what was found where
+ * it was looked for), files missing in the middle of a set (named, with
+ * their numbers); the detail lists the frame numbers missing.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 rtframesrc location=cam0-%05d.raw ! videoconvert ! autovideosink
@@ -33,6 +39,7 @@
 #include <gst/video/video.h>
 
 #include "gstrtframecaps.h"
+#include "rtf-check.h"
 #include "rtf-safe-open.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_src_debug);
@@ -88,7 +95,10 @@ gst_rtframe_src_class_init (GstRtFrameSrcClass * klass)
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "File Location",
           "The recorded file, or the pattern a rotated set was recorded with "
-          "(cam0-%05d.raw): its files are played in order as one stream",
+          "(cam0-%05d.raw): its files are played in order as one stream; or "
+          "the manifest of a recording over several locations "
+          "(cam0-.raw.rtfspread): every location's frames, in frame-number "
+          "order",
           DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_START_INDEX,
@@ -281,6 +291,27 @@ warn_cut_files (GstRtFrameSrc * self, RtfRecording * rec)
   }
 }
 
+/* A part of the recording missing (a location, files): a warning each,
+ * and what exists plays */
+static void
+warn_missing_parts (GstRtFrameSrc * self, RtfRecording * rec,
+    const gchar * location)
+{
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  gchar *gaps = rtf_check_gaps_text (rec, 20);
+  guint i;
+
+  rtf_check_recording (rec, TRUE, parts);
+  for (i = 0; i < parts->len; i++)
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+        ("Recording \"%s\" is not whole: %s. The frames that exist play.",
+            location, (const gchar *) g_ptr_array_index (parts, i)),
+        ("%" G_GUINT64_FORMAT " frame numbers missing: %s (DISCONT after "
+            "each gap)", rec->missing, gaps));
+  g_free (gaps);
+  g_ptr_array_unref (parts);
+}
+
 static gboolean
 gst_rtframe_src_start (GstBaseSrc * src)
 {
@@ -304,6 +335,7 @@ gst_rtframe_src_start (GstBaseSrc * src)
   if (rec == NULL)
     goto open_failed;
   warn_cut_files (self, rec);
+  warn_missing_parts (self, rec, location);
   if (rec->n_frames == 0)
     goto empty;
 

@@ -1,9 +1,13 @@
 /* rtframe-dump: writes what the index of a recording (one file or a
  * rotated set) says of every frame, as CSV on stdout - one header line,
  * then one line a frame, for a spreadsheet or Python.  It only reads.
- * Exit status 0: every file read; 1: a file of the set could not be read
- * (its frames are missing from the output, which says so on stderr); 2:
- * the recording could not be opened. */
+ * A recording spread over several locations (its manifest) is written in
+ * frame-number order.  Exit status 0: every file read; 1: a file of the
+ * set could not be read, or a part of the recording is missing (a
+ * location, files in the middle of a set): its frames are missing from
+ * the output, which says so on stderr; 2: the recording could not be
+ * opened. */
+#include "rtf-check.h"
 #include "rtf-recording.h"
 #include "rtf-upstream-gap.h"
 
@@ -56,6 +60,43 @@ put_record (const RtfIndexRecord * r, guint64 file)
       (r->flags & RTF_INDEX_REC_EVENT_START) != 0);
 }
 
+/* What is missing from the recording, on stderr: 1 for a location or
+ * files missing; frame numbers no file holds are a note (the lines show
+ * them) */
+static gint
+report_missing (const RtfRecording * rec)
+{
+  GPtrArray *missing = g_ptr_array_new_with_free_func (g_free);
+  guint i, n = rtf_check_recording (rec, TRUE, missing);
+
+  for (i = 0; i < missing->len; i++)
+    fprintf (stderr, "rtframe-dump: %s\n",
+        (const gchar *) g_ptr_array_index (missing, i));
+  if (rec->missing) {
+    gchar *list = rtf_check_gaps_text (rec, 20);
+
+    fprintf (stderr, "rtframe-dump: note: %" G_GUINT64_FORMAT " frame "
+        "numbers no file holds: %s\n", rec->missing, list);
+    g_free (list);
+  }
+  g_ptr_array_unref (missing);
+  return n ? 1 : 0;
+}
+
+/* The frames of a spread, in frame-number order */
+static void
+put_in_order (RtfRecording * rec)
+{
+  guint64 n;
+
+  for (n = 0; n < rec->n_frames; n++) {
+    guint file;
+    const RtfIndexRecord *r = rtf_recording_frame (rec, n, &file);
+
+    put_record (r, rec->files[file].number);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -71,9 +112,12 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   description = g_strdup_printf ("LOCATION is a recorded file or the "
       "pattern it was recorded with (cam0-%%05d.raw): then every file of the "
-      "set, in order.\nColumns: %s (times in ns; empty: not known).\nExit "
-      "status: 0 every file read, 1 a file could not be read, 2 the "
-      "recording cannot be opened.", header);
+      "set, in order; or the manifest of a recording over several locations "
+      "(cam0-.raw.rtfspread): every location's frames, in frame-number "
+      "order.\nColumns: %s (times in ns; empty: not known).\nExit "
+      "status: 0 every file read, 1 a file could not be read or a part of "
+      "the recording is missing (said on stderr), 2 the recording cannot be "
+      "opened.", header);
   g_option_context_set_description (ctx, description);
   g_free (description);
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
@@ -107,9 +151,13 @@ main (int argc, char **argv)
     if (f->walk.why)
       fprintf (stderr, "rtframe-dump: %s: its first %" G_GUINT64_FORMAT
           " frames: %s\n", f->path, f->walk.frames, f->walk.why);
-    for (j = 0; j < f->walk.frames; j++)
+    for (j = 0; j < f->walk.frames && rec->order == NULL; j++)
       put_record (&f->index->records[j], f->number);
   }
+  if (rec->order)
+    put_in_order (rec);
+  i = report_missing (rec);     /* (MAX evaluates twice) */
+  status = MAX (status, (gint) i);
   if (fflush (stdout) != 0 || ferror (stdout)) {
     perror ("rtframe-dump: writing");
     status = 2;

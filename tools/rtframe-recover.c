@@ -5,10 +5,13 @@
  * It only ever cuts a tail, of a file it has proven to be a file of the
  * recording (common/rtf-recover.c; docs/reliability.md): anything else it
  * finds is left exactly as it was, and said.  Exit status 0: the recording
- * is whole now (rtframe-verify passes); 1: something was left as it was
- * (each said why: not a file of the recording, a damaged frame, a cut
- * larger than a crash leaves without --force); 2: it could not be read,
- * or is in use (being recorded). */
+ * is whole now (rtframe-verify passes, given the same --allow-gaps); 1: it
+ * is not: something was left as it was (each said why: not a file of the
+ * recording, a damaged frame, a cut larger than a crash leaves without
+ * --force), or a part of it is missing - a location of a spread, files in
+ * the middle of a set, frame numbers no file holds (listed, as
+ * rtframe-verify lists them); 2: it could not be read, or is in use (being
+ * recorded). */
 #include "rtf-check.h"
 #include "rtf-recording.h"
 #include "rtf-recover.h"
@@ -20,7 +23,7 @@
 
 static guint64 start_index;
 static gint tail = -1, wait_ms = 3000;
-static gboolean dry_run, force;
+static gboolean dry_run, force, allow_gaps;
 
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
@@ -38,6 +41,10 @@ static const GOptionEntry entries[] = {
         "Cut even more than a crash can leave past the last indexed frame "
         "(an index that may not be the file's: look with --dry-run first)",
       NULL},
+  {"allow-gaps", 0, 0, G_OPTION_ARG_NONE, &allow_gaps,
+      "Frame numbers no file holds (dropped while recording, in flight at "
+        "a crash) do not keep the exit status from 0, as rtframe-verify "
+        "--allow-gaps", NULL},
   {NULL}
 };
 
@@ -157,6 +164,20 @@ recover_leftover (RtfRecording * rec, RtfRecordingFile * f)
   return ret;
 }
 
+/* What is missing from the recording, which no cut brings back: said as
+ * rtframe-verify says it (1 when there is any) */
+static gint
+report_missing (const RtfRecording * rec)
+{
+  GPtrArray *missing = g_ptr_array_new_with_free_func (g_free);
+  guint i, n = rtf_check_recording (rec, allow_gaps, missing);
+
+  for (i = 0; i < missing->len; i++)
+    printf ("not whole: %s\n", (const gchar *) g_ptr_array_index (missing, i));
+  g_ptr_array_unref (missing);
+  return n ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -174,9 +195,12 @@ main (int argc, char **argv)
       "whose index names it), and only their tail: the bytes after the last "
       "frame that lies whole in the file and the records after its record.  "
       "A damaged frame in the middle is reported and kept.  Anything else is "
-      "left as it is, and said.\nExit status: 0 the recording is whole now; "
-      "1 something was left as it was; 2 it could not be read, or is being "
-      "recorded.");
+      "left as it is, and said.  LOCATION may also be the manifest of a "
+      "recording over several locations (cam0-.raw.rtfspread): every "
+      "location's files.\nExit status: 0 the recording is whole now "
+      "(rtframe-verify passes); 1 something was left as it was, or a part of "
+      "the recording is missing (a location, files, frame numbers: listed); "
+      "2 it could not be read, or is being recorded.");
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-recover [OPTION...] LOCATION");
@@ -214,6 +238,8 @@ main (int argc, char **argv)
 
     ret = MAX (ret, one);
   }
+  i = report_missing (rec);     /* (MAX evaluates twice) */
+  ret = MAX (ret, (gint) i);
   if (rec->note)
     printf ("note: %s\n", rec->note);
   rtf_recording_free (rec);

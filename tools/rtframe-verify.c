@@ -2,9 +2,12 @@
  * its indexes: that each index is the file's, sizes, order, gaps,
  * checksums, and sums up the missed deadlines; lists the frames lost
  * upstream, before the recorder (index version 3), which are no fault of
- * the recording.  It only reads.  Exit status 0: no fault; 1: faults
- * (listed); 2: the recording could not be read, or a file of it is in use
- * (being recorded). */
+ * the recording.  What is missing from the recording as a whole is a
+ * fault too: a location of a spread not found, files missing in the
+ * middle of a set, frame numbers no file holds (each range listed;
+ * --allow-gaps accepts those).  It only reads.  Exit status 0: no fault;
+ * 1: faults (listed); 2: the recording could not be read, or a file of it
+ * is in use (being recorded). */
 #include "rtf-check.h"
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
@@ -73,10 +76,11 @@ main (int argc, char **argv)
   GError *error = NULL;
   RtfRecording *rec;
   RtfHistogram latency;
-  guint64 faults = 0, gaps = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
+  guint64 faults = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
   guint64 recordings = 0, prerecorded = 0;
-  guint64 prev_last = 0, in_use = 0, upstream_gaps = 0, missing_upstream = 0;
-  gboolean have_prev = FALSE, have_upstream = FALSE;
+  guint64 in_use = 0, upstream_gaps = 0, missing_upstream = 0;
+  gboolean have_upstream = FALSE;
+  GPtrArray *whole;
   guint i, j;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -118,7 +122,6 @@ main (int argc, char **argv)
     for (j = 0; j < c.faults->len; j++)
       printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (c.faults, j));
     faults += c.faults->len;
-    gaps += c.gaps;
     upstream_gaps += c.upstream_gaps;
     missing_upstream += c.missing_upstream;
     if (f->index && f->index->header.version >= 3)
@@ -129,23 +132,13 @@ main (int argc, char **argv)
     frames += c.good_frames;
     bytes += c.good_end;
     sums += c.checked_sums;
-    if (c.good_frames > 0) {
-      const RtfIndexRecord *first = &f->index->records[0];
+    for (j = 0; j < c.good_frames; j++) {
+      const RtfIndexRecord *r = &f->index->records[j];
 
-      /* (frames not recorded between two recordings are no gap) */
-      if (have_prev && first->seq > prev_last + 1
-          && !(first->flags & RTF_INDEX_REC_EVENT_START))
-        gaps += first->seq - prev_last - 1;
-      prev_last = f->index->records[c.good_frames - 1].seq;
-      have_prev = TRUE;
-      for (j = 0; j < c.good_frames; j++) {
-        const RtfIndexRecord *r = &f->index->records[j];
-
-        /* a pre-recorded frame waited in memory for its recording */
-        if (r->complete_ns >= r->arrival_ns
-            && !(r->flags & RTF_INDEX_REC_PRERECORDED))
-          rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
-      }
+      /* a pre-recorded frame waited in memory for its recording */
+      if (r->complete_ns >= r->arrival_ns
+          && !(r->flags & RTF_INDEX_REC_PRERECORDED))
+        rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
     }
     if (!quiet) {
       printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
@@ -160,26 +153,25 @@ main (int argc, char **argv)
     }
     rtf_check_clear (&c);
   }
-  /* a spread: each location holds some of the numbers; the stream's gaps
-   * are the numbers no location holds */
-  if (rec->order)
-    gaps = rec->missing;
-  if (gaps && !allow_gaps) {
-    printf ("FAULT %" G_GUINT64_FORMAT " frame numbers missing from the "
-        "sequence (frames dropped while recording; --allow-gaps accepts "
-        "that)\n", gaps);
-    faults++;
-  }
+  /* what no file's check sees: a location or files missing, and the
+   * frame numbers no file holds (in a spread, each location holds some:
+   * the numbers no location holds) */
+  whole = g_ptr_array_new_with_free_func (g_free);
+  faults += rtf_check_recording (rec, allow_gaps, whole);
+  for (j = 0; j < whole->len; j++)
+    printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (whole, j));
+  g_ptr_array_unref (whole);
   if (!quiet) {
     printf ("%u file%s, %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
         " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
         " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
-        frames, bytes, sums, gaps);
+        frames, bytes, sums, rec->missing);
     if (rec->order)
-      printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
-          "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
-          "again after a location failed; read once)\n",
-          g_strv_length (rec->locations), rec->n_frames, rec->duplicates);
+      printf ("spread over %u locations (%u missing): %" G_GUINT64_FORMAT
+          " frames in frame-number order, %" G_GUINT64_FORMAT " found twice "
+          "(written again after a location failed; read once)\n",
+          g_strv_length (rec->locations), rec->n_missing_locations,
+          rec->n_frames, rec->duplicates);
     if (recordings > 1 || prerecorded > 0)
       printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
           " frames held before their recording started (pre-record)\n",
