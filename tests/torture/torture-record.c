@@ -1,0 +1,732 @@
+/* The torture test's recording child: appsrc ! capsfilter ! rtframesink,
+ * fed stamped frames (frame k carries stamp k and pts k * duration), the
+ * plan's properties, its event-recording actions and faults at their
+ * moments from a timeline thread, its changes in the stream from the
+ * pushing thread; everything the sink says goes to the history at once
+ * (torture-history.h) from a bus sync handler. */
+#include <gst/app/gstappsrc.h>
+#include <gst/gst.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rtf-test-util.h"
+#include "torture-draw.h"
+#include "torture-history.h"
+#include "torture-world.h"
+#include "torture.h"
+
+/* the longest wait for EOS to reach the bus: far more than any round's
+ * disk needs once its stall has ended (the parent's bound is above it) */
+#define EOS_WAIT_S 60
+
+typedef struct
+{
+  TorturePlan plan;
+  TortureWorld *world;
+  gint hist;
+  GstElement *pipeline, *src, *sink;
+  GMutex lock;
+  GCond cond;
+  gint eos, errors;             /* seen on the bus (under lock) */
+  guint session;
+  gint64 t0;                    /* monotonic us of the first push (0: not
+                                 * yet) */
+  gboolean finished;            /* the pushing is over, the pipeline down */
+} Rec;
+
+#define HIST(r, ...) \
+  G_STMT_START { if (!torture_history_printf ((r)->hist, __VA_ARGS__)) \
+      _exit (5); } G_STMT_END
+
+/* ---- the bus ----------------------------------------------------------- */
+
+static const gchar *
+domain_name (GQuark q)
+{
+  if (q == GST_RESOURCE_ERROR)
+    return "RESOURCE";
+  if (q == GST_STREAM_ERROR)
+    return "STREAM";
+  if (q == GST_CORE_ERROR)
+    return "CORE";
+  if (q == GST_LIBRARY_ERROR)
+    return "LIBRARY";
+  return g_quark_to_string (q);
+}
+
+static void
+log_error (Rec * r, GstMessage * msg, gboolean error)
+{
+  GError *err = NULL;
+  gchar *debug = NULL, *text, *dbg;
+
+  if (error)
+    gst_message_parse_error (msg, &err, &debug);
+  else
+    gst_message_parse_warning (msg, &err, &debug);
+  text = g_strescape (err->message, NULL);
+  dbg = g_strescape (debug ? debug : "", NULL);
+  HIST (r, "%s\t%s\t%d\t%s\t%s [from %s]", error ? "error" : "warning",
+      domain_name (err->domain), err->code, text, dbg,
+      GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)));
+  g_free (text);
+  g_free (dbg);
+  g_free (debug);
+  g_error_free (err);
+}
+
+static void
+log_element (Rec * r, GstMessage * msg)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  guint64 frame = 0, pts = 0, offset = 0;
+  gchar *str;
+
+  if (gst_structure_has_name (s, "rtframesink-frame-written")) {
+    gst_structure_get_uint64 (s, "frame", &frame);
+    gst_structure_get_uint64 (s, "pts", &pts);
+    gst_structure_get_uint64 (s, "offset", &offset);
+    HIST (r, "w %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
+        G_GUINT64_FORMAT, frame, pts, offset);
+    return;
+  }
+  if (!g_str_has_prefix (gst_structure_get_name (s), "rtframesink-")
+      || gst_structure_has_name (s, "rtframesink-deadline-missed")
+      || gst_structure_has_name (s, "rtframesink-late-completion")
+      || gst_structure_has_name (s, "rtframesink-upstream-gap"))
+    return;
+  str = gst_structure_to_string (s);
+  HIST (r, "msg %s", str);
+  g_free (str);
+}
+
+static GstBusSyncReply
+on_message (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Rec *r = data;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ELEMENT:
+      log_element (r, msg);
+      break;
+    case GST_MESSAGE_ERROR:
+    case GST_MESSAGE_WARNING:
+      log_error (r, msg, GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        g_mutex_lock (&r->lock);
+        r->errors++;
+        g_cond_broadcast (&r->cond);
+        g_mutex_unlock (&r->lock);
+      }
+      break;
+    case GST_MESSAGE_EOS:
+      HIST (r, "eos");
+      g_mutex_lock (&r->lock);
+      r->eos++;
+      g_cond_broadcast (&r->cond);
+      g_mutex_unlock (&r->lock);
+      break;
+    default:
+      break;
+  }
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
+}
+
+/* Waits until eos (or errors) passes `eos_before`; FALSE on timeout */
+static gboolean
+wait_eos (Rec * r, gint eos_before, gint errors_before)
+{
+  gint64 end = g_get_monotonic_time () + EOS_WAIT_S * G_TIME_SPAN_SECOND;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&r->lock);
+  while (r->eos == eos_before && r->errors == errors_before && ok)
+    ok = g_cond_wait_until (&r->cond, &r->lock, end);
+  g_mutex_unlock (&r->lock);
+  return ok;
+}
+
+static gint
+errors_seen (Rec * r)
+{
+  gint n;
+
+  g_mutex_lock (&r->lock);
+  n = r->errors;
+  g_mutex_unlock (&r->lock);
+  return n;
+}
+
+static gint
+eos_seen (Rec * r)
+{
+  gint n;
+
+  g_mutex_lock (&r->lock);
+  n = r->eos;
+  g_mutex_unlock (&r->lock);
+  return n;
+}
+
+/* ---- the pipeline ------------------------------------------------------ */
+
+static gboolean
+on_seek_data (GstAppSrc * src, guint64 offset, gpointer data)
+{
+  return TRUE;                  /* frames are made, not read: any place */
+}
+
+static void
+set_locations (Rec * r)
+{
+  const TorturePlan *p = &r->plan;
+  guint i;
+
+  if (p->use_locations) {
+    GString *v = g_string_new ("<");
+
+    for (i = 0; i < p->n_loc; i++) {
+      gchar *l = torture_world_location (p, r->world, i, r->session);
+
+      g_string_append_printf (v, "%s\"%s\"", i ? "," : "", l);
+      g_free (l);
+    }
+    g_string_append_c (v, '>');
+    gst_util_set_object_arg (G_OBJECT (r->sink), "locations", v->str);
+    g_string_free (v, TRUE);
+  } else {
+    gchar *l = torture_world_location (p, r->world, 0, r->session);
+
+    g_object_set (r->sink, "location", l, NULL);
+    g_free (l);
+  }
+}
+
+static void
+set_sink_props (Rec * r)
+{
+  const TorturePlan *p = &r->plan;
+  GObject *s = G_OBJECT (r->sink);
+
+  set_locations (r);
+  if (p->pattern)
+    g_object_set (s, "max-file-size", p->max_file_size, "max-file-duration",
+        p->max_file_duration, "max-files", p->max_files, "start-index",
+        p->start_index, NULL);
+  g_object_set (s, "frame-messages", TRUE, "min-free-space",
+      p->min_free_space, "index", p->index, "checksums", p->checksums,
+      "sync-interval", p->sync_interval, "io-depth", p->io_depth,
+      "preallocate", p->preallocate, "max-size-buffers", p->max_size_buffers,
+      "max-size-bytes", p->max_size_bytes, "deadline", p->deadline,
+      "location-timeout", p->location_timeout, "stop-timeout",
+      p->stop_timeout, "stats-interval", p->stats_interval, "record",
+      !p->record_false, "pre-record-time", p->pre_record_time, NULL);
+  gst_util_set_object_arg (s, "io-engine", p->io_engine);
+  gst_util_set_object_arg (s, "direct", p->direct);
+  gst_util_set_object_arg (s, "leaky", p->leaky);
+  gst_util_set_object_arg (s, "placement", p->placement);
+}
+
+static gboolean
+make_pipeline (Rec * r)
+{
+  gchar *caps_str = torture_plan_caps (&r->plan);
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstElement *filter;
+  GstBus *bus;
+
+  r->pipeline = gst_pipeline_new ("torture");
+  r->src = gst_element_factory_make ("appsrc", "src");
+  filter = gst_element_factory_make ("capsfilter", "filter");
+  r->sink = gst_element_factory_make ("rtframesink", "sink");
+  g_free (caps_str);
+  if (!r->src || !filter || !r->sink || !caps) {
+    if (caps)
+      gst_caps_unref (caps);
+    return FALSE;
+  }
+  g_object_set (r->src, "caps", caps, "format", GST_FORMAT_TIME,
+      "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "block", TRUE,
+      "max-bytes", (guint64) 1, NULL);
+  g_object_set (filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  g_signal_connect (r->src, "seek-data", G_CALLBACK (on_seek_data), r);
+  set_sink_props (r);
+  gst_bin_add_many (GST_BIN (r->pipeline), r->src, filter, r->sink, NULL);
+  if (!gst_element_link_many (r->src, filter, r->sink, NULL))
+    return FALSE;
+  bus = gst_pipeline_get_bus (GST_PIPELINE (r->pipeline));
+  gst_bus_set_sync_handler (bus, on_message, r, NULL);
+  gst_object_unref (bus);
+  return TRUE;
+}
+
+static GstBuffer *
+make_frame (Rec * r, guint64 k)
+{
+  const TorturePlan *p = &r->plan;
+  GstAllocationParams params;
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  gst_allocation_params_init (&params);
+  if (p->aligned)
+    params.align = 4095;
+  buf = gst_buffer_new_allocate (NULL, p->frame_size, &params);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  rtf_test_fill_frame (map.data, map.size, p->stream, k);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = k * p->duration_ns;
+  GST_BUFFER_DURATION (buf) = p->duration_ns;
+  GST_BUFFER_OFFSET (buf) = k;
+  GST_BUFFER_OFFSET_END (buf) = k + 1;
+  return buf;
+}
+
+static void
+log_final (Rec * r)
+{
+  GstStructure *st = NULL;
+  gchar *str;
+
+  g_object_get (r->sink, "stats", &st, NULL);
+  if (st == NULL)
+    return;
+  str = gst_structure_to_string (st);
+  HIST (r, "final %u %s", r->session, str);
+  g_free (str);
+  gst_structure_free (st);
+}
+
+static const gchar *
+state_result (GstStateChangeReturn ret)
+{
+  return ret == GST_STATE_CHANGE_FAILURE ? "failed" :
+      ret == GST_STATE_CHANGE_ASYNC ? "async" : "ok";
+}
+
+/* ---- the timeline: actions and faults at their moments ----------------- */
+
+/* a cgroup file takes one write(2), not g_file_set_contents's rename */
+static gboolean
+write_file (const gchar * path, const gchar * text)
+{
+  gint fd = open (path, O_WRONLY | O_CLOEXEC);
+  gssize n = strlen (text);
+  gboolean ok = fd >= 0 && write (fd, text, n) == n;
+
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+typedef enum
+{
+  ITEM_ACT,
+  ITEM_STALL_ON,
+  ITEM_STALL_OFF,
+  ITEM_RMDIR,
+  ITEM_KILL
+} ItemKind;
+
+typedef struct
+{
+  guint ms;
+  ItemKind kind;
+  guint act;
+} Item;
+
+static gint
+item_cmp (gconstpointer a, gconstpointer b)
+{
+  const Item *x = a, *y = b;
+
+  return x->ms < y->ms ? -1 : x->ms > y->ms;
+}
+
+static GstClockTime
+running_time_now (Rec * r)
+{
+  GstClock *clock = gst_element_get_clock (r->pipeline);
+  GstClockTime now;
+
+  if (clock == NULL)
+    return GST_CLOCK_TIME_NONE;
+  now = gst_clock_get_time (clock) - gst_element_get_base_time (r->pipeline);
+  gst_object_unref (clock);
+  return now;
+}
+
+static gboolean
+record_event (Rec * r, gboolean on)
+{
+  GstStructure *s = gst_structure_new ("rtframe-record", "record",
+      G_TYPE_BOOLEAN, on, NULL);
+
+  return gst_element_send_event (r->pipeline,
+      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
+}
+
+static void
+do_action (Rec * r, const TortureAction * a, guint ms)
+{
+  gboolean ok = TRUE;
+  GstClockTime at = GST_CLOCK_TIME_NONE;
+
+  if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT) {
+    at = running_time_now (r);
+    if (at != GST_CLOCK_TIME_NONE)
+      at += a->delta_ns;
+  }
+  switch (a->kind) {
+    case TORTURE_ACT_START_NOW:
+    case TORTURE_ACT_START_AT:
+      g_signal_emit_by_name (r->sink, "start-recording", (guint64) at, &ok);
+      break;
+    case TORTURE_ACT_STOP_NOW:
+    case TORTURE_ACT_STOP_AT:
+      g_signal_emit_by_name (r->sink, "stop-recording", (guint64) at, &ok);
+      break;
+    case TORTURE_ACT_RECORD_TRUE:
+    case TORTURE_ACT_RECORD_FALSE:
+      g_object_set (r->sink, "record", a->kind == TORTURE_ACT_RECORD_TRUE,
+          NULL);
+      break;
+    case TORTURE_ACT_EVENT_START:
+    case TORTURE_ACT_EVENT_STOP:
+      ok = record_event (r, a->kind == TORTURE_ACT_EVENT_START);
+      break;
+    default:
+      break;
+  }
+  HIST (r, "act %u %s %s", ms, torture_act_name (a->kind), ok ? "ok" : "no");
+}
+
+static gboolean
+throttle (Rec * r, guint64 bps)
+{
+  const TortureLoc *l = &r->world->loc[r->plan.stall_loc];
+  gchar *path = g_build_filename (r->world->cgroup,
+      "blkio.throttle.write_bps_device", NULL);
+  gchar *line = g_strdup_printf ("%u:%u %" G_GUINT64_FORMAT "\n", l->major,
+      l->minor, bps);
+  gboolean ok = write_file (path, line);
+
+  g_free (path);
+  g_free (line);
+  return ok;
+}
+
+static void
+do_rmdir (Rec * r, guint ms)
+{
+  const gchar *dir = r->world->loc[r->plan.rmdir_loc].dir;
+  gboolean ok;
+
+  if (r->plan.rmdir_how == TORTURE_RMDIR_MV) {
+    gchar *to = torture_world_moved_dir (r->world, r->plan.rmdir_loc);
+
+    ok = g_rename (dir, to) == 0;
+    g_free (to);
+    HIST (r, "fault %u mvdir %s", ms, ok ? "ok" : g_strerror (errno));
+  } else {
+    gchar *argv[] = { (gchar *) "rm", (gchar *) "-rf", (gchar *) dir, NULL };
+    guint tries;
+
+    /* the sink may make a file in it while rm empties it: again */
+    for (tries = 0, ok = FALSE; tries < 5 && !ok; tries++)
+      ok = g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+          && !g_file_test (dir, G_FILE_TEST_EXISTS);
+    HIST (r, "fault %u rmdir %s", ms, ok ? "ok" : "not-all-gone");
+  }
+}
+
+static void
+do_item (Rec * r, const Item * it)
+{
+  switch (it->kind) {
+    case ITEM_ACT:
+      do_action (r, &r->plan.act[it->act], it->ms);
+      break;
+    case ITEM_STALL_ON:
+    case ITEM_STALL_OFF:{
+      gboolean on = it->kind == ITEM_STALL_ON;
+      gboolean ok = throttle (r, on ? r->plan.stall_bps : 0);
+
+      HIST (r, "fault %u stall-%s %s", it->ms, on ? "on" : "off",
+          ok ? "ok" : "failed");
+      break;
+    }
+    case ITEM_RMDIR:
+      do_rmdir (r, it->ms);
+      break;
+    case ITEM_KILL:
+      HIST (r, "fault %u kill", it->ms);
+      kill (getpid (), SIGKILL);
+      break;
+  }
+}
+
+static GArray *
+timeline_items (const TorturePlan * p)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (Item));
+  guint i;
+
+  for (i = 0; i < p->n_act; i++) {
+    Item it = { p->act[i].at_ms, ITEM_ACT, i };
+    g_array_append_val (a, it);
+  }
+  if (p->stall_loc >= 0) {
+    Item on = { p->stall_ms, ITEM_STALL_ON, 0 };
+    Item off = { p->stall_ms + p->stall_len_ms, ITEM_STALL_OFF, 0 };
+    g_array_append_val (a, on);
+    g_array_append_val (a, off);
+  }
+  if (p->rmdir_loc >= 0) {
+    Item it = { p->rmdir_ms, ITEM_RMDIR, 0 };
+    g_array_append_val (a, it);
+  }
+  if (p->kill_ms >= 0) {
+    Item it = { (guint) p->kill_ms, ITEM_KILL, 0 };
+    g_array_append_val (a, it);
+  }
+  g_array_sort (a, item_cmp);
+  return a;
+}
+
+/* Runs the items at their moments after the first push; once the round
+ * is finished only what undoes a fault (the stall's end) still runs */
+static gpointer
+timeline (gpointer data)
+{
+  Rec *r = data;
+  GArray *items = timeline_items (&r->plan);
+  guint i;
+
+  g_mutex_lock (&r->lock);
+  while (r->t0 == 0 && !r->finished)
+    g_cond_wait (&r->cond, &r->lock);
+  for (i = 0; i < items->len; i++) {
+    const Item *it = &g_array_index (items, Item, i);
+    gint64 due = r->t0 + (gint64) it->ms * 1000;
+
+    while (!r->finished && g_get_monotonic_time () < due)
+      g_cond_wait_until (&r->cond, &r->lock, due);
+    if (r->finished && it->kind != ITEM_STALL_OFF)
+      continue;
+    g_mutex_unlock (&r->lock);
+    do_item (r, it);
+    g_mutex_lock (&r->lock);
+  }
+  g_mutex_unlock (&r->lock);
+  g_array_unref (items);
+  return NULL;
+}
+
+/* ---- the stream -------------------------------------------------------- */
+
+static GstStateChangeReturn
+set_state (Rec * r, GstState state)
+{
+  return gst_element_set_state (r->pipeline, state);
+}
+
+static gboolean
+flush_seek (Rec * r, guint64 k)
+{
+  /* to the next frame's pts: the frames after it are in the new segment */
+  return gst_element_seek_simple (r->pipeline, GST_FORMAT_TIME,
+      GST_SEEK_FLAG_FLUSH, k * r->plan.duration_ns);
+}
+
+static void
+do_mid (Rec * r, guint64 k)
+{
+  const gchar *what = torture_mid_name (r->plan.mid);
+
+  switch (r->plan.mid) {
+    case TORTURE_MID_EOS_CONTINUE:{
+      gint eos = eos_seen (r), errors = errors_seen (r);
+      gboolean got;
+
+      gst_app_src_end_of_stream (GST_APP_SRC (r->src));
+      got = wait_eos (r, eos, errors);
+      HIST (r, "mid %" G_GUINT64_FORMAT " eos %s", k, got ? "ok" : "timeout");
+      if (!got)
+        _exit (4);
+      HIST (r, "mid %" G_GUINT64_FORMAT " flush-seek %s", k,
+          flush_seek (r, k) ? "ok" : "failed");
+      break;
+    }
+    case TORTURE_MID_FLUSH:
+      HIST (r, "mid %" G_GUINT64_FORMAT " %s %s", k, what,
+          flush_seek (r, k) ? "ok" : "failed");
+      break;
+    case TORTURE_MID_PAUSE:{
+      GstStateChangeReturn a = set_state (r, GST_STATE_PAUSED), b;
+
+      g_usleep (20000);
+      b = set_state (r, GST_STATE_PLAYING);
+      HIST (r, "mid %" G_GUINT64_FORMAT " %s %s %s", k, what, state_result (a),
+          state_result (b));
+      break;
+    }
+    case TORTURE_MID_RESTART:{
+      GstStateChangeReturn ret = set_state (r, GST_STATE_NULL);
+
+      log_final (r);
+      r->session = 1;
+      set_locations (r);
+      HIST (r, "session 1");
+      HIST (r, "mid %" G_GUINT64_FORMAT " %s %s %s", k, what,
+          state_result (ret), state_result (set_state (r, GST_STATE_PLAYING)));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+static void
+pace (Rec * r, guint64 pushed)
+{
+  gint64 due, now;
+
+  if (r->plan.rate == 0)
+    return;
+  due = r->t0 + (gint64) (pushed * G_USEC_PER_SEC / r->plan.rate);
+  now = g_get_monotonic_time ();
+  if (due > now)
+    g_usleep (due - now);
+}
+
+/* Pushes the frames until the plan's end or an error; returns how the
+ * pushing ended */
+static const gchar *
+push_frames (Rec * r)
+{
+  const TorturePlan *p = &r->plan;
+  guint64 k;
+
+  g_mutex_lock (&r->lock);
+  r->t0 = g_get_monotonic_time ();
+  g_cond_broadcast (&r->cond);
+  g_mutex_unlock (&r->lock);
+  for (k = 0; k < p->n_frames; k++) {
+    GstFlowReturn ret;
+
+    if (k == p->end_frame)
+      return "planned";
+    if (p->mid != TORTURE_MID_NONE && k == p->mid_frame)
+      do_mid (r, k);
+    if (errors_seen (r))
+      return "error";
+    ret = gst_app_src_push_buffer (GST_APP_SRC (r->src), make_frame (r, k));
+    if (ret != GST_FLOW_OK) {
+      HIST (r, "# push %" G_GUINT64_FORMAT " refused: %s", k,
+          gst_flow_get_name (ret));
+      return "refused";
+    }
+    HIST (r, "push %" G_GUINT64_FORMAT, k);
+    pace (r, k + 1);
+  }
+  return "all";
+}
+
+static void
+finish (Rec * r)
+{
+  const gchar *how = "null";
+
+  if (r->plan.end == TORTURE_END_EOS && !errors_seen (r)) {
+    gint eos = eos_seen (r), errors = errors_seen (r);
+
+    gst_app_src_end_of_stream (GST_APP_SRC (r->src));
+    if (!wait_eos (r, eos, errors)) {
+      HIST (r, "# eos did not come within %d s", EOS_WAIT_S);
+      _exit (4);
+    }
+    how = eos_seen (r) > eos ? "eos" : "error";
+  } else if (errors_seen (r)) {
+    how = "error";
+  }
+  HIST (r, "# set to NULL: %s", state_result (set_state (r, GST_STATE_NULL)));
+  log_final (r);
+  g_mutex_lock (&r->lock);
+  r->finished = TRUE;
+  g_cond_broadcast (&r->cond);
+  g_mutex_unlock (&r->lock);
+  HIST (r, "end %s", how);
+}
+
+static gboolean
+join_cgroup (const TortureWorld * w)
+{
+  gchar *path, *pid;
+  gboolean ok;
+
+  if (w->cgroup == NULL)
+    return TRUE;
+  path = g_build_filename (w->cgroup, "cgroup.procs", NULL);
+  pid = g_strdup_printf ("%d\n", getpid ());
+  ok = write_file (path, pid);
+  g_free (path);
+  g_free (pid);
+  return ok;
+}
+
+gint
+torture_record_main (guint64 seed, const gchar * round_dir, guint abilities)
+{
+  Rec r;
+  gchar *path;
+  const gchar *pushed;
+  GThread *thread;
+
+  memset (&r, 0, sizeof (r));
+  g_mutex_init (&r.lock);
+  g_cond_init (&r.cond);
+  torture_plan_draw (&r.plan, seed, abilities);
+  r.world = torture_world_read (round_dir);
+  if (r.world == NULL || r.world->n_loc != r.plan.n_loc) {
+    g_printerr ("cannot read the world in %s\n", round_dir);
+    return 2;
+  }
+  /* before the sink's threads: the writer and io_uring's workers are
+   * throttled with it */
+  if (!join_cgroup (r.world)) {
+    g_printerr ("cannot join %s: %s\n", r.world->cgroup, g_strerror (errno));
+    return 2;
+  }
+  path = g_build_filename (round_dir, "history", NULL);
+  r.hist = torture_history_open (path);
+  if (r.hist < 0) {
+    g_printerr ("cannot open %s: %s\n", path, g_strerror (errno));
+    return 2;
+  }
+  g_free (path);
+  HIST (&r, "# child %d seed 0x%016" G_GINT64_MODIFIER "x", getpid (), seed);
+  if (!make_pipeline (&r)) {
+    g_printerr ("cannot make the pipeline\n");
+    return 2;
+  }
+  HIST (&r, "session 0");
+  thread = g_thread_new ("timeline", timeline, &r);
+  HIST (&r, "# set to PLAYING: %s", state_result (set_state (&r,
+              GST_STATE_PLAYING)));
+  pushed = push_frames (&r);
+  HIST (&r, "# pushing ended: %s", pushed);
+  finish (&r);
+  g_thread_join (thread);
+  gst_object_unref (r.pipeline);
+  return 0;
+}
