@@ -22,8 +22,9 @@ refuse (gchar ** why, gchar * text)
   return FALSE;
 }
 
-/* A location's bytes as UTF-8 text: a byte of no valid UTF-8 sequence
- * as "\xHH", a backslash as "\\" */
+/* A location's bytes as UTF-8 text: a byte of no valid UTF-8 sequence,
+ * and an ASCII control character, as "\xHH" (GKeyFile drops a value's
+ * leading form feed: found by fuzz-manifest), a backslash as "\\" */
 static gchar *
 encode (const gchar * path)
 {
@@ -37,6 +38,8 @@ encode (const gchar * path)
     for (; p < valid_end; p++) {
       if (*p == '\\')
         g_string_append (s, "\\\\");
+      else if (g_ascii_iscntrl (*p))
+        g_string_append_printf (s, "\\x%02x", (guint8) * p);
       else
         g_string_append_c (s, *p);
     }
@@ -138,8 +141,10 @@ take_locations (gchar ** items, guint version, const gchar * key, gchar ** why)
     else if (rtf_spread_manifest_is_path (items[i]))
       *why = g_strdup_printf ("it names \"%s\", a manifest: a manifest "
           "names recordings, never manifests", items[i]);
-    else if (!g_hash_table_add (seen, items[i]))
+    else if (g_hash_table_contains (seen, items[i]))
       *why = g_strdup_printf ("it names the location \"%s\" twice", items[i]);
+    else
+      g_hash_table_add (seen, items[i]);
   }
   g_hash_table_unref (seen);
   if (*why == NULL && items[0] == NULL)
