@@ -178,6 +178,7 @@ rtf_recover_plan_leftover (const RtfRecording * rec,
     plan->why = g_strdup ("prepared for a split and never given its name "
         "(no frame of it was reported written)");
   }
+  g_free (theirs);
 }
 
 void
