@@ -446,6 +446,13 @@ torture_check_round (const TorturePlan * p, TortureWorld * w,
   v->history_tail = torture_history_tail (c.h, 60);
   c.last_session = c.h->s[1].seen ? 1 : 0;
   check_child (&c, child);
+  for (s = 0; s < c.h->lines->len; s++) {
+    const gchar *l = g_ptr_array_index (c.h->lines, s);
+
+    if (g_str_has_prefix (l, "mid ") || g_str_has_prefix (l, "act ")
+        || g_str_has_prefix (l, "fault ") || g_str_has_prefix (l, "# push"))
+      note (v, "history: %s\n", l);
+  }
   torture_world_restore (w);
   if (c.h->removed_dir)
     c.removed = 1u << p->rmdir_loc;

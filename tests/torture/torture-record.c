@@ -252,9 +252,11 @@ make_pipeline (Rec * r)
       gst_caps_unref (caps);
     return FALSE;
   }
+  /* not block=TRUE: a push into a full appsrc whose streaming thread has
+   * stopped on an error waits forever (push_frames waits for room itself) */
   g_object_set (r->src, "caps", caps, "format", GST_FORMAT_TIME,
-      "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "block", TRUE,
-      "max-bytes", (guint64) 1, NULL);
+      "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "block", FALSE,
+      "max-bytes", (guint64) 0, NULL);
   g_object_set (filter, "caps", caps, NULL);
   gst_caps_unref (caps);
   g_signal_connect (r->src, "seek-data", G_CALLBACK (on_seek_data), r);
@@ -609,6 +611,24 @@ pace (Rec * r, guint64 pushed)
     g_usleep (due - now);
 }
 
+/* Waits while appsrc holds a frame not yet taken downstream (so the frames
+ * reach the sink as they are pushed, as from a camera); FALSE when an
+ * error came meanwhile */
+static gboolean
+wait_for_room (Rec * r)
+{
+  guint64 level = 0;
+
+  for (;;) {
+    if (errors_seen (r))
+      return FALSE;
+    g_object_get (r->src, "current-level-buffers", &level, NULL);
+    if (level < 1)
+      return TRUE;
+    g_usleep (200);
+  }
+}
+
 /* Pushes the frames until the plan's end or an error; returns how the
  * pushing ended */
 static const gchar *
@@ -628,7 +648,7 @@ push_frames (Rec * r)
       return "planned";
     if (p->mid != TORTURE_MID_NONE && k == p->mid_frame)
       do_mid (r, k);
-    if (errors_seen (r))
+    if (!wait_for_room (r))
       return "error";
     ret = gst_app_src_push_buffer (GST_APP_SRC (r->src), make_frame (r, k));
     if (ret != GST_FLOW_OK) {
