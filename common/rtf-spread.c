@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- a location's state ------------------------------------------------ */
 
@@ -216,24 +217,31 @@ static const RtfWriterCallbacks loc_callbacks = {
 /* ---- life cycle -------------------------------------------------------- */
 
 /* What a first file opened at its name checks before anything is
- * touched, for every location before any opens: its index name holds
- * nothing, or an rtframe index (0), else the errno (the message says a
- * file of someone's is there) */
+ * touched, for every location before any opens: its name is no symbolic
+ * link (ELOOP: never written through, as for location), its index name
+ * holds nothing or an rtframe index; 0, or the errno and *step */
 static gint
-index_name_refused (const RtfWriterConfig * base, const gchar * location)
+first_name_refused (const RtfWriterConfig * base, const gchar * location,
+    RtfFailStep * step)
 {
   gchar *path, *ipath;
-  gint probe;
+  struct stat st;
+  gint err = 0;
 
-  if (!base->index)
-    return 0;
   path = base->rotate ? rtf_pattern_format (location,
       base->first_file_number) : g_strdup (location);
   ipath = rtf_index_path (path);
-  probe = rtf_index_probe (ipath);
+  if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode)) {
+    *step = RTF_FAIL_OPEN;
+    err = ELOOP;
+  } else if (base->index && (err = rtf_index_probe (ipath)) == ENOENT) {
+    err = 0;
+  } else if (err != 0) {
+    *step = RTF_FAIL_INDEX;
+  }
   g_free (ipath);
   g_free (path);
-  return probe == ENOENT ? 0 : probe;
+  return err;
 }
 
 RtfSpread *
@@ -243,6 +251,7 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
 {
   RtfSpread *s = g_new0 (RtfSpread, 1);
   RtfWriterConfig wc = *base;
+  RtfFailStep refused_step = RTF_FAIL_OPEN;
   guint i;
 
   s->refs = 1;
@@ -265,8 +274,9 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
    * the others' names hold as it was */
   wc.first_file_prepared = TRUE;
   for (i = 0; i < s->n; i++)
-    if ((*err = index_name_refused (base, config->locations[i])) != 0)
-      goto index_refused;
+    if ((*err = first_name_refused (base, config->locations[i],
+                &refused_step)) != 0)
+      goto name_refused;
   for (i = 0; i < s->n; i++) {
     SpreadLocation *l = &s->loc[i];
 
@@ -285,9 +295,9 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   return s;
 
   /* ERRORS */
-index_refused:
+name_refused:
   if (step)
-    *step = RTF_FAIL_INDEX;
+    *step = refused_step;
   *failed = i;
   rtf_spread_free (s);
   return NULL;

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rtf-spread-manifest.h"
 #include "rtf-spread-place.h"
@@ -567,6 +568,50 @@ GST_START_TEST (test_locations_share_names)
 
 GST_END_TEST;
 
+/* A symbolic link at a location's first file is refused, as for
+ * location: never written through, never replaced (found by the torture
+ * test, seed 0x6197352265d5dbdf: the prepared first file was named over
+ * the link) */
+GST_START_TEST (test_link_at_location_refused)
+{
+  const gchar *names[] = { "l.raw", "l-%03d.raw" };
+  gchar **dirs = two_locations ("x");
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *target = rtf_test_tmp_path (i ? "target1" : "target0");
+    gchar *first = i ? g_strdup_printf (names[i], 0) : g_strdup (names[i]);
+    gchar *d0 = g_path_get_dirname (dirs[0]), *d1 =
+        g_path_get_dirname (dirs[1]);
+    gchar *locs[3] = { g_build_filename (d0, names[i], NULL),
+      g_build_filename (d1, names[i], NULL), NULL
+    };
+    gchar *link = g_build_filename (d1, first, NULL), *props, *to;
+    GStatBuf st;
+
+    fail_unless (g_file_set_contents (target, "theirs", -1, NULL));
+    fail_unless (symlink (target, link) == 0);
+    props = rtf_test_spread_props (locs, NULL);
+    rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+        GST_RESOURCE_ERROR_OPEN_WRITE, "symbolic link");
+    fail_unless (g_lstat (link, &st) == 0 && S_ISLNK (st.st_mode));
+    to = g_file_read_link (link, NULL);
+    fail_unless_equals_string (to, target);
+    g_free (to);
+    g_free (props);
+    g_free (link);
+    g_free (locs[0]);
+    g_free (locs[1]);
+    g_free (d0);
+    g_free (d1);
+    g_free (first);
+    g_free (target);
+  }
+  g_strfreev (dirs);
+}
+
+GST_END_TEST;
+
 /* Something else at a manifest's name is left as it was, with a warning;
  * the recording goes on and reads through the other manifest */
 GST_START_TEST (test_foreign_manifest_left)
@@ -618,6 +663,7 @@ spread_suite (void)
   tcase_add_test (tc, test_event_recording_refused);
   tcase_add_test (tc, test_failed_start_touches_nothing);
   tcase_add_test (tc, test_locations_share_names);
+  tcase_add_test (tc, test_link_at_location_refused);
   return s;
 }
 
