@@ -381,8 +381,12 @@ rtf_writer_close_files (RtfWriter * w)
   /* (a recording that ended on an error says which) */
   if (w->cur->begun && !w->cur->closed)
     rtf_writer_file_closed (w, w->cur, w->error);
-  /* opened for a recording that never came: what the open made goes */
-  if (w->cur->opened_ahead && !w->cur->begun) {
+  /* opened for a recording that never came: what the open made goes;
+   * and the last file of a set that got no frame before an error (the
+   * helper deletes such a file when it finishes one: kept here, it would
+   * leave a set with a hole where the file before it went) */
+  if ((w->cur->opened_ahead && !w->cur->begun) || (w->error
+          && w->config.rotate && w->cur->begun && w->cur->frames == 0)) {
     rtf_output_free (w->cur, TRUE);
     w->cur = NULL;
   }

@@ -285,13 +285,23 @@ rtf_writer_release_done (RtfWriter * w)
       w->cb.frame_done (f, w->user_data);
     g_mutex_unlock (&w->cb_lock);
     rtf_writer_recording_release (w, f);
+    /* its file no longer counts it (o->frames_in_flight, above): from
+     * here the helper may finish and free o, so the cell must not keep
+     * pointing at it.  A queue cell names an output only while its frame
+     * is laid out in it (plan_frame() .. here); a frame that is never
+     * laid out - queued, or waiting for its file, when the writer fails
+     * - has none (issue 23: such frames released after a write error
+     * read the freed output of the cell's previous frame) */
+    f->output = NULL;
     rtf_queue_release (w->queue, f);
   }
 }
 
+/* f was never laid out (queued, or waiting for its file): no output */
 void
 rtf_writer_release_lost (RtfWriter * w, RtfFrame * f)
 {
+  g_assert (f->output == NULL);
   f->state = RTF_FRAME_FAILED;
   g_mutex_lock (&w->cb_lock);
   if (w->cb.frame_done)
@@ -354,7 +364,11 @@ rtf_writer_recording_release (RtfWriter * w, RtfFrame * f)
   } else {
     r->lost++;
   }
-  if (o && (w->rec_path == NULL || strcmp (w->rec_path, o->path) != 0)) {
+  /* where it is found: the file of its last frame written (of its first
+   * frame while none is); a frame never laid out in a file - lost while
+   * queued - has none */
+  if (o && (f->state == RTF_FRAME_WRITTEN || w->rec_path == NULL)
+      && (w->rec_path == NULL || strcmp (w->rec_path, o->path) != 0)) {
     g_free (w->rec_path);
     w->rec_path = g_strdup (o->path);
   }
