@@ -1,6 +1,8 @@
 /* rtframe: opening the output file for direct I/O and closing it whole. */
 #include "rtf-file.h"
+#include "rtf-index.h"
 #include "rtf-safe-open.h"
+#include "rtf-spread-manifest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -127,9 +129,88 @@ open_once (const gchar * path, gint flags, RtfDirectMode mode,
   return fd;
 }
 
-/* The file's kind; a regular one locked, and for REPLACE emptied */
+RtfFileKind
+rtf_file_kind (gint fd)
+{
+  gchar magic[sizeof (RTF_INDEX_MAGIC) - 1];
+  gboolean short_read;
+
+  if (rtf_read_full (fd, 0, magic, sizeof (magic), &short_read) == 0
+      && memcmp (magic, RTF_INDEX_MAGIC, sizeof (magic)) == 0)
+    return RTF_FILE_KIND_INDEX;
+  if (rtf_spread_manifest_probe (fd))
+    return RTF_FILE_KIND_MANIFEST;
+  return RTF_FILE_KIND_OTHER;
+}
+
+gchar *
+rtf_file_refusal (const gchar * path)
+{
+  RtfIndexHeader h = { 0 };
+  struct stat st;
+  gchar *why = NULL, *out = NULL;
+  guint8 *head;
+  ssize_t n;
+  gint fd = rtf_safe_open (path, FALSE, &st, &why);
+
+  g_clear_pointer (&why, g_free);
+  if (fd < 0)
+    return NULL;
+  switch (rtf_file_kind (fd)) {
+    case RTF_FILE_KIND_INDEX:
+      /* its header names the data file it describes (version 2 on) */
+      head = g_malloc (RTF_INDEX_MAX_HEADER);
+      n = pread (fd, head, RTF_INDEX_MAX_HEADER, 0);
+      if (n > 0 && rtf_index_decode_header (head, n, &h, &why)
+          && h.data_name && h.data_name[0])
+        out = g_strdup_printf ("is an rtframe index (of \"%s\")", h.data_name);
+      else
+        out = g_strdup ("is an rtframe index");
+      rtf_index_header_clear (&h);
+      g_clear_pointer (&why, g_free);
+      g_free (head);
+      break;
+    case RTF_FILE_KIND_MANIFEST:
+      out = g_strdup ("is the manifest of a recording over several "
+          "locations");
+      break;
+    default:
+      break;
+  }
+  close (fd);
+  return out;
+}
+
+/* Whether the regular file open for writing at fd (st: its fstat), at
+ * path, is an rtframe index or manifest: read through a descriptor of
+ * its own on the same inode (fd may be write-only) */
+static gboolean
+holds_rtframe_file (gint fd, const struct stat *st, const gchar * path)
+{
+  RtfFileKind kind = RTF_FILE_KIND_OTHER;
+  struct stat rst;
+  gchar proc[32], *why = NULL;
+  gint rfd;
+
+  g_snprintf (proc, sizeof (proc), "/proc/self/fd/%d", fd);
+  rfd = open (proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (rfd < 0)
+    rfd = rtf_safe_open (path, FALSE, &rst, &why);
+  g_free (why);
+  if (rfd < 0)
+    return FALSE;               /* cannot be read: not known to be one */
+  if (fstat (rfd, &rst) == 0 && rst.st_dev == st->st_dev
+      && rst.st_ino == st->st_ino)
+    kind = rtf_file_kind (rfd);
+  close (rfd);
+  return kind != RTF_FILE_KIND_OTHER;
+}
+
+/* The file's kind; a regular one locked, and for REPLACE emptied - not
+ * when it is an index or a manifest (issue 23: location=x.raw.idx emptied
+ * the index of a live recording of x.raw) */
 static gint
-claim (RtfFile * file, RtfFileOpenMode how)
+claim (RtfFile * file, const gchar * path, RtfFileOpenMode how)
 {
   struct stat st;
 
@@ -144,8 +225,11 @@ claim (RtfFile * file, RtfFileOpenMode how)
    * cut by the other), or a tool repairing it */
   if (rtf_lock (file->fd, TRUE) != 0)
     return EWOULDBLOCK;
-  if (S_ISREG (st.st_mode) && how == RTF_FILE_REPLACE && st.st_size > 0
-      && ftruncate (file->fd, 0) < 0)
+  if (!S_ISREG (st.st_mode) || how != RTF_FILE_REPLACE || st.st_size == 0)
+    return 0;
+  if (holds_rtframe_file (file->fd, &st, path))
+    return EEXIST;
+  if (ftruncate (file->fd, 0) < 0)
     return errno;
   return 0;
 }
@@ -237,7 +321,7 @@ create_unnamed (RtfFile * file, const gchar * path, RtfDirectMode mode,
   if (file->fd < 0)
     return mode == RTF_DIRECT_ON && file->direct_errno ?
         file->direct_errno : -1;
-  if ((ret = claim (file, RTF_FILE_CREATE_NEW)) == 0) {
+  if ((ret = claim (file, path, RTF_FILE_CREATE_NEW)) == 0) {
     prepare_regular (file, xflags, mark_id, mark_number);
     ret = link_unnamed (file->fd, path);
   }
@@ -270,7 +354,7 @@ open_named (RtfFile * file, const gchar * path, RtfFileOpenMode how,
   if (fd < 0)
     return errno;
   file->fd = fd;
-  if ((ret = claim (file, how)) != 0) {
+  if ((ret = claim (file, path, how)) != 0) {
     rtf_file_unlink_created (file, path);
     rtf_file_close (file);
   }

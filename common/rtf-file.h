@@ -50,10 +50,32 @@ typedef struct
                                  * at its name once whole */
 } RtfFile;
 
+/* What a regular file holds that no recording writes over: rtframe's own
+ * files that are not frames.  Told by their first bytes. */
+typedef enum
+{
+  RTF_FILE_KIND_OTHER = 0,      /* anything else: empty, a recording's
+                                 * data, a user's file */
+  RTF_FILE_KIND_INDEX,          /* an rtframe index (RTF_INDEX_MAGIC) */
+  RTF_FILE_KIND_MANIFEST        /* the manifest of a spread recording
+                                 * ("[rtframe-spread]") */
+} RtfFileKind;
+
+/* What the regular file open for reading at fd is (a pread of its first
+ * bytes; never blocks) */
+RtfFileKind rtf_file_kind (gint fd);
+/* Why the file at path is never taken for a recording's data, in words
+ * for a message ("is an rtframe index (of "cam.raw")", "is the
+ * manifest of a recording over several locations"), or NULL when it may
+ * be (g_free it).  Reads the file (no link followed, never blocks). */
+gchar *rtf_file_refusal (const gchar * path);
+
 /* Opens path for writing as `how` says; a regular file is locked
  * (flock, exclusive) for as long as it is open: EWOULDBLOCK when another
  * recording (or a tool repairing it) holds it.  ELOOP for a symbolic
- * link.  xflags (may be NULL) are set on the regular file, empty by then,
+ * link.  EEXIST (nothing changed) when REPLACE finds an rtframe index or
+ * manifest there (rtf_file_kind(): checked once the lock is had, before
+ * it is emptied).  xflags (may be NULL) are set on the regular file, empty by then,
  * before anything is written; when that fails the file stays open and
  * xflags_errno says why.  mark_id (may be NULL) and mark_number: the
  * regular file's mark (rtf_file_mark_set; mark_errno when refused).  A

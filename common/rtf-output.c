@@ -37,26 +37,48 @@ hidden_name (const gchar * path)
   return out;
 }
 
+/* An index already at ipath, for the file location names: used and
+ * emptied only if it is an rtframe index (or an empty file) no one holds,
+ * checked on the descriptor once locked */
+static gint
+take_index (RtfOutput * o, const gchar * ipath)
+{
+  struct stat st;
+  gchar *why = NULL;
+
+  o->index_fd = rtf_safe_open (ipath, TRUE, &st, &why);
+  g_free (why);
+  if (o->index_fd < 0)
+    return errno == ELOOP ? ELOOP : EEXIST;
+  if (rtf_lock (o->index_fd, TRUE) != 0)
+    return EWOULDBLOCK;
+  if (st.st_size > 0 && rtf_file_kind (o->index_fd) != RTF_FILE_KIND_INDEX)
+    return EEXIST;
+  return ftruncate (o->index_fd, 0) < 0 ? errno : 0;
+}
+
 /* Opens a new index file at ipath (O_EXCL, no link followed); with
  * replace, an rtframe index (or an empty file) already there is emptied
- * and used: the index of the file location names. */
+ * and used: the index of the file location names.  Locked like the data
+ * file, for as long as it is open: a second recording into it is
+ * refused, and the tools see it in use (issue 23: location=x.raw.idx
+ * emptied the index of a live recording of x.raw). */
 static gint
 open_index (RtfOutput * o, const gchar * ipath, gboolean replace)
 {
   const gint flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
-  gint probe;
+  gint err;
 
   o->index_fd = open (ipath, flags | O_CREAT | O_EXCL, 0666);
   o->index_created = o->index_fd >= 0;
   if (o->index_fd < 0 && errno == EEXIST && replace) {
-    if ((probe = rtf_index_probe (ipath)) != 0)
-      return probe;
-    o->index_fd = open (ipath, flags | O_NONBLOCK);
-    if (o->index_fd >= 0 && ftruncate (o->index_fd, 0) < 0)
-      return errno;
-  }
-  if (o->index_fd < 0)
+    if ((err = take_index (o, ipath)) != 0)
+      return err;
+  } else if (o->index_fd < 0) {
     return errno;
+  } else if (rtf_lock (o->index_fd, TRUE) != 0) {
+    return EWOULDBLOCK;         /* opened by another between the two */
+  }
   /* the header (caps text, at most a few KiB) and the records */
   o->index_cap = RTF_INDEX_MAX_HEADER +
       RTF_OUTPUT_INDEX_RECORDS * RTF_INDEX_RECORD_SIZE;
@@ -65,11 +87,14 @@ open_index (RtfOutput * o, const gchar * ipath, gboolean replace)
 }
 
 /* path holds a file: o is prepared under a hidden name, and path's file
- * stays as it is until the recording reaches o.  0 or an errno. */
+ * stays as it is until the recording reaches o.  0 or an errno (*step:
+ * OPEN for the data's name, INDEX for the index's). */
 static gint
-prepare_hidden (RtfOutput * o, const RtfOutputConfig * config)
+prepare_hidden (RtfOutput * o, const RtfOutputConfig * config,
+    RtfFailStep * step)
 {
   struct stat st;
+  gint probe;
 
   if (lstat (o->path, &st) < 0) {
     if (errno != ENOENT)
@@ -85,12 +110,19 @@ prepare_hidden (RtfOutput * o, const RtfOutputConfig * config)
       return errno;
     if (rtf_lock (o->replace_guard, TRUE) != 0)
       return EWOULDBLOCK;
+    /* an index or a manifest is never a recording's data */
+    if (rtf_file_kind (o->replace_guard) != RTF_FILE_KIND_OTHER)
+      return EEXIST;
   } else if (!S_ISLNK (st.st_mode)) {
     return EEXIST;              /* a directory, a FIFO, a device */
   }
-  /* replacing the data replaces its index too: only if it is one */
-  if (config->index && rtf_index_probe (o->index_path) == EEXIST)
-    return EEXIST;
+  /* replacing the data replaces its index too: only if it is one (looked
+   * at again when the recording reaches it: claim_index_name()) */
+  if (config->index && (probe = rtf_index_probe (o->index_path)) != 0
+      && probe != ENOENT) {
+    *step = RTF_FAIL_INDEX;
+    return probe;
+  }
   o->tmp_path = hidden_name (o->path);
   if (config->index)
     o->tmp_index_path = rtf_index_path (o->tmp_path);
@@ -136,7 +168,7 @@ rtf_output_open (const gchar * path, guint64 number,
   }
   *step = RTF_FAIL_OPEN;
   if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
-      && (*err = prepare_hidden (o, config)) != 0)
+      && (*err = prepare_hidden (o, config, step)) != 0)
     goto fail;
   /* marked in the open: where it can be, before the file has a name */
   if (!rtf_file_open (&o->file, o->tmp_path ? o->tmp_path : path, how,
@@ -191,8 +223,9 @@ rtf_output_is_named (RtfOutput * o)
 /* What the name holds now may be replaced, and is held (locked) until
  * it is: the file locked when o was prepared, or - the name changed since
  * (an event recorder stays prepared while idle) - a regular file or a
- * link no one holds.  A file another recording writes (locked) is not
- * replaced: EWOULDBLOCK.  *free_name: nothing is there. */
+ * link no one holds; never an rtframe index or manifest (EEXIST).  A file
+ * another recording writes (locked) is not replaced: EWOULDBLOCK.
+ * *free_name: nothing is there. */
 static gint
 claim_name (RtfOutput * o, gboolean * free_name)
 {
@@ -207,7 +240,7 @@ claim_name (RtfOutput * o, gboolean * free_name)
   }
   if (o->replace_guard >= 0 && fstat (o->replace_guard, &held) == 0
       && held.st_dev == at.st_dev && held.st_ino == at.st_ino)
-    return 0;
+    return rtf_file_kind (o->replace_guard) == RTF_FILE_KIND_OTHER ? 0 : EEXIST;
   if (S_ISLNK (at.st_mode))
     return 0;                   /* the link is replaced, never its target */
   if (!S_ISREG (at.st_mode))
@@ -219,6 +252,10 @@ claim_name (RtfOutput * o, gboolean * free_name)
   if (rtf_lock (fd, TRUE) != 0) {
     close (fd);
     return EWOULDBLOCK;
+  }
+  if (rtf_file_kind (fd) != RTF_FILE_KIND_OTHER) {
+    close (fd);
+    return EEXIST;
   }
   if (o->replace_guard >= 0)
     close (o->replace_guard);
