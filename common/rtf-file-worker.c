@@ -366,7 +366,7 @@ worker_thread (gpointer data)
       case JOB_NAME:{
         gint err = rtf_output_name (job->output);
 
-        set_error (fw, err, job->output->path, RTF_FAIL_OPEN);
+        set_error (fw, err, job->output->path, job->output->name_step);
         break;
       }
       case JOB_RETIRE:

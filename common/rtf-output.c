@@ -287,37 +287,145 @@ move_to_name (RtfOutput * o)
   return EEXIST;
 }
 
+/* What the index name holds now may be replaced by o's index, and is
+ * held (locked) until it is: nothing (*guard -1), or an rtframe index (or
+ * an empty file) no one holds.  Looked at when the recording reaches o,
+ * not only when o was prepared (issue 23: a user's file that appeared at
+ * an idle event recorder's index name was replaced at the next event).
+ * EEXIST: anything else is there, left as it is; ELOOP: a link;
+ * EWOULDBLOCK: in use (another recording's index, or its data). */
+static gint
+claim_index_name (RtfOutput * o, gint * guard)
+{
+  struct stat st;
+  gchar *why = NULL;
+  gint fd;
+
+  *guard = -1;
+  if (lstat (o->index_path, &st) < 0)
+    return errno == ENOENT ? 0 : errno;
+  if (S_ISLNK (st.st_mode))
+    return ELOOP;
+  if (!S_ISREG (st.st_mode))
+    return EEXIST;
+  fd = rtf_safe_open (o->index_path, FALSE, &st, &why);
+  g_free (why);
+  if (fd < 0)
+    return EEXIST;
+  if (rtf_lock (fd, TRUE) != 0) {
+    close (fd);
+    return EWOULDBLOCK;
+  }
+  if (st.st_size > 0 && rtf_file_kind (fd) != RTF_FILE_KIND_INDEX) {
+    close (fd);
+    return EEXIST;
+  }
+  *guard = fd;
+  return 0;
+}
+
+/* tmp_index_path at index_path: over the index claim_index_name() holds
+ * (still that inode at the name), or where nothing is (RENAME_NOREPLACE);
+ * *guard is let go */
+static gint
+move_index_to_name (RtfOutput * o, gint * guard)
+{
+  struct stat held;
+  gint err = EEXIST, tries;
+
+  for (tries = 0; tries < 3; tries++) {
+    if (tries > 0 && (err = claim_index_name (o, guard)) != 0)
+      return err;
+    if (*guard >= 0) {
+      err = fstat (*guard, &held) < 0 ? errno :
+          !rtf_same_file (o->index_path, &held) ? EEXIST :
+          rename (o->tmp_index_path, o->index_path) < 0 ? errno : 0;
+      close (*guard);
+      *guard = -1;
+    } else if (renameat2 (AT_FDCWD, o->tmp_index_path, AT_FDCWD,
+            o->index_path, RENAME_NOREPLACE) == 0) {
+      err = 0;
+    } else if (errno == EINVAL) {
+      err = rename (o->tmp_index_path, o->index_path) < 0 ? errno : 0;
+    } else {
+      err = errno;
+    }
+    if (err != EEXIST)
+      return err;
+  }
+  return err;
+}
+
+/* The data was given its name and its index could not be: back under
+ * its hidden name, so that nothing of o is at its names (its frames are
+ * not reported written; the hidden files go with o) */
+static void
+unname (RtfOutput * o)
+{
+  struct stat st;
+
+  if (fstat (o->file.fd, &st) == 0 && rtf_same_file (o->path, &st))
+    (void) renameat2 (AT_FDCWD, o->path, AT_FDCWD, o->tmp_path,
+        RENAME_NOREPLACE);
+}
+
+/* index=false: an rtframe index at the name describes the file replaced;
+ * it goes, unless something holds it */
+static void
+drop_stale_index (RtfOutput * o)
+{
+  gchar *stale = rtf_index_path (o->path), *why = NULL;
+  struct stat st;
+  gint fd = rtf_safe_open (stale, FALSE, &st, &why);
+
+  if (fd >= 0 && rtf_lock (fd, TRUE) == 0
+      && rtf_file_kind (fd) == RTF_FILE_KIND_INDEX
+      && rtf_same_file (stale, &st))
+    (void) unlink (stale);
+  if (fd >= 0)
+    close (fd);
+  g_free (why);
+  g_free (stale);
+}
+
 gint
 rtf_output_name (RtfOutput * o)
 {
-  gint err;
+  gint err = 0, index_guard = -1;
 
+  o->name_step = RTF_FAIL_OPEN;
   if (o->tmp_path) {
+    /* both names are looked at before either is taken: a name refused
+     * leaves both as they were */
+    if (o->tmp_index_path && (err = claim_index_name (o, &index_guard))) {
+      o->name_step = RTF_FAIL_INDEX;
+      return err;
+    }
     /* data first: a crash between the two leaves a new file beside the
      * old index, which a reader refuses to pair (mark and name) */
     if ((err = move_to_name (o)) != 0)
-      return err;
-    g_clear_pointer (&o->tmp_path, g_free);
-    if (o->tmp_index_path) {
-      if (rename (o->tmp_index_path, o->index_path) < 0)
-        return errno;
-      g_clear_pointer (&o->tmp_index_path, g_free);
+      goto out;
+    if (o->tmp_index_path && (err = move_index_to_name (o, &index_guard)) != 0) {
+      o->name_step = RTF_FAIL_INDEX;
+      unname (o);
+      goto out;
     }
+    g_clear_pointer (&o->tmp_path, g_free);
+    g_clear_pointer (&o->tmp_index_path, g_free);
   }
   if (o->replace_guard >= 0) {
     close (o->replace_guard);
     o->replace_guard = -1;
   }
   if (o->drop_stale_index) {
-    gchar *stale = rtf_index_path (o->path);
-
-    if (rtf_index_probe (stale) == 0)
-      (void) unlink (stale);
-    g_free (stale);
+    drop_stale_index (o);
     o->drop_stale_index = FALSE;
   }
   g_atomic_int_set (&o->named, 1);
-  return 0;
+out:
+  if (index_guard >= 0)
+    close (index_guard);
+  return err;
 }
 
 void

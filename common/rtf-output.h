@@ -73,6 +73,8 @@ struct _RtfOutput
                                  * name describes the file replaced */
   gint named;                   /* atomic: at its names; frames written to
                                  * it are reported only then */
+  RtfFailStep name_step;        /* naming it failed: OPEN (the data's name
+                                 * refused) or INDEX (the index's) */
 
   /* the writer thread's, while frames go into it */
   gboolean begun;               /* its first frame was submitted */
@@ -118,7 +120,14 @@ RtfOutput *rtf_output_open (const gchar * path, guint64 number,
 
 /* The recording reached o: gives it its names (moves a file prepared
  * under a hidden name over what path held; deletes the replaced file's
- * stale index).  On the file helper thread.  0 or an errno. */
+ * stale index).  On the file helper thread.  0 or an errno, and which
+ * name was refused in o->name_step.  Both names are looked at again now,
+ * whatever they held when o was prepared: the data's may be replaced if
+ * it is a regular file (not an rtframe index or manifest) or a link no
+ * one holds; the index's only if it holds an rtframe index (or an empty
+ * file) no one holds - anything else (a user's file that appeared since)
+ * is left exactly as it was: EEXIST, step INDEX, and nothing of o is
+ * at its names. */
 gboolean rtf_output_is_named (RtfOutput * o);
 gint rtf_output_name (RtfOutput * o);
 

@@ -220,7 +220,8 @@ record_done (RtfWriter * w)
 
 /* A written frame can be found after a crash: its record on file, its
  * file at its name.  (After an error the records still held are written
- * by rtf_output_seal(); the frames go back at once.) */
+ * by rtf_output_seal(); the frames go back at once - but not a frame of a
+ * file that never got its name: release_done() counts it lost.) */
 static gboolean
 findable (RtfWriter * w, const RtfFrame * f)
 {
@@ -231,6 +232,21 @@ findable (RtfWriter * w, const RtfFrame * f)
   if (o->index_fd >= 0 && f->record_no > o->index_records_done)
     return FALSE;
   return rtf_output_is_named (o);
+}
+
+/* After an error, a written frame is still lost when its file was never
+ * given its name (naming it failed: the hidden file goes, nothing of it
+ * can be found), and so is every frame after it: the recording keeps a
+ * whole prefix */
+static void
+lose_unnamed (RtfWriter * w, RtfFrame * f)
+{
+  if (f->state != RTF_FRAME_WRITTEN || !w->error)
+    return;
+  if (w->unnamed_lost || !rtf_output_is_named (f->output)) {
+    w->unnamed_lost = TRUE;
+    f->state = RTF_FRAME_FAILED;
+  }
 }
 
 static void
@@ -264,6 +280,7 @@ rtf_writer_release_done (RtfWriter * w)
     RtfOutput *o = f->output;
 
     g_mutex_lock (&w->cb_lock);
+    lose_unnamed (w, f);
     if (f->state == RTF_FRAME_WRITTEN && w->callbacks_on && !findable (w, f)) {
       g_mutex_unlock (&w->cb_lock);
       break;

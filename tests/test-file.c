@@ -11,6 +11,7 @@
  * moment it gets its name, and can refuse a way of linking or put a file
  * at the name first. */
 #include "rtf-file.h"
+#include "rtf-index.h"
 #include "rtf-output.h"
 #include "rtf-test-util.h"
 
@@ -479,6 +480,128 @@ test_output_location (void)
   g_free (path);
 }
 
+/* Whether another open of path can take its lock (flock, exclusive) */
+static gboolean
+lock_free (const gchar * path)
+{
+  gint fd = open (path, O_RDONLY);
+  gboolean free_now;
+
+  g_assert_cmpint (fd, >=, 0);
+  free_now = flock (fd, LOCK_EX | LOCK_NB) == 0;
+  close (fd);
+  return free_now;
+}
+
+static gchar *
+contents (const gchar * path)
+{
+  gchar *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* Issue 23: the index is locked like the data file while it is open, and
+ * an index or a manifest is never emptied for a recording's data: REPLACE
+ * of either is EEXIST, the file as it was; an index in use as location is
+ * EWOULDBLOCK */
+static void
+test_output_index_locked (void)
+{
+  gchar *path = g_build_filename (dir, "x.raw", NULL);
+  gchar *idx = g_build_filename (dir, "x.raw.idx", NULL);
+  gchar *manifest = g_build_filename (dir, "x-.raw.rtfspread", NULL);
+  gchar *text;
+  RtfOutput *o, *other;
+  gint err;
+
+  o = output_open (path, 0, RTF_FILE_REPLACE, &err);
+  g_assert_nonnull (o);
+  g_assert_false (lock_free (path));
+  g_assert_false (lock_free (idx));
+  /* the live index as location */
+  other = output_open (idx, 0, RTF_FILE_REPLACE, &err);
+  g_assert_null (other);
+  g_assert_cmpint (err, ==, EWOULDBLOCK);
+  rtf_output_free (o, FALSE);
+  g_assert_true (lock_free (idx));
+
+  /* a closed index, a manifest: never emptied */
+  g_assert_true (g_file_set_contents (idx, RTF_INDEX_MAGIC "and the rest "
+          "of an index", -1, NULL));
+  g_assert_true (g_file_set_contents (manifest, "[rtframe-spread]\n"
+          "version=2\n", -1, NULL));
+  other = output_open (idx, 0, RTF_FILE_REPLACE, &err);
+  g_assert_null (other);
+  g_assert_cmpint (err, ==, EEXIST);
+  text = contents (idx);
+  g_assert_cmpstr (text, ==, RTF_INDEX_MAGIC "and the rest of an index");
+  g_free (text);
+  other = output_open (manifest, 0, RTF_FILE_REPLACE, &err);
+  g_assert_null (other);
+  g_assert_cmpint (err, ==, EEXIST);
+  text = contents (manifest);
+  g_assert_cmpstr (text, ==, "[rtframe-spread]\nversion=2\n");
+  g_free (text);
+  text = rtf_file_refusal (manifest);
+  g_assert_cmpstr (text, ==, "is the manifest of a recording over several "
+      "locations");
+  g_free (text);
+  text = rtf_file_refusal (idx);
+  g_assert_cmpstr (text, ==, "is an rtframe index");
+  g_free (text);
+  g_assert_null (rtf_file_refusal (path));
+  g_free (manifest);
+  g_free (idx);
+  g_free (path);
+}
+
+/* Issue 23: a file prepared under a hidden name (the data's name holds an
+ * earlier take) is named only if its index name still holds an index or
+ * nothing: a user's file that appeared there since is left, and so is
+ * the earlier take (EEXIST, step INDEX); the hidden files go with o */
+static void
+test_output_index_name_claimed (void)
+{
+  gchar *path = g_build_filename (dir, "ev-00000.raw", NULL);
+  gchar *idx = g_build_filename (dir, "ev-00000.raw.idx", NULL);
+  gchar *text;
+  RtfOutput *o;
+  gint err;
+
+  put_user_file (path);
+  o = output_open (path, 0, RTF_FILE_CREATE_NEW, &err);
+  g_assert_nonnull (o);
+  g_assert_nonnull (o->tmp_path);
+  g_assert_true (g_file_set_contents (idx, "the user's notes", -1, NULL));
+  g_assert_cmpint (rtf_output_name (o), ==, EEXIST);
+  g_assert_cmpint (o->name_step, ==, RTF_FAIL_INDEX);
+  g_assert_false (rtf_output_is_named (o));
+  assert_unmarked_user_file (path);
+  text = contents (idx);
+  g_assert_cmpstr (text, ==, "the user's notes");
+  g_free (text);
+  /* both names, and the hidden data file and its index */
+  g_assert_cmpuint (count_entries (dir), ==, 4);
+  rtf_output_free (o, FALSE);
+  g_assert_cmpuint (count_entries (dir), ==, 2);
+
+  /* the same with an rtframe index there (the earlier take's): replaced */
+  g_assert_cmpint (g_unlink (idx), ==, 0);
+  o = output_open (path, 0, RTF_FILE_CREATE_NEW, &err);
+  g_assert_nonnull (o);
+  g_assert_true (g_file_set_contents (idx, RTF_INDEX_MAGIC, -1, NULL));
+  g_assert_cmpint (rtf_output_name (o), ==, 0);
+  g_assert_true (rtf_output_is_named (o));
+  assert_marked (path, 0);
+  g_assert_false (lock_free (idx));
+  rtf_output_free (o, FALSE);
+  g_assert_cmpuint (count_entries (dir), ==, 2);
+  g_free (idx);
+  g_free (path);
+}
+
 static void
 add (const gchar * name, void (*func) (void))
 {
@@ -499,5 +622,7 @@ main (int argc, char **argv)
   add ("/file/link-refused", test_link_refused);
   add ("/file/output/opened-ahead", test_output_opened_ahead);
   add ("/file/output/location", test_output_location);
+  add ("/file/output/index-locked", test_output_index_locked);
+  add ("/file/output/index-name-claimed", test_output_index_name_claimed);
   return g_test_run ();
 }
