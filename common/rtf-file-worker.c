@@ -33,6 +33,7 @@ typedef struct
   struct stat index;
   gboolean has_index;
   gboolean marked;              /* it carries the recording's mark */
+  gboolean told_in_use;         /* found in use once (said once) */
   guint64 frames, first_seq, last_seq;
   guint64 freed;                /* its blocks and its index's, in bytes */
 } Kept;
@@ -97,6 +98,17 @@ rtf_delete_reason_name (RtfDeleteReason reason)
   return reason == RTF_DELETE_MAX_FILES ? "max-files" : "min-free-space";
 }
 
+/* What became of a closed file of the recording asked to go */
+typedef enum
+{
+  KEPT_DELETED,                 /* gone, with its index */
+  KEPT_NOT_OURS,                /* no longer provably the file written:
+                                 * left, and forgotten */
+  KEPT_IN_USE                   /* provably ours, but a tool (or another
+                                 * recording) holds its lock: left for
+                                 * now, tried again later */
+} KeptFate;
+
 /* Why the file at k's name is no longer provably the one this recording
  * wrote and closed (NULL: it is); fd is open on it */
 static const gchar *
@@ -116,60 +128,110 @@ not_ours (RtfFileWorker * fw, Kept * k, gint fd, const struct stat *st)
           || !rtf_recording_id_equal (&id, &fw->config.recording_id)
           || number != k->number))
     return "its mark does not name this recording";
-  /* a tool repairing it, or a recording writing it, holds its lock */
-  if (rtf_lock (fd, TRUE) != 0)
-    return "it is in use (its lock is held)";
   return NULL;
+}
+
+/* k's index, if it is still the one written, open and locked (-1: none,
+ * or it changed: left where it is); *busy when its lock is held */
+static gint
+hold_index (Kept * k, const gchar * index, gboolean * busy)
+{
+  struct stat st;
+  gchar *why = NULL;
+  gint fd;
+
+  *busy = FALSE;
+  if (!k->has_index)
+    return -1;
+  fd = rtf_safe_open (index, FALSE, &st, &why);
+  g_free (why);
+  if (fd < 0)
+    return -1;
+  if (!rtf_same_inode (&st, &k->index)) {
+    close (fd);
+    return -1;
+  }
+  if (rtf_lock (fd, TRUE) != 0) {
+    *busy = TRUE;
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+static void
+tell_deleted (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
+    const gchar * index_path, guint64 freed)
+{
+  RtfFileDeleted info = { 0 };
+
+  info.path = k->path;
+  info.index_path = index_path;
+  info.number = k->number;
+  info.reason = reason;
+  info.frames = k->frames;
+  info.first_seq = k->first_seq;
+  info.last_seq = k->last_seq;
+  info.bytes = (guint64) k->data.st_size;
+  info.freed = freed;
+  if (fw->cb.deleted)
+    fw->cb.deleted (&info, fw->data);
 }
 
 /* Deletes k and its index, only if the name is still the file this
  * recording wrote and closed (regular, no link, same inode and ctime,
- * its mark, not in use; its lock held across the unlink).  The bytes
- * given back, 0 when it was left as it is (said through cb.left). */
-static guint64
-delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason)
+ * its mark) and neither is in use (their locks held across the unlinks).
+ * *freed: the bytes given back.  A file in use is not forgotten: the
+ * caller keeps it for later (issue 23: a tool holding an old file at the
+ * moment made the guard drop it from its list for good).  What is left
+ * is said through cb.left, once a file. */
+static KeptFate
+delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
+    guint64 * freed)
 {
   gchar *index = rtf_index_path (k->path), *why = NULL;
   struct stat st;
   const gchar *refused = NULL;
-  guint64 freed = 0;
-  gint fd = rtf_safe_open (k->path, FALSE, &st, &why);
+  KeptFate fate = KEPT_NOT_OURS;
+  gboolean index_busy = FALSE;
+  gint ifd = -1, fd = rtf_safe_open (k->path, FALSE, &st, &why);
 
+  *freed = 0;
   if (fd < 0)
     refused = why;
-  else if ((refused = not_ours (fw, k, fd, &st)) == NULL
-      && (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0))
+  else if ((refused = not_ours (fw, k, fd, &st)) != NULL)
+    fate = KEPT_NOT_OURS;
+  else if (rtf_lock (fd, TRUE) != 0
+      || ((ifd = hold_index (k, index, &index_busy)) < 0 && index_busy)) {
+    refused = "it is in use (its lock, or its index's, is held): it goes "
+        "once let go";
+    fate = KEPT_IN_USE;
+  } else if (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0) {
     refused = "it could not be deleted";
-  if (refused == NULL) {
-    RtfFileDeleted info = { 0 };
-
-    info.path = k->path;
-    info.number = k->number;
-    info.reason = reason;
-    info.frames = k->frames;
-    info.first_seq = k->first_seq;
-    info.last_seq = k->last_seq;
-    info.bytes = (guint64) k->data.st_size;
-    freed = (guint64) k->data.st_blocks * 512;
+  } else {
+    fate = KEPT_DELETED;
+    *freed = (guint64) k->data.st_blocks * 512;
     /* its index goes with it, if it is still the one written */
-    if (k->has_index && rtf_same_file (index, &k->index)
-        && unlink (index) == 0) {
-      info.index_path = index;
-      freed += (guint64) k->index.st_blocks * 512;
-    }
-    info.freed = freed;
-    if (fw->cb.deleted)
-      fw->cb.deleted (&info, fw->data);
-  } else if (fw->cb.left) {
-    fw->cb.left (k->path, refused, fw->data);
+    if (ifd >= 0 && rtf_same_file (index, &k->index) && unlink (index) == 0)
+      *freed += (guint64) k->index.st_blocks * 512;
+    else
+      g_clear_pointer (&index, g_free);
+    tell_deleted (fw, k, reason, index, *freed);
   }
+  if (refused && fw->cb.left && !(fate == KEPT_IN_USE && k->told_in_use))
+    fw->cb.left (k->path, refused, fw->data);
+  if (fate == KEPT_IN_USE)
+    k->told_in_use = TRUE;
   /* the space comes back once the last descriptor goes */
+  if (ifd >= 0)
+    close (ifd);
   if (fd >= 0)
     close (fd);
   g_free (why);
   g_free (index);
-  kept_free (k);
-  return freed;
+  if (fate != KEPT_IN_USE)
+    kept_free (k);
+  return fate;
 }
 
 /* The oldest kept file, out of the list (NULL: none); with max_files,
@@ -193,25 +255,50 @@ pop_kept (RtfFileWorker * fw, gboolean for_max_files)
   return k;
 }
 
+/* Files found in use go back to the head of the list, oldest first:
+ * still the recording's, deleted at a later trim or make_room */
 static void
-do_trim (RtfFileWorker * fw)
+put_back (RtfFileWorker * fw, GQueue * in_use)
 {
   Kept *k;
 
+  g_mutex_lock (&fw->lock);
+  while ((k = g_queue_pop_tail (in_use)) != NULL) {
+    g_queue_push_head (&fw->kept, k);
+    fw->kept_bytes += k->freed;
+  }
+  g_mutex_unlock (&fw->lock);
+}
+
+static void
+do_trim (RtfFileWorker * fw)
+{
+  GQueue in_use = G_QUEUE_INIT;
+  guint64 freed;
+  Kept *k;
+
   while ((k = pop_kept (fw, TRUE)) != NULL)
-    delete_kept (fw, k, RTF_DELETE_MAX_FILES);
+    if (delete_kept (fw, k, RTF_DELETE_MAX_FILES, &freed) == KEPT_IN_USE)
+      g_queue_push_tail (&in_use, k);
+  put_back (fw, &in_use);
 }
 
 /* min-free-space: the oldest files go until `need` bytes are back */
 static void
 do_room (RtfFileWorker * fw, guint64 need)
 {
-  guint64 freed = 0, before = 0, now = 0, size;
+  guint64 freed = 0, one, before = 0, now = 0, size;
   gboolean measured = rtf_space_statfs (-1, fw->dir, &before, &size) == 0;
+  GQueue in_use = G_QUEUE_INIT;
   Kept *k;
 
-  while (freed < need && (k = pop_kept (fw, FALSE)) != NULL)
-    freed += delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE);
+  /* one in use is passed over for the next oldest, and kept */
+  while (freed < need && (k = pop_kept (fw, FALSE)) != NULL) {
+    if (delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE, &one) == KEPT_IN_USE)
+      g_queue_push_tail (&in_use, k);
+    freed += one;
+  }
+  put_back (fw, &in_use);
   /* XFS gives a deleted file's blocks back in the background (inode
    * garbage collection; measured about 1 ms for 200 MB): until statfs
    * shows at least half of them, the guard would delete again for space
@@ -452,6 +539,11 @@ rtf_file_worker_free (RtfFileWorker * fw)
   rtf_thread_join (fw->thread);
   /* a prepare that finished after the drop was asked for */
   rtf_output_free (fw->prepared, TRUE);
+  /* files max-files no longer keeps that were in use when it tried:
+   * deleted if let go since (here, on the caller's thread: the helper
+   * has ended), else left with their warning */
+  if (fw->max_files)
+    do_trim (fw);
   g_queue_clear_full (&fw->kept, (GDestroyNotify) kept_free);
   g_free (fw->error_path);
   g_free (fw->pattern);

@@ -73,7 +73,9 @@ void rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o);
 /* Finishes, closes and frees o; a file without frames is deleted.  Then
  * the closed files that max-files no longer keeps are deleted: files this
  * recording wrote, each only while its name is still the inode it wrote
- * (unchanged since: ctime), carrying its mark, and not in use. */
+ * (unchanged since: ctime), carrying its mark, and not in use (its lock
+ * and its index's free: one in use stays in the list and goes at a later
+ * trim, or at the end, once let go). */
 void rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o);
 /* File `number` is now the one being written: with max-files, the files
  * that fall out of the window go once they are closed. */
@@ -91,7 +93,8 @@ void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
 void rtf_file_worker_set_min_free (RtfFileWorker * fw, guint64 min_free);
 /* Deletes the oldest closed files of the recording, oldest first, until
  * `bytes` are given back or none is left (each proven the file this
- * recording wrote, as for max-files), then waits up to a second for the
+ * recording wrote, as for max-files; one in use is passed over for the
+ * next oldest and stays in the list), then waits up to a second for the
  * filesystem to show the space back (XFS frees a deleted file's blocks
  * in the background). */
 void rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes);

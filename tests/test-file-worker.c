@@ -9,7 +9,9 @@
 #include "rtf-writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -223,6 +225,83 @@ test_max_files_reason (void)
   rtf_test_tmpdir_free (dir);
 }
 
+/* A closed file a tool holds (its lock) when it is due to go stays, and
+ * stays in the list: make_room passes over it for the next oldest and
+ * max-files leaves it; once let go it is the next to go, and at the end
+ * it is not forgotten (issue 23: it was dropped from the list for good) */
+static void
+test_in_use_kept (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtframe-worker");
+  gchar *pattern = g_build_filename (dir, "u-%d.raw", NULL);
+  gchar *zero = rtf_pattern_format (pattern, 0);
+  RtfOutputConfig config = { 0 };
+  Seen seen = { 0 };
+  RtfFileWorker *fw;
+  guint64 number, reserved, deletable;
+  gboolean pending;
+  gint fd;
+
+  g_mutex_init (&seen.lock);
+  seen.deleted = g_ptr_array_new_with_free_func (g_free);
+  seen.left = g_ptr_array_new_with_free_func (g_free);
+  config.direct = RTF_DIRECT_OFF;
+  config.index = TRUE;
+  rtf_recording_id_new (&config.recording_id);
+  fw = rtf_file_worker_new (pattern, &config, 0, NULL, &seen_callbacks, &seen);
+  rtf_file_worker_set_min_free (fw, 1);
+  for (number = 0; number < 3; number++)
+    write_and_retire (fw, pattern, &config, number);
+  rtf_file_worker_wait_idle (fw);
+  fd = open (zero, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_SH | LOCK_NB), ==, 0);
+
+  rtf_file_worker_make_room (fw, DATA);
+  rtf_file_worker_wait_idle (fw);
+  g_assert_cmpuint (seen.deleted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (seen.deleted, 0), ==, "1 min-free-space");
+  g_assert_true (g_file_test (zero, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (seen.left->len, ==, 1);     /* said once */
+  rtf_file_worker_space (fw, &reserved, &deletable, &pending);
+  g_assert_cmpuint (deletable, >=, 2 * DATA);   /* 0 and 2 */
+  rtf_file_worker_make_room (fw, DATA);
+  rtf_file_worker_wait_idle (fw);
+  g_assert_cmpstr (g_ptr_array_index (seen.deleted, 1), ==, "2 min-free-space");
+  g_assert_cmpuint (seen.left->len, ==, 1);
+
+  close (fd);                   /* let go: the oldest goes first */
+  rtf_file_worker_make_room (fw, DATA);
+  rtf_file_worker_wait_idle (fw);
+  g_assert_cmpstr (g_ptr_array_index (seen.deleted, 2), ==, "0 min-free-space");
+  g_assert_false (g_file_test (zero, G_FILE_TEST_EXISTS));
+  rtf_file_worker_free (fw);
+
+  /* max-files=1: file 5 due when 6 is current, in use then, deleted at
+   * the end once let go */
+  fw = rtf_file_worker_new (pattern, &config, 1, NULL, &seen_callbacks, &seen);
+  write_and_retire (fw, pattern, &config, 5);
+  rtf_file_worker_wait_idle (fw);
+  g_free (zero);
+  zero = rtf_pattern_format (pattern, 5);
+  fd = open (zero, O_RDONLY);
+  g_assert_cmpint (flock (fd, LOCK_SH | LOCK_NB), ==, 0);
+  rtf_file_worker_current (fw, 6);
+  rtf_file_worker_wait_idle (fw);
+  g_assert_true (g_file_test (zero, G_FILE_TEST_EXISTS));
+  close (fd);
+  rtf_file_worker_free (fw);
+  g_assert_false (g_file_test (zero, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (g_ptr_array_index (seen.deleted, 3), ==, "5 max-files");
+
+  g_ptr_array_unref (seen.deleted);
+  g_ptr_array_unref (seen.left);
+  g_mutex_clear (&seen.lock);
+  g_free (zero);
+  g_free (pattern);
+  rtf_test_tmpdir_free (dir);
+}
+
 /* ---- the writer: the guard ending a recording ------------------------- */
 
 typedef struct
@@ -324,6 +403,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/file-worker/make-room", test_make_room);
   g_test_add_func ("/file-worker/max-files-reason", test_max_files_reason);
+  g_test_add_func ("/file-worker/in-use-kept", test_in_use_kept);
   g_test_add_func ("/file-worker/writer-ends-under-the-line",
       test_writer_ends_under_the_line);
   return g_test_run ();
