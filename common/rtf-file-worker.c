@@ -44,7 +44,8 @@ typedef struct
   guint64 number;
   RtfOutput *output;
   guint64 bytes;                /* ROOM: to give back; RETIRE: its frames'
-                                 * bytes */
+                                 * bytes; PREPARE: the most it may reserve
+                                 * (the writer's grant) */
   guint64 reserved;             /* RETIRE: reserved past its frames */
 } Job;
 
@@ -79,6 +80,9 @@ struct _RtfFileWorker
   guint64 min_free;
   guint64 reserved, retiring, kept_bytes;
   gboolean room_pending;
+  guint64 granted;              /* reservations granted to prepares whose
+                                 * fallocate has not been made yet */
+  guint64 room_freed;           /* what the last make_room gave back */
   gint error;
   gchar *error_path;
   RtfFailStep error_step;       /* OPEN (naming a file) or SYNC
@@ -313,6 +317,7 @@ do_room (RtfFileWorker * fw, guint64 need)
   }
   g_mutex_lock (&fw->lock);
   fw->room_pending = FALSE;
+  fw->room_freed = freed;
   g_mutex_unlock (&fw->lock);
 }
 
@@ -383,21 +388,21 @@ do_retire (RtfFileWorker * fw, Job * job)
   do_trim (fw);
 }
 
-/* What a file opened ahead reserves: preallocate, or with the guard on
+/* What a file opened ahead reserves: preallocate, no more than the
+ * writer granted (its ledger: rtf-writer-space.c), and with the guard on
  * no more than keeps the filesystem above min-free-space */
 static guint64
-prepare_reserve (RtfFileWorker * fw)
+prepare_reserve (RtfFileWorker * fw, guint64 grant)
 {
-  guint64 min_free, fs_free, size;
+  guint64 min_free, fs_free, size, want = MIN (fw->config.preallocate, grant);
 
   g_mutex_lock (&fw->lock);
   min_free = fw->min_free;
   g_mutex_unlock (&fw->lock);
-  if (min_free == 0 || fw->config.preallocate == 0
+  if (min_free == 0 || want == 0
       || rtf_space_statfs (-1, fw->dir, &fs_free, &size) != 0)
-    return fw->config.preallocate;
-  return rtf_space_guard_reserve_limit (min_free, fs_free,
-      fw->config.preallocate);
+    return want;
+  return rtf_space_guard_reserve_limit (min_free, fs_free, want);
 }
 
 static gpointer
@@ -425,12 +430,14 @@ worker_thread (gpointer data)
         RtfOutputConfig config = fw->config;
         RtfOutput *o;
 
-        config.preallocate = prepare_reserve (fw);
+        config.preallocate = prepare_reserve (fw, job->bytes);
         o = rtf_output_open (path, job->number, &config,
             RTF_FILE_CREATE_NEW, &err, &step);
 
         g_free (path);
         g_mutex_lock (&fw->lock);
+        /* made (or not): the grant is no longer owed, statfs shows it */
+        fw->granted -= job->bytes;
         if (fw->prepare_asked && fw->prepared_number == job->number) {
           if (fw->prepared != NULL) {
             /* asked twice: the first one is the file (this open could
@@ -553,18 +560,26 @@ rtf_file_worker_free (RtfFileWorker * fw)
   g_free (fw);
 }
 
-void
-rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number)
+gboolean
+rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number, guint64 reserve)
 {
+  gboolean asked = FALSE;
+
   g_mutex_lock (&fw->lock);
   if (!fw->prepare_asked || fw->prepared_number != number) {
+    Job *job;
+
     drop_prepared (fw);
     fw->prepare_asked = TRUE;
     fw->prepared_number = number;
     fw->prepare_err = 0;
-    push (fw, JOB_PREPARE, number, NULL);
+    job = push (fw, JOB_PREPARE, number, NULL);
+    job->bytes = reserve;
+    fw->granted += reserve;
+    asked = TRUE;
   }
   g_mutex_unlock (&fw->lock);
+  return asked;
 }
 
 RtfOutput *
@@ -663,6 +678,17 @@ rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
   *reserved = fw->reserved;
   *deletable = fw->kept_bytes + fw->retiring;
   *room_pending = fw->room_pending;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_ledger (RtfFileWorker * fw, RtfFileWorkerLedger * l)
+{
+  g_mutex_lock (&fw->lock);
+  l->granted = fw->granted;
+  l->prepared = fw->prepared ? fw->prepared->reserved_end : 0;
+  l->prepared_number = fw->prepared ? fw->prepared_number : G_MAXUINT64;
+  l->room_freed = fw->room_freed;
   g_mutex_unlock (&fw->lock);
 }
 

@@ -61,8 +61,11 @@ RtfFileWorker *rtf_file_worker_new (const gchar * pattern,
 /* Finishes every job asked for, then stops the thread. */
 void rtf_file_worker_free (RtfFileWorker * fw);
 
-/* Opens file `number` ahead (if not already asked). */
-void rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number);
+/* Opens file `number` ahead (if not already asked: FALSE), reserving at
+ * most `reserve` bytes of preallocate (G_MAXUINT64: all of it; the
+ * free-space guard's grant from its ledger). */
+gboolean rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number,
+    guint64 reserve);
 /* The file prepared for `number`: NULL while it is being opened (*err 0),
  * or when opening it failed (*err, *step). */
 RtfOutput *rtf_file_worker_take (RtfFileWorker * fw, guint64 number,
@@ -105,12 +108,27 @@ void rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes);
 void rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
     guint64 * deletable, gboolean * room_pending);
 
+/* What the free-space guard's ledger (rtf-writer-space.c) counts of the
+ * helper */
+typedef struct
+{
+  guint64 granted;              /* reservations granted to prepares not
+                                 * made yet (not in statfs yet) */
+  guint64 prepared;             /* the reservation of the file opened
+                                 * ahead (0: none open) ... */
+  guint64 prepared_number;      /* ... its number (G_MAXUINT64: none) */
+  guint64 room_freed;           /* what the last make_room gave back (0:
+                                 * nothing could go: in use, or none) */
+} RtfFileWorkerLedger;
+void rtf_file_worker_ledger (RtfFileWorker * fw, RtfFileWorkerLedger * l);
+
 /* TRUE when no job is waiting or running. */
 gboolean rtf_file_worker_idle (RtfFileWorker * fw);
 void rtf_file_worker_wait_idle (RtfFileWorker * fw);
 /* The first error naming or finishing a file: errno (0 none), with the
- * file's path in *path (caller frees) and *step OPEN (naming it) or SYNC
- * (finishing it). */
+ * file's path in *path (caller frees) and *step OPEN (naming it), INDEX
+ * (naming its index: the name holds what is not an rtframe index) or
+ * SYNC (finishing it). */
 gint rtf_file_worker_error (RtfFileWorker * fw, gchar ** path,
     RtfFailStep * step);
 

@@ -120,10 +120,12 @@ rtf_space_guard_check (RtfSpaceGuard * g, const RtfSpaceSample * s,
       s->fs_free + s->reserved;
   r->detected_ns = s->now_ns;
   measure_rate (g, s);
-  r->time_left = time_left (r);
+  r->time_left = s->no_room ? 0 : time_left (r);
 
   level = g->measured ? next_level (r->level, r->free, r->min_free) :
       rtf_space_level_of (r->free, r->min_free);
+  if (s->no_room && r->min_free > 0)
+    level = RTF_SPACE_CRITICAL;
   if (!g->measured || level != r->level) {
     *crossed = g->measured || level != RTF_SPACE_OK;
     r->previous = g->measured ? r->level : RTF_SPACE_OK;
@@ -143,7 +145,7 @@ rtf_space_guard_check (RtfSpaceGuard * g, const RtfSpaceSample * s,
     g->next_check_ns = s->now_ns + MAX ((gint64) (r->time_left / 4),
         RTF_SPACE_CHECK_MIN_NS);
 
-  if (r->min_free == 0 || s->room_pending)
+  if (r->min_free == 0 || s->room_pending || s->no_room)
     return RTF_SPACE_GO_ON;
   /* a set that rotates deletes before the line, so the free space stays
    * above it while the deletion is on its way: back to the line plus the

@@ -32,6 +32,14 @@ G_BEGIN_DECLS
 /* a set that rotates deletes its oldest files once the free space is
  * within an eighth of min-free-space of it, back to that margin */
 #define RTF_SPACE_MARGIN_SHARE 8
+/* the writer's ledger (rtf-writer-space.c) takes at most this share of
+ * min-free-space before it looks at statfs again: so many recordings
+ * keeping the same line on one filesystem never take the last of the
+ * room together between two looks */
+#define RTF_SPACE_LEDGER_SHARE 4
+/* a deletion that gave nothing back (the files in use) is not asked for
+ * again by a frame held for room before this */
+#define RTF_SPACE_RETRY_NS G_GINT64_CONSTANT (100000000)
 /* the write rate: measured over the last 10 s at most, a sample a second */
 #define RTF_SPACE_RATE_SAMPLES 11
 
@@ -66,6 +74,10 @@ typedef struct
                                  * nothing is in flight (an event recorder
                                  * between recordings): the newest frames
                                  * are in the last closed file */
+  gboolean no_room;             /* the writer's ledger found no room above
+                                 * min-free-space for its next frame: the
+                                 * level is critical (time left 0), and
+                                 * the writer acts itself: GO_ON */
 } RtfSpaceSample;
 
 /* The figures of the last check: what a level change reports, and what

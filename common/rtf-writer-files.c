@@ -49,6 +49,17 @@ rtf_writer_file_closed (RtfWriter * w, RtfOutput * o, gint err)
   RTF_WRITER_CALLBACK (w, file_closed, &info);
 }
 
+/* Asks the helper to open file `number` ahead, with what the free-space
+ * guard grants it to reserve */
+static void
+prepare_next (RtfWriter * w, guint64 number)
+{
+  guint64 grant = rtf_writer_space_grant (w, w->out_config.preallocate);
+
+  if (!rtf_file_worker_prepare (w->worker, number, grant))
+    rtf_writer_space_ungrant (w, grant);
+}
+
 /* f is the first frame of cur: the index header, the message, the next
  * file of a set asked for. */
 void
@@ -81,12 +92,13 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
     if (!rtf_output_is_named (w->cur))
       rtf_file_worker_name (w->worker, w->cur);
     rtf_file_worker_current (w->worker, w->cur->number);
-    rtf_file_worker_prepare (w->worker, w->cur->number + 1);
+    prepare_next (w, w->cur->number + 1);
   }
 }
 
-gboolean
-rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f)
+/* Whether f starts a new file of a set */
+static gboolean
+splits (RtfWriter * w, const RtfFrame * f)
 {
   RtfOutput *o = w->cur;
   const RtfWriterConfig *c = &w->config;
@@ -106,6 +118,22 @@ rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f)
       && frame_time (f) - o->first_time >= c->max_file_duration)
     return TRUE;
   return FALSE;
+}
+
+/* Whether f cannot go into cur now: it starts a new file, or the
+ * free-space guard holds it until there is room for it (its ledger:
+ * rtf_writer_space_admit()).  take_frames() then asks
+ * rtf_writer_start_next_file(), which makes the split, or answers FALSE
+ * and f waits (w->waiting), its deadline watched, for the next file or
+ * for room. */
+gboolean
+rtf_writer_needs_split (RtfWriter * w, const RtfFrame * f)
+{
+  gboolean split = splits (w, f);
+
+  if (!rtf_writer_space_admit (w, f, split))
+    return TRUE;                /* (w->space_held, or the recording ended) */
+  return split;
 }
 
 /* The previous file has no frame in flight and its index is written: the
@@ -149,6 +177,9 @@ rtf_writer_start_next_file (RtfWriter * w)
   RtfOutput *next;
   gint err;
 
+  /* the frame waits for room, not for a file */
+  if (w->space_held || w->error)
+    return FALSE;
   rtf_writer_retire_prev (w);
   if (w->prev != NULL)
     return FALSE;
@@ -160,7 +191,7 @@ rtf_writer_start_next_file (RtfWriter * w)
       rtf_writer_fail_at (w, step, err, path, NULL);
       g_free (path);
     } else {
-      rtf_file_worker_prepare (w->worker, number);
+      prepare_next (w, number);
     }
     return FALSE;
   }
@@ -395,6 +426,9 @@ rtf_writer_close_files (RtfWriter * w)
 void
 rtf_writer_finish_recording_file (RtfWriter * w)
 {
+  /* (no frame waits: none is held for room) */
+  if (w->waiting == NULL)
+    w->space_held = NULL;
   /* the next recording's first frame made the switch already, or waits
    * to make it */
   if (!w->cur->begun || w->cur->closed || w->waiting || w->error) {

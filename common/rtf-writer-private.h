@@ -208,6 +208,21 @@ struct _RtfWriter
   gboolean space_on;            /* a file on a filesystem that counts */
   gboolean space_now;           /* check at the next turn (a new file) */
   gboolean space_room_asked;    /* a make_room is out */
+  /* ... its ledger (issue 23: flat out, the guard sampled by time let the
+   * writer run into ENOSPC before a deletion landed): what the writer may
+   * still allocate (frame bytes past what is reserved, reservations it
+   * makes or grants the helper) before it must look at statfs again;
+   * a frame with no room yet is held (in w->waiting, like a frame whose
+   * file is not open) until a deletion or a write in flight makes room */
+  gint64 space_budget;
+  RtfFrame *space_held;         /* the frame held for room, or NULL */
+  RtfFrame *space_admitted;     /* the last frame admitted (with its seq:
+                                 * a frame that waits for its file is not
+                                 * counted twice) */
+  guint64 space_admitted_seq;
+  gint64 space_retry_ns;        /* a deletion gave nothing back (its files
+                                 * in use): not asked again before then */
+  guint64 space_holds;          /* frames held for room (log) */
 };
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
@@ -307,6 +322,18 @@ void rtf_writer_space_new_file (RtfWriter * w);
 guint64 rtf_writer_space_reserve_limit (RtfWriter * w, guint64 want);
 /* The guard ended the recording: its figures for the owner */
 void rtf_writer_space_failure (RtfWriter * w, RtfFailure * failure);
+/* Whether f (going into cur, or with split into the next file) has room
+ * on the filesystem above min-free-space: its bytes past what is reserved
+ * are taken from the ledger.  FALSE: it waits (w->space_held) - a
+ * deletion was asked for, or writes in flight or a file being finished
+ * will give room back - or, with none of those, the recording was ended
+ * (w->error).  Called by rtf_writer_needs_split(). */
+gboolean rtf_writer_space_admit (RtfWriter * w, const RtfFrame * f,
+    gboolean split);
+/* Of `want` bytes the next file may reserve when opened ahead: what the
+ * ledger grants (taken from it), and given back when not used */
+guint64 rtf_writer_space_grant (RtfWriter * w, guint64 want);
+void rtf_writer_space_ungrant (RtfWriter * w, guint64 grant);
 
 G_END_DECLS
 #endif /* __RTF_WRITER_PRIVATE_H__ */

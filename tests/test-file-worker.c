@@ -169,7 +169,7 @@ test_make_room (void)
   g_assert_cmpuint (deletable, <, 2 * DATA);
 
   /* the file opened ahead: its reservation is the helper's until taken */
-  rtf_file_worker_prepare (fw, 5);
+  rtf_file_worker_prepare (fw, 5, G_MAXUINT64);
   rtf_file_worker_wait_idle (fw);
   rtf_file_worker_space (fw, &reserved, &deletable, &pending);
   next = rtf_file_worker_take (fw, 5, &err, &step);

@@ -278,6 +278,42 @@ test_rotation_makes_room (void)
 }
 
 /* Off: measured, never acts; the time left is until full */
+/* The writer's ledger found no room above the line for its next frame
+ * (issue 23): critical whatever the figures, no time left, and the guard
+ * leaves the acting to the writer (it holds the frame, asks for room or
+ * ends); the next ordinary sample goes back up past the margin */
+static void
+test_no_room (void)
+{
+  const guint64 m = 100 * MB;
+  RtfSpaceGuard g;
+  RtfSpaceSample s = at (0, 120 * MB, 0);
+  gboolean crossed;
+  guint64 room;
+
+  rtf_space_guard_init (&g, m, TRUE);
+  s.deletable = 500 * MB;
+  g_assert_cmpint (rtf_space_guard_check (&g, &s, &crossed, &room), ==,
+      RTF_SPACE_GO_ON);
+  g_assert_cmpint (g.now.level, ==, RTF_SPACE_VERY_LOW);
+  s.now_ns = SEC;
+  s.no_room = TRUE;
+  g_assert_cmpint (rtf_space_guard_check (&g, &s, &crossed, &room), ==,
+      RTF_SPACE_GO_ON);
+  g_assert_true (crossed);
+  g_assert_cmpint (g.now.level, ==, RTF_SPACE_CRITICAL);
+  g_assert_cmpint (g.now.previous, ==, RTF_SPACE_VERY_LOW);
+  g_assert_cmpuint (g.now.time_left, ==, 0);
+  g_assert_cmpuint (room, ==, 0);
+  /* room made: 150 MB free is past the line and its margin (125 MB) */
+  s.now_ns = 2 * SEC;
+  s.no_room = FALSE;
+  s.fs_free = 150 * MB;
+  rtf_space_guard_check (&g, &s, &crossed, &room);
+  g_assert_true (crossed);
+  g_assert_cmpint (g.now.level, ==, RTF_SPACE_VERY_LOW);
+}
+
 static void
 test_off (void)
 {
@@ -331,6 +367,7 @@ main (int argc, char **argv)
       test_end_without_rotation);
   g_test_add_func ("/space-guard/rotation-makes-room",
       test_rotation_makes_room);
+  g_test_add_func ("/space-guard/no-room", test_no_room);
   g_test_add_func ("/space-guard/off", test_off);
   g_test_add_func ("/space-guard/reserve-limit", test_reserve_limit);
   return g_test_run ();
