@@ -496,11 +496,21 @@ GST_START_TEST (test_patterns_meet)
   props = g_strdup_printf ("max-file-size=%d start-index=4", 2 * FRAME);
   a = take_start (pa, props, CAPS);
   g_free (props);
-  for (i = 0; i < 3; i++)       /* file 4: 0, 1; file 5: 2 */
+  for (i = 0; i < 2; i++)       /* file 4: 0, 1; file 5 opened ahead */
     fail_unless_equals_int (take_push (a, i), GST_FLOW_OK);
+  take_wait_written (a, 2);
+  {
+    gchar *idx5 = rtf_test_tmp_path ("c-00005.raw.idx");
+    guint n;
+
+    for (n = 0; n < 5000 && !g_file_test (idx5, G_FILE_TEST_EXISTS); n++)
+      g_usleep (1000);
+    fail_unless (n < 5000, "file 5 was not opened ahead");
+    g_free (idx5);
+  }
   rtf_test_assert_start_fails ("rtframesink", pb, "start-index=5",
       GST_RESOURCE_ERROR_BUSY, "being written by another recording");
-  for (; i < 6; i++)            /* file 6 opened ahead meanwhile: 4, 5 */
+  for (; i < 6; i++)            /* file 5: 2, 3; file 6: 4, 5 */
     fail_unless_equals_int (take_push (a, i), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (a->h, gst_event_new_eos ()));
   assert_no_error (a);
