@@ -255,6 +255,30 @@ owed (RtfWriter * w, const RtfOutput * o)
   return n + o->index_len;
 }
 
+/* A set that rotates: the oldest files go once the room the ledger sees
+ * above the line is under the guard's margin (an eighth of
+ * min-free-space), so that the deletion lands before the writer needs the
+ * room.  check() judges by the free space with every reservation counted,
+ * the next file's too, which is no room for the current file: flat out
+ * its deletion came when the writer already waited for it (14 deletions,
+ * 14 frames held, at 92 MB/s on a 200 MB tmpfs). */
+static void
+ask_early (RtfWriter * w, gint64 room)
+{
+  guint64 reserved, deletable, margin = w->space.now.min_free /
+      RTF_SPACE_MARGIN_SHARE;
+  gboolean pending;
+
+  if (!w->space.can_delete || w->worker == NULL || w->space_room_asked
+      || room >= (gint64) margin || rtf_clock_now_ns () < w->space_retry_ns)
+    return;
+  rtf_file_worker_space (w->worker, &reserved, &deletable, &pending);
+  if (pending || deletable == 0)
+    return;
+  rtf_file_worker_make_room (w->worker, (guint64) ((gint64) margin - room));
+  w->space_room_asked = TRUE;
+}
+
 /* The budget from statfs now.  At most a share of min-free-space: a
  * recording looks again at least that often, so up to
  * RTF_SPACE_LEDGER_SHARE recordings on one filesystem, each keeping the
@@ -280,6 +304,7 @@ ledger_refresh (RtfWriter * w)
       (guint64) G_MAXINT64 / 4) - (gint64) owed (w, w->cur) -
       (gint64) owed (w, w->prev);
   w->space_budget = MIN (room, (gint64) (min_free / RTF_SPACE_LEDGER_SHARE));
+  ask_early (w, room);
 }
 
 /* What f allocates: its bytes past what its file has reserved (the block
