@@ -281,6 +281,11 @@ G_GNUC_PRINTF (3, 4);
      void rtf_writer_release_done (RtfWriter * w);
      void rtf_writer_release_lost (RtfWriter * w, RtfFrame * f);
      void rtf_writer_release_queued_as_lost (RtfWriter * w);
+/* The same from the owner's thread (rtf_writer_abandon(), _retire()):
+ * the frames still queued released lost without touching the recording
+ * figures the writer thread keeps (release_queued_as_lost() did, racing
+ * the writer thread's own releases: a recording's path freed twice) */
+     void rtf_writer_drop_queued (RtfWriter * w);
 
 /* Recordings: the one whose frames are handed back, and its end */
      void rtf_writer_recording_release (RtfWriter * w, RtfFrame * f);

@@ -338,6 +338,25 @@ rtf_writer_release_queued_as_lost (RtfWriter * w)
     rtf_writer_release_lost (w, f);
 }
 
+void
+rtf_writer_drop_queued (RtfWriter * w)
+{
+  RtfFrame *f;
+
+  /* (as rtf_writer_release_lost(), but the recording's figures are the
+   * writer thread's, which may be releasing frames of its own now: the
+   * owner no longer listens to them) */
+  while ((f = rtf_queue_pop (w->queue)) != NULL) {
+    g_assert (f->output == NULL);
+    f->state = RTF_FRAME_FAILED;
+    g_mutex_lock (&w->cb_lock);
+    if (w->cb.frame_done)
+      w->cb.frame_done (f, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
+    rtf_queue_release (w->queue, f);
+  }
+}
+
 /* ---- recordings (events) ------------------------------------------------ */
 
 /* The recording being released ends: told with its figures */
