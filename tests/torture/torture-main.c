@@ -364,6 +364,7 @@ main_rounds (gint argc, gchar ** argv)
   run.coverage = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   run.failed_seeds = g_ptr_array_new_with_free_func (g_free);
   code = run_rounds (&run);
+  torture_sh ("rm -rf --one-file-system /dev/shm/rtf-torture-%d", getpid ());
   if (!run.kept)
     torture_sh ("rm -rf --one-file-system '%s'", run.run_dir);
   else
