@@ -285,6 +285,9 @@ spread_start (gchar ** locs, const gchar * first, ...)
   g_value_unset (&arr);
   g_object_set (sink, "location", locs[0], NULL);
   gst_util_set_object_arg (G_OBJECT (sink), "placement", "round-robin");
+  /* a location is never left for a slow write (valgrind): the frames
+   * alternate, whatever the timing */
+  gst_util_set_object_arg (G_OBJECT (sink), "location-timeout", "0");
   va_start (args, first);
   for (name = first; name; name = va_arg (args, const gchar *))
       gst_util_set_object_arg (G_OBJECT (sink), name, va_arg (args,
@@ -399,6 +402,17 @@ every (guint64 from, guint64 step, guint64 n, guint * count)
 #else
 #define MAX_RSS_KB (64 * 1024)
 #endif
+
+/* r stayed under MAX_RSS_KB.  Not asserted under valgrind (a time scale
+ * above 1): the peak a child reaches counts the copy of this process it
+ * was forked as before exec, which is valgrind's, ~80 MB; the address
+ * space limit still holds there. */
+static void
+assert_small (const Run * r)
+{
+  if (rtf_test_time_scale () == 1)
+    fail_unless (r->max_rss_kb < MAX_RSS_KB, "peak RSS %ld KB", r->max_rss_kb);
+}
 
 /* ---- 6: a manifest names recordings, never manifests ------------------ */
 
@@ -626,7 +640,7 @@ GST_START_TEST (test_manifest_size_bounded)
 
     run_bounded (&r, 10, 256, tools[i], m, NULL);
     assert_run (&r, 2, "a manifest is at most 65536 bytes (64 KiB)");
-    fail_unless (r.max_rss_kb < MAX_RSS_KB, "%ld KB", r.max_rss_kb);
+    assert_small (&r);
     run_clear (&r);
   }
   assert_src_refuses (m, "a manifest is at most 65536 bytes");
@@ -656,7 +670,7 @@ GST_START_TEST (test_manifest_duplicate_locations_refused)
   run_bounded (&r, 5, 256, "rtframe-verify", m, NULL);
   assert_run (&r, 2, "a manifest is at most 65536 bytes");
   fail_unless (r.seconds < 2.0 * rtf_test_time_scale ());
-  fail_unless (r.max_rss_kb < MAX_RSS_KB, "%ld KB", r.max_rss_kb);
+  assert_small (&r);
   run_clear (&r);
 
   list = g_strdup_printf ("%s;%s;", locs[0], locs[0]);
@@ -739,15 +753,15 @@ GST_START_TEST (test_sparse_giant_index_bounded)
 
   run_bounded (&r, 20, 1024, "rtframe-verify", data, NULL);
   assert_run (&r, 1, "damaged or torn");
-  fail_unless (r.max_rss_kb < MAX_RSS_KB, "%ld KB", r.max_rss_kb);
+  assert_small (&r);
   run_clear (&r);
   run_bounded (&r, 20, 1024, "rtframe-recover", "--dry-run", data, NULL);
   assert_run (&r, 1, "more than a crash leaves");
-  fail_unless (r.max_rss_kb < MAX_RSS_KB, "%ld KB", r.max_rss_kb);
+  assert_small (&r);
   run_clear (&r);
   run_bounded (&r, 20, 1024, "rtframe-dump", data, NULL);
   assert_run (&r, 0, "frame,file,");
-  fail_unless (r.max_rss_kb < MAX_RSS_KB, "%ld KB", r.max_rss_kb);
+  assert_small (&r);
   run_clear (&r);
   assert_src_refuses (data, "holds no frame");
   fail_unless (stat (data, &st) == 0 && (guint64) st.st_size == data_size);
@@ -1240,6 +1254,7 @@ spread_crash_child (gchar ** locs)
 
   gst_util_set_object_arg (G_OBJECT (sink), "locations", value);
   gst_util_set_object_arg (G_OBJECT (sink), "placement", "round-robin");
+  gst_util_set_object_arg (G_OBJECT (sink), "location-timeout", "0");
   g_object_set (sink, "location", locs[0], "frame-messages", TRUE,
       "io-depth", 4, "max-file-size", (guint64) 8 * FRAME, NULL);
   gst_element_set_bus (sink, bus);
@@ -1441,7 +1456,7 @@ hostile_readers_suite (void)
   Suite *s = suite_create ("hostile-readers");
   TCase *tc = rtf_test_tcase (s, "manifests");
 
-  tcase_set_timeout (tc, 120);
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_manifest_naming_itself_refused);
   tcase_add_test (tc, test_location_holding_a_manifest_not_read);
   tcase_add_test (tc, test_manifest_fifo_not_opened);
@@ -1450,11 +1465,11 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_manifest_size_bounded);
   tcase_add_test (tc, test_manifest_duplicate_locations_refused);
   tc = rtf_test_tcase (s, "indexes");
-  tcase_set_timeout (tc, 120);
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_sparse_giant_index_bounded);
   tcase_add_test (tc, test_v1_set_keeps_other_recordings_marked_files);
   tc = rtf_test_tcase (s, "parts missing");
-  tcase_set_timeout (tc, 120);
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_missing_location_reported);
   tcase_add_test (tc, test_spread_location_without_id_refused);
   tcase_add_test (tc, test_missing_middle_file_reported);
@@ -1463,7 +1478,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_spread_crash_tools_agree);
   tcase_add_test (tc, test_spread_sigkill_tools_agree);
   tc = rtf_test_tcase (s, "paths");
-  tcase_set_timeout (tc, 120);
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_relative_locations_found_from_anywhere);
   tcase_add_test (tc, test_old_manifest_relative_locations);
   tcase_add_test (tc, test_non_utf8_location_readable);
@@ -1479,6 +1494,12 @@ main (int argc, char **argv)
     gst_init (NULL, NULL);
     return spread_crash_child (argv + 2);
   }
+  /* under valgrind (a time scale above 1), as tools/test.sh --valgrind:
+   * valgrind keeps its lock while a thread waits in io_uring_enter(), so
+   * the writers' waits are cut short for the other threads to run (the
+   * recordings took minutes) */
+  if (rtf_test_time_scale () > 1)
+    g_setenv ("RTFRAME_URING_MAX_WAIT_MS", "1", FALSE);
   gst_check_init (&argc, &argv);
   return gst_check_run_suite (hostile_readers_suite (), "hostile-readers",
       __FILE__);

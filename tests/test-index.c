@@ -9,8 +9,10 @@
 #include "rtf-test-util.h"
 #include "rtf-upstream-gap.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -239,6 +241,64 @@ test_index_round_trip (void)
   g_clear_error (&error);
 
   rtf_test_tmpdir_free (dir);
+  g_free (ipath);
+  g_free (path);
+}
+
+/* An index with a hole of 30000 records between intact ones reads the
+ * same whether the hole is sparse (skipped with SEEK_DATA, unread) or
+ * written zeros (read): the hole's records counted damaged, the records
+ * after it read, at their places */
+static void
+test_index_sparse_hole (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtf-index");
+  gchar *path = write_recording (dir, 5, 64, FALSE);
+  gchar *ipath = rtf_index_path (path), *bytes = NULL;
+  gchar *holed = g_build_filename (dir, "holed.idx", NULL);
+  const gsize rs = RTF_INDEX_RECORD_SIZE;
+  const guint64 hole = 30000;
+  gsize len, head;
+  guint pass;
+
+  g_assert_true (g_file_get_contents (ipath, &bytes, &len, NULL));
+  head = len - 5 * rs;
+  for (pass = 0; pass < 2; pass++) {
+    GError *error = NULL;
+    RtfIndex *idx;
+    struct stat st;
+    gint fd = open (holed, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (write (fd, bytes, head + 2 * rs), ==, head + 2 * rs);
+    if (pass == 1) {
+      gchar *zeros = g_malloc0 (hole * rs);
+
+      g_assert_cmpint (write (fd, zeros, hole * rs), ==, hole * rs);
+      g_free (zeros);
+    }
+    g_assert_cmpint (pwrite (fd, bytes + head + 2 * rs, 3 * rs,
+            head + (2 + hole) * rs), ==, 3 * rs);
+    g_assert_cmpint (fstat (fd, &st), ==, 0);
+    close (fd);
+    if (pass == 0 && (guint64) st.st_blocks * 512 >= hole * rs)
+      g_test_message ("%s keeps no holes: the hole was read", dir);
+    idx = rtf_index_load (holed, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (idx->n_records, ==, 5);
+    g_assert_cmpuint (idx->n_damaged, ==, hole);
+    g_assert_cmpuint (idx->first_damaged, ==, 2);
+    g_assert_cmpuint (idx->records[1].slot, ==, 1);
+    g_assert_cmpuint (idx->records[2].slot, ==, 2 + hole);
+    g_assert_cmpuint (idx->records[4].seq, ==, 4);
+    g_assert_cmpuint (idx->keep_slots, ==, 5 + hole);
+    g_assert_nonnull (strstr (idx->damage, "30000 damaged records between "
+            "intact ones, the first at place 2"));
+    rtf_index_free (idx);
+  }
+  rtf_test_tmpdir_free (dir);
+  g_free (holed);
+  g_free (bytes);
   g_free (ipath);
   g_free (path);
 }
@@ -619,6 +679,7 @@ main (int argc, char **argv)
   g_test_add_func ("/crc32c/vectors", test_crc32c_vectors);
   g_test_add_func ("/pattern/check-and-format", test_pattern);
   g_test_add_func ("/index/round-trip", test_index_round_trip);
+  g_test_add_func ("/index/sparse-hole", test_index_sparse_hole);
   g_test_add_func ("/index/version-1", test_index_version_1);
   g_test_add_func ("/index/version-2", test_index_version_2);
   g_test_add_func ("/index/record-versions", test_record_versions);
