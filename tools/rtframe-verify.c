@@ -167,11 +167,12 @@ main (int argc, char **argv)
         " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
         frames, bytes, sums, rec->missing);
     if (rec->order)
-      printf ("spread over %u locations (%u missing): %" G_GUINT64_FORMAT
-          " frames in frame-number order, %" G_GUINT64_FORMAT " found twice "
-          "(written again after a location failed; read once)\n",
-          g_strv_length (rec->locations), rec->n_missing_locations,
-          rec->n_frames, rec->duplicates);
+      printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
+          "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
+          "again after a location failed; read once); %u location%s not "
+          "found\n", g_strv_length (rec->locations), rec->n_frames,
+          rec->duplicates, rec->n_missing_locations,
+          rec->n_missing_locations == 1 ? "" : "s");
     if (recordings > 1 || prerecorded > 0)
       printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
           " frames held before their recording started (pre-record)\n",
