@@ -85,9 +85,14 @@ void rtf_spread_manifest_clear (RtfSpreadManifest * m);
 
 /* Where a reader looks for location i of m, read from manifest (a path as
  * the reader was given it), in order: its relative path against the
- * manifest's directory (version 2), then the path as stored (a relative
- * one of version 1 against the manifest's directory).  NULL-terminated,
- * no path twice (g_strfreev). */
+ * manifest's directory (version 2: the recording found where it is now,
+ * moved or mounted elsewhere as a whole); then the path as stored (the
+ * absolute path at record time).  A relative location of version 1 (as
+ * it was given, relative to the recorder's working directory) is taken
+ * against that directory - the manifest's path less the name of its own
+ * location's manifest, rtf_spread_manifest_path() of that location -,
+ * then against the manifest's directory; never against the reader's
+ * working directory.  NULL-terminated, no path twice (g_strfreev). */
 gchar **rtf_spread_manifest_candidates (const gchar * manifest,
     const RtfSpreadManifest * m, guint i);
 
