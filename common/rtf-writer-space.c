@@ -17,7 +17,6 @@
  * Everything here runs on the writer thread. */
 #include "rtf-writer-private.h"
 #include "rtf-clock.h"
-#include "rtf-index.h"
 
 #include <errno.h>
 #include <string.h>
@@ -213,8 +212,8 @@ rtf_writer_space_step (RtfWriter * w, gint64 wait)
  * deletes: flat out on a 200 MB tmpfs (issue 23) the writer wrote the 10
  * MB left in a few ms while a deletion waited behind a prepare on the
  * helper thread, and ran into ENOSPC in 5 runs of 6.  So every byte the
- * writer allocates - a frame's bytes past what is reserved, an index
- * record, a reservation it makes or grants the helper - is taken from a
+ * writer allocates - a frame's bytes past what is reserved, a
+ * reservation it makes or grants the helper - is taken from a
  * budget measured by statfs: the room above min-free-space, less what is
  * on its way and not yet in statfs.  When the budget is spent it looks
  * again (an fstatfs: microseconds); when there is no room the frame
