@@ -14,6 +14,11 @@
  * frames, and the helper's (the file opened ahead, files being
  * finished).  No reservation takes the filesystem under min-free-space.
  *
+ * Between samples, the ledger (below) keeps the line at the writer's own
+ * rate: every byte it allocates is taken from the room statfs showed, and
+ * a frame with no room waits for a deletion instead of running into
+ * ENOSPC.
+ *
  * Everything here runs on the writer thread. */
 #include "rtf-writer-private.h"
 #include "rtf-clock.h"
