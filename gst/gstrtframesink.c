@@ -301,8 +301,15 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       goto bad_location;
   }
   self->rotate = config.rotate;
-  /* an event recorder's first file waits for its first recording */
-  config.first_file_ahead = !self->record;
+  /* the first file of a set waits for its first frame like every later
+   * one: what its name holds (an earlier take, a user's file) is left as
+   * it was until a frame goes there - an event recorder's until its first
+   * recording, any recorder's that ends (an error, a stop) before its
+   * first frame (the torture test, seed 0xebb47e45377703b3: a user's file
+   * at a set's first name was replaced at start, then deleted when the
+   * recording ended with no frame).  One file (no pattern) is named at
+   * start, as filesink does. */
+  config.first_file_ahead = TRUE;
   g_atomic_int_set (&self->split_pending, 0);
   memset (&self->last_stats, 0, sizeof (self->last_stats));
   self->frames_repacked = 0;

@@ -3,6 +3,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <glib/gstdio.h>
 
 #include <string.h>
 
@@ -92,6 +93,45 @@ GST_START_TEST (test_error_unwritable)
         paths[i]);
     stop_alone (sink, bus);
   }
+}
+
+GST_END_TEST;
+
+/* A set's first name holds a file of the user's (an earlier take, or
+ * anything): a recording that ends before a frame goes there - stopped,
+ * or at EOS with no frame - leaves it byte for byte (on c8d0d25 it was
+ * emptied at start, and deleted when the recording failed before its
+ * first frame: the torture test, seed 0xebb47e45377703b3); one that
+ * writes a frame replaces it, as a set's files are */
+GST_START_TEST (test_set_first_name_untouched)
+{
+  gchar *pattern = rtf_test_tmp_path ("take-%03d.raw");
+  gchar *name0 = rtf_test_tmp_path ("take-000.raw"), *now = NULL;
+  const gchar *theirs = "someone's notes, not a recording\n";
+  const gchar *caps = "video/x-raw,format=GRAY8,width=64,height=16,"
+      "framerate=20/1";
+  GStatBuf was, is;
+  guint round;
+  Rec *r;
+
+  fail_unless (g_file_set_contents (name0, theirs, -1, NULL));
+  fail_unless (g_stat (name0, &was) == 0);
+  for (round = 0; round < 2; round++) {
+    r = rtf_test_rec_start (pattern, "max-file-size=4096", caps);
+    if (round == 1)
+      fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+    rtf_test_rec_stop (r);
+    fail_unless (g_file_get_contents (name0, &now, NULL, NULL));
+    fail_unless_equals_string (now, theirs);
+    g_free (now);
+    fail_unless (g_stat (name0, &is) == 0);
+    fail_unless_equals_uint64 (is.st_ino, was.st_ino);
+    fail_unless_equals_int64 (is.st_mtime, was.st_mtime);
+  }
+  rtf_test_record (pattern, "max-file-size=4096", caps, 3);
+  rtf_test_assert_file (name0, 1024, 0, 3);
+  g_free (name0);
+  g_free (pattern);
 }
 
 GST_END_TEST;
@@ -346,6 +386,7 @@ sink_errors_suite (void)
   tcase_add_test (tc, test_error_no_location);
   tcase_add_test (tc, test_error_unwritable);
   tcase_add_test (tc, test_error_wrong_size);
+  tcase_add_test (tc, test_set_first_name_untouched);
   tcase_add_test (tc, test_gap_buffer);
 
   tc = rtf_test_tcase (s, "bad-input");
