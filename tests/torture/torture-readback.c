@@ -94,8 +94,13 @@ names_one_of (const gchar * line, GPtrArray * paths)
     guint i;
     gboolean found = FALSE;
 
-    for (i = 0; i < paths->len && !found; i++)
-      found = g_str_equal (canon, g_ptr_array_index (paths, i));
+    /* (a path ending in '/' is a directory: anything in it) */
+    for (i = 0; i < paths->len && !found; i++) {
+      const gchar *p = g_ptr_array_index (paths, i);
+
+      found = g_str_equal (canon, p) || (g_str_has_suffix (p, "/")
+          && g_str_has_prefix (canon, p));
+    }
     g_free (canon);
     g_free (tok);
     if (found)
@@ -115,6 +120,7 @@ unexplained (const TorturePlan * p, TortureWorld * w, guint session,
 {
   GPtrArray *foreign = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *gone = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *ramfs = g_ptr_array_new_with_free_func (g_free);
   GString *left = g_string_new (NULL);
   gchar **lines = g_strsplit (out, "\n", -1);
   guint i;
@@ -122,6 +128,9 @@ unexplained (const TorturePlan * p, TortureWorld * w, guint session,
   for (i = 0; i < w->foreign->len; i++)
     g_ptr_array_add (foreign, g_canonicalize_filename (((TortureForeign *)
                 g_ptr_array_index (w->foreign, i))->path, "/"));
+  for (i = 0; i < p->n_loc; i++)
+    if (p->loc[i].fs == TORTURE_FS_RAMFS)
+      g_ptr_array_add (ramfs, g_strconcat (w->loc[i].dir, "/", NULL));
   for (i = 0; i < p->n_loc; i++)
     if (removed & (1u << i)) {
       gchar *l = torture_world_location (p, w, i, session);
@@ -142,11 +151,17 @@ unexplained (const TorturePlan * p, TortureWorld * w, guint session,
     if (strstr (l, "frame numbers missing from the sequence")
         || names_one_of (l, foreign) || names_one_of (l, gone))
       continue;
+    /* ramfs keeps no mark: a file opened ahead that a kill caught before
+     * its index was made cannot be proven the sink's (reliability.md) */
+    if (strstr (l, "nothing shows rtframesink made it")
+        && names_one_of (l, ramfs))
+      continue;
     g_string_append_printf (left, "%s\n", l);
   }
   g_strfreev (lines);
   g_ptr_array_unref (foreign);
   g_ptr_array_unref (gone);
+  g_ptr_array_unref (ramfs);
   if (left->len == 0) {
     g_string_free (left, TRUE);
     return NULL;

@@ -615,9 +615,11 @@ pace (Rec * r, guint64 pushed)
  * reach the sink as they are pushed, as from a camera); FALSE when an
  * error came meanwhile */
 static gboolean
-wait_for_room (Rec * r)
+wait_for_room (Rec * r, guint64 k)
 {
+  gint64 since = g_get_monotonic_time ();
   guint64 level = 0;
+  gboolean said = FALSE;
 
   for (;;) {
     if (errors_seen (r))
@@ -625,6 +627,13 @@ wait_for_room (Rec * r)
     g_object_get (r->src, "current-level-buffers", &level, NULL);
     if (level < 1)
       return TRUE;
+    /* no disk of a round stalls this long: the stream stopped (the
+     * parent's bound takes the stacks) */
+    if (!said && g_get_monotonic_time () - since > 20 * G_USEC_PER_SEC) {
+      HIST (r, "# frame %" G_GUINT64_FORMAT " not taken downstream for 20 s, "
+          "no error: the stream stopped", k - 1);
+      said = TRUE;
+    }
     g_usleep (200);
   }
 }
@@ -648,7 +657,7 @@ push_frames (Rec * r)
       return "planned";
     if (p->mid != TORTURE_MID_NONE && k == p->mid_frame)
       do_mid (r, k);
-    if (!wait_for_room (r))
+    if (!wait_for_room (r, k))
       return "error";
     ret = gst_app_src_push_buffer (GST_APP_SRC (r->src), make_frame (r, k));
     if (ret != GST_FLOW_OK) {
