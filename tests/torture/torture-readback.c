@@ -116,7 +116,7 @@ names_one_of (const gchar * line, GPtrArray * paths)
  * explained. */
 static gchar *
 unexplained (const TorturePlan * p, TortureWorld * w, guint session,
-    guint removed, const gchar * out)
+    guint removed, gboolean crashed, const gchar * out)
 {
   GPtrArray *foreign = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *gone = g_ptr_array_new_with_free_func (g_free);
@@ -156,6 +156,11 @@ unexplained (const TorturePlan * p, TortureWorld * w, guint session,
     if (strstr (l, "nothing shows rtframesink made it")
         && names_one_of (l, ramfs))
       continue;
+    /* a file a crash left prepared, that recover cannot tie to a
+     * recording with an id (its set holds no index of one): left, said */
+    if (crashed && strstr (l, ".rtfprep: prepared for a split")
+        && strstr (l, "left as it is"))
+      continue;
     g_string_append_printf (left, "%s\n", l);
   }
   g_strfreev (lines);
@@ -182,6 +187,7 @@ typedef struct
   TortureWorld *w;
   guint session, removed;
   TortureReadback *rb;
+  gboolean crashed;             /* a kill or an error: tails are expected */
 } Ctx;
 
 /* exit 1 with only explained complaints is no fault */
@@ -192,7 +198,7 @@ explained (Ctx * x, gint code, const gchar * out)
 
   if (code != 1)
     return FALSE;
-  left = unexplained (x->p, x->w, x->session, x->removed, out);
+  left = unexplained (x->p, x->w, x->session, x->removed, x->crashed, out);
   g_free (left);
   return left == NULL;
 }
@@ -526,7 +532,9 @@ torture_readback (const TorturePlan * p, TortureWorld * w, guint session,
     TortureReadback * rb)
 {
   GPtrArray *targets = targets_of (p, w, session, removed);
-  Ctx x = { p, w, session, removed, rb };
+  Ctx x = { p, w, session, removed, rb,
+    (flags & TORTURE_READ_TAILS) != 0
+  };
   guint i;
 
   memset (rb, 0, sizeof (*rb));
