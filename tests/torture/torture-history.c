@@ -176,8 +176,10 @@ torture_history_read (const gchar * path, guint64 duration_ns)
   lines = g_strsplit (text, "\n", -1);
   for (i = 0; lines[i]; i++) {
     /* a SIGKILL cannot cut a line: each is one write(2) */
-    if (!*lines[i])
+    if (!*lines[i]) {
+      g_free (lines[i]);
       continue;
+    }
     if (!parse_line (h, &cur, lines[i], duration_ns))
       h->bad_lines++;
     g_ptr_array_add (h->lines, lines[i]);

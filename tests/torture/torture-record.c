@@ -757,5 +757,9 @@ torture_record_main (guint64 seed, const gchar * round_dir, guint abilities)
   finish (&r);
   g_thread_join (thread);
   gst_object_unref (r.pipeline);
+  torture_world_forget (r.world);
+  close (r.hist);
+  g_mutex_clear (&r.lock);
+  g_cond_clear (&r.cond);
   return 0;
 }

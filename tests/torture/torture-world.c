@@ -475,6 +475,22 @@ torture_world_read (const gchar * round_dir)
   return w;
 }
 
+void
+torture_world_forget (TortureWorld * w)
+{
+  guint i;
+
+  if (w == NULL)
+    return;
+  for (i = 0; i < TORTURE_MAX_LOC; i++)
+    g_free (w->loc[i].dir);
+  g_ptr_array_unref (w->foreign);
+  g_free (w->round_dir);
+  g_free (w->shm_dir);
+  g_free (w->cgroup);
+  g_free (w);
+}
+
 static gchar *
 round_dir_for (const gchar * base, guint64 seed)
 {

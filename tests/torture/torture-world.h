@@ -78,8 +78,10 @@ guint torture_world_check_foreign (TortureWorld * w,
     GString * report);
 
 /* For the child: the world the parent made (round_dir/world.ini); NULL
- * when it cannot be read */
+ * when it cannot be read.  torture_world_forget() frees what it read and
+ * undoes nothing (the parent does). */
 TortureWorld *torture_world_read (const gchar * round_dir);
+void torture_world_forget (TortureWorld * w);
 
 void torture_fingerprint_take (TortureFingerprint * fp, const gchar * path);
 gboolean torture_fingerprint_equal (const TortureFingerprint * a,
