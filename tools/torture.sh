@@ -28,7 +28,11 @@ while [ $# -gt 0 ]; do
     *) args+=("$1"); shift ;;
   esac
 done
-tools/build.sh "$build" >/dev/null
+if ! out=$(tools/build.sh "$build" 2>&1); then
+  echo "torture: the build failed:" >&2
+  echo "$out" | tail -30 >&2
+  exit 1
+fi
 exe="$build/tests/torture/torture"
 [ -x "$exe" ] || { echo "torture: $exe was not built (meson -Dtests=true)" >&2; exit 1; }
 export GST_PLUGIN_PATH_1_0="$PWD/$build/gst"
