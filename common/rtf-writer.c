@@ -739,9 +739,10 @@ rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
   g_mutex_unlock (&w->lock);
   g_mutex_unlock (&w->cb_lock);
 
-  /* The frames not taken go back at once. */
+  /* The frames not taken go back at once (from this thread: not the
+   * writer thread's recording figures) */
   rtf_queue_close (w->queue);
-  rtf_writer_release_queued_as_lost (w);
+  rtf_writer_drop_queued (w);
   rtf_writer_get_stats (w, final);
   final->frames_lost += final->frames_queued + final->frames_in_flight;
   final->frames_queued = final->frames_in_flight = final->frames_held = 0;
@@ -768,7 +769,7 @@ rtf_writer_retire (RtfWriter * w)
   if (!retired)
     return FALSE;
   rtf_queue_close (w->queue);
-  rtf_writer_release_queued_as_lost (w);
+  rtf_writer_drop_queued (w);
   rtf_queue_wake_consumer (w->queue);
   return TRUE;
 }

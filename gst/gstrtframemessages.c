@@ -215,6 +215,7 @@ gst_rtframe_sink_post_open_error (GstRtFrameSink * self, RtfFailStep step,
   const gchar *e = g_strerror (err);
   gchar *dbg = g_strdup_printf ("%s: %s%s%s", step_name (step), e,
       detail ? "; " : "", detail ? detail : "");
+  gchar *what;
 
   if (err == EWOULDBLOCK) {
     /* the lock every recording holds on its files (rtf-file.c) */
@@ -256,6 +257,12 @@ gst_rtframe_sink_post_open_error (GstRtFrameSink * self, RtfFailStep step,
         ("Cannot record to \"%s\": it is a symbolic link, and rtframesink "
             "never writes through one (name the file it points to).", path),
         ("%s", dbg));
+  } else if (err == EEXIST && (what = rtf_file_refusal (path)) != NULL) {
+    /* an rtframe index or a manifest is never a recording's data */
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": it %s; not replaced.", path, what),
+        ("%s", dbg));
+    g_free (what);
   } else if (err == EEXIST) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Cannot record to \"%s\": it exists and is not a regular file "
@@ -296,8 +303,9 @@ gst_rtframe_sink_post_failure (GstRtFrameSink * self,
 
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Recording to \"%s\" ended before its filesystem was full: %"
-            G_GUINT64_FORMAT " frames (%s) written, %s left, under "
-            "min-free-space (%s)%s.", path, failure->frames_written, written,
+            G_GUINT64_FORMAT " frames (%s) written, %s left; the next frame "
+            "would have taken it under min-free-space (%s)%s.", path,
+            failure->frames_written, written,
             left, min, self->rotate ? "; no older file of this recording is "
             "left to delete for it" : ""),
         ("%" G_GUINT64_FORMAT " bytes written, %" G_GUINT64_FORMAT

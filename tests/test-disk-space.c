@@ -458,7 +458,8 @@ assert_guard_error (GstBus * bus, guint64 written)
   fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_NO_SPACE_LEFT);
   fail_unless (strstr (err->message, "ended before its filesystem was full")
       != NULL);
-  fail_unless (strstr (err->message, "under min-free-space") != NULL);
+  fail_unless (strstr (err->message, "would have taken it under "
+          "min-free-space") != NULL, "%s", err->message);
   frames = g_strdup_printf (": %" G_GUINT64_FORMAT " frames (", written);
   fail_unless (strstr (err->message, frames) != NULL, "'%s' not in '%s'",
       frames, err->message);

@@ -420,7 +420,7 @@ GST_START_TEST (test_location_is_index_or_manifest)
   rtf_test_record (x, NULL, CAPS, 10);
   idx_id = identity (idx);
   rtf_test_assert_start_fails ("rtframesink", idx, NULL,
-      GST_RESOURCE_ERROR_OPEN_WRITE, idx);
+      GST_RESOURCE_ERROR_OPEN_WRITE, "is an rtframe index");
   assert_identity (idx, idx_id);
   rtf_test_assert_frames (x, FRAME, 0, 10);
   assert_verifies (x, "10 frames");
@@ -436,7 +436,7 @@ GST_START_TEST (test_location_is_index_or_manifest)
       manifest);
   man_id = identity (manifest);
   rtf_test_assert_start_fails ("rtframesink", manifest, NULL,
-      GST_RESOURCE_ERROR_OPEN_WRITE, manifest);
+      GST_RESOURCE_ERROR_OPEN_WRITE, "is the manifest");
   assert_identity (manifest, man_id);
 
   g_free (man_id);
