@@ -124,6 +124,7 @@ rtf_spread_offered (RtfSpread * s, gint index, gboolean again, RtfOffer offer)
       }
       /* fall through */
     case RTF_OFFER_DROPPED:
+    case RTF_OFFER_FLUSHING_DROPPED:
       if (!again)
         s->next_seq++;
       break;

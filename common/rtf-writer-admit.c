@@ -167,7 +167,10 @@ rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
         return RTF_OFFER_DROPPED;
       case RTF_QUEUE_FLUSHING:
         drop_refused (w, &offered);
-        return RTF_OFFER_FLUSHING;
+        /* its miss was told under its number: dropped there, for good
+         * (offered again it would take the next number) */
+        return offered.miss_reported ? RTF_OFFER_FLUSHING_DROPPED :
+            RTF_OFFER_FLUSHING;
       case RTF_QUEUE_CLOSED:
       default:
         drop_refused (w, &offered);

@@ -215,7 +215,14 @@ typedef enum
                                  * rtf_writer_commit() or _cancel() */
   RTF_OFFER_DROPPED,            /* no room (leaky): the frame offered was
                                  * dropped, reported and counted */
-  RTF_OFFER_FLUSHING,           /* a flush ended the wait for room */
+  RTF_OFFER_FLUSHING,           /* a flush ended the wait for room: nothing
+                                 * of the frame counted (its upstream gap
+                                 * goes with the next frame taken), it
+                                 * may be offered again */
+  RTF_OFFER_FLUSHING_DROPPED,   /* a flush ended the wait of a frame whose
+                                 * missed deadline was told: dropped,
+                                 * reported and counted under its number
+                                 * (offered again it would take another) */
   RTF_OFFER_CLOSED              /* the writer failed (it said why) */
 } RtfOffer;
 

@@ -1032,6 +1032,54 @@ offer_frame (GstRtFrameSink * self, RtfLeaky leaky, const RtfFrameTimes * times,
       origin, frame);
 }
 
+/* A wait for room ended by unlock(): for a flush or a stop (FALSE, *ret
+ * FLUSHING), or for a state change (PLAYING -> PAUSED), after which
+ * render waits in gst_base_sink_wait_preroll() as GstBaseSink wants and
+ * goes on once PLAYING again (TRUE).  Returning FLUSHING with no flush
+ * going on stopped upstream for good (the torture test, seed
+ * 0xd03411eabe027661). */
+static gboolean
+resume_after_unlock (GstRtFrameSink * self, GstFlowReturn * ret)
+{
+  GstBaseSink *sink = GST_BASE_SINK_CAST (self);
+
+  *ret = GST_FLOW_FLUSHING;
+  if (GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (sink)))
+    return FALSE;
+  *ret = gst_base_sink_wait_preroll (sink);
+  return *ret == GST_FLOW_OK;
+}
+
+/* offer_frame(), again after a state change ended its wait */
+static RtfOffer
+offer_until_taken (GstRtFrameSink * self, RtfLeaky leaky,
+    const RtfFrameTimes * times, RtfFrameOrigin * origin, RtfFrame ** frame,
+    RtfWriter ** w, GstFlowReturn * ret)
+{
+  for (;;) {
+    RtfOffer res = offer_frame (self, leaky, times, origin, frame, w);
+
+    if (res != RTF_OFFER_FLUSHING || !resume_after_unlock (self, ret))
+      return res;
+    /* its upstream gap was told and goes with the next frame taken */
+    rtf_upstream_gap_clear (&origin->gap);
+  }
+}
+
+/* The frames of a location that left, offered again first (a state
+ * change may end their wait too) */
+static GstFlowReturn
+redo_until_done (GstRtFrameSink * self)
+{
+  GstFlowReturn ret;
+
+  for (;;) {
+    ret = gst_rtframe_sink_spread_redo (self);
+    if (ret != GST_FLOW_FLUSHING || !resume_after_unlock (self, &ret))
+      return ret;
+  }
+}
+
 /* Checks the frame, hands it to the writer's queue: no I/O, no
  * allocation (a repack takes its buffer from a pool).  What becomes of
  * frames that find no room (leaky) the writer decides and reports. */
@@ -1075,11 +1123,12 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
           &flags, &ret))
     return ret;
 
-  if ((ret = gst_rtframe_sink_spread_redo (self)) != GST_FLOW_OK) {
+  if ((ret = redo_until_done (self)) != GST_FLOW_OK) {
     gst_buffer_unref (frame_buf);
     return ret;
   }
-  switch (offer_frame (self, leaky_of[leaky], &times, &origin, &frame, &w)) {
+  switch (offer_until_taken (self, leaky_of[leaky], &times, &origin, &frame,
+          &w, &ret)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
@@ -1089,7 +1138,14 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     case RTF_OFFER_FLUSHING:
       gst_rtframe_sink_record_not_taken (self, flags);
       gst_buffer_unref (frame_buf);
-      return GST_FLOW_FLUSHING;
+      return ret;
+    case RTF_OFFER_FLUSHING_DROPPED:
+      /* dropped under its number (its miss was told): after a state
+       * change the stream goes on */
+      gst_rtframe_sink_record_not_taken (self, flags);
+      gst_buffer_unref (frame_buf);
+      return GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)) ?
+          GST_FLOW_FLUSHING : GST_FLOW_OK;
     case RTF_OFFER_CLOSED:
     default:
       gst_buffer_unref (frame_buf);

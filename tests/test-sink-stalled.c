@@ -134,6 +134,37 @@ blocked_finish (Blocked * b, const guint64 * seqs, guint n)
   g_free (want);
 }
 
+/* PLAYING -> PAUSED while render waits for room: GstBaseSink unlocks
+ * render for the state change, which is no flush - render waits for
+ * PLAYING (gst_base_sink_wait_preroll()) and the frame goes in then.  On
+ * c8d0d25 render returned FLUSHING and upstream stopped for good (the
+ * torture test, seed 0xd03411eabe027661). */
+GST_START_TEST (test_pause_while_render_waits)
+{
+  const guint64 seqs[] = { 0, 1, 2, 3 };
+  Blocked b;
+
+  /* (a frame whose deadline passed while it waited is dropped when a
+   * state change ends its wait: its miss was told under its number) */
+  blocked_start (&b, "deadline=60000000000");
+  g_usleep (100 * 1000);        /* frame 2 waits in render */
+  gst_element_set_state (b.p.h->element, GST_STATE_PAUSED);
+  g_usleep (100 * 1000);
+  fail_unless_equals_int (g_atomic_int_get ((gint *) & b.p.ret),
+      GST_FLOW_CUSTOM_SUCCESS);
+  gst_element_set_state (b.p.h->element, GST_STATE_PLAYING);
+  g_atomic_int_set (&b.r.go, 1);
+  g_thread_join (b.pusher);
+  fail_unless_equals_int (b.p.ret, GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (b.p.h, rtf_test_make_frame (b.p.h,
+              b.caps, 3, INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (b.p.h, gst_event_new_eos ()));
+  rtf_test_assert_no_message (b.bus, GST_MESSAGE_ERROR);
+  blocked_finish (&b, seqs, 4);
+}
+
+GST_END_TEST;
+
 /* The queue fills, the streaming thread waits in render, and a flush must
  * get it out; frames accepted before the flush are still written, then
  * new ones. */
@@ -549,6 +580,7 @@ sink_stalled_suite (void)
 
   tc = rtf_test_tcase (s, "flushing");
   tcase_add_test (tc, test_flush_unblocks_waiting_render);
+  tcase_add_test (tc, test_pause_while_render_waits);
 
   tc = rtf_test_tcase (s, "deadlines");
   tcase_add_test (tc, test_deadline_seen_while_render_waits);
