@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rtf-pattern.h"
@@ -270,11 +271,42 @@ torture_world_moved_dir (const TortureWorld * w, guint loc)
   return g_strconcat (w->loc[loc].dir, ".gone", NULL);
 }
 
+/* The stall's throttle lifted: a killed child cannot lift it itself,
+ * and its writes in the kernel would keep its files in use */
+static void
+lift_throttles (TortureWorld * w)
+{
+  gchar *path;
+  guint i;
+
+  if (w->cgroup == NULL)
+    return;
+  path = g_build_filename (w->cgroup, "blkio.throttle.write_bps_device", NULL);
+  for (i = 0; i < w->n_loc; i++) {
+    gchar *line;
+    gint fd;
+
+    if (w->loc[i].major == 0)
+      continue;
+    line = g_strdup_printf ("%u:%u 0\n", w->loc[i].major, w->loc[i].minor);
+    fd = open (path, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      if (write (fd, line, strlen (line)) < 0) {
+        /* (no throttle was set on it) */
+      }
+      close (fd);
+    }
+    g_free (line);
+  }
+  g_free (path);
+}
+
 void
 torture_world_restore (TortureWorld * w)
 {
   guint i;
 
+  lift_throttles (w);
   for (i = 0; i < w->n_loc; i++) {
     gchar *moved = torture_world_moved_dir (w, i);
 
@@ -573,10 +605,14 @@ keep_location (TortureWorld * w, guint i)
     g_free (moved);
     return;                     /* already there */
   }
+  /* (files over 16 MiB are listed, not copied: a failing round keeps
+   * its indexes and small files, and the disk is not filled by CI runs) */
   torture_sh ("mkdir -p '%s/kept-loc%u' && cd '%s' && for f in .[!.]* *; do "
       "[ -e \"$f\" ] || [ -L \"$f\" ] || continue; [ \"$f\" = " FILLER " ] "
-      "&& continue; cp -a \"$f\" '%s/kept-loc%u/'; done", w->round_dir, i,
-      l->dir, w->round_dir, i);
+      "&& continue; if [ -f \"$f\" ] && [ $(stat -c %%s \"$f\") -gt 16777216 ]; "
+      "then ls -l \"$f\" >> '%s/kept-loc%u/NOT-COPIED'; continue; fi; "
+      "cp -a \"$f\" '%s/kept-loc%u/'; done", w->round_dir, i, l->dir,
+      w->round_dir, i, w->round_dir, i);
   g_free (moved);
 }
 
@@ -743,7 +779,12 @@ torture_world_sweep (const gchar * base)
     while ((name = g_dir_read_name (d))) {
       gchar *keep = g_strdup_printf ("%s/%s/.keep", base, name);
 
-      if (dead_pid_in (name) && !g_file_test (keep, G_FILE_TEST_EXISTS))
+      struct stat sb;
+
+      /* kept rounds go after a week */
+      if (dead_pid_in (name) && (!g_file_test (keep, G_FILE_TEST_EXISTS)
+              || (stat (keep, &sb) == 0 && sb.st_mtime < time (NULL) - 7 *
+                  24 * 3600)))
         torture_sh ("rm -rf --one-file-system '%s/%s'", base, name);
       g_free (keep);
     }

@@ -67,7 +67,8 @@ gchar *torture_world_location (const TorturePlan * p, const TortureWorld * w,
     guint loc, guint session);
 /* The name the mvdir fault gives the directory */
 gchar *torture_world_moved_dir (const TortureWorld * w, guint loc);
-/* After the round: puts a moved directory back */
+/* After the round, before reading it: lifts the stall's throttle (a
+ * killed child could not) and puts a moved directory back */
 void torture_world_restore (TortureWorld * w);
 
 /* Each foreign file compared with its fingerprint: one line per change in
