@@ -71,7 +71,7 @@ holder_of (dev_t dev, ino_t ino)
 gint
 torture_lock_root_tests (void)
 {
-  gint fd = open (TORTURE_ROOT_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  gint fd = open (TORTURE_ROOT_LOCK, O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
   struct stat sb;
   gboolean said = FALSE;
 
