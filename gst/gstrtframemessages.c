@@ -131,14 +131,15 @@ GstMessage *
 gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info)
 {
-  GstStructure *s = gst_structure_new (opened ? GST_RTFRAME_MSG_FILE_OPENED :
-      GST_RTFRAME_MSG_FILE_CLOSED,
-      "location", G_TYPE_STRING, info->path,
-      "index-location", G_TYPE_STRING, info->index_path,
+  GstStructure *s = gst_structure_new_empty (opened ?
+      GST_RTFRAME_MSG_FILE_OPENED : GST_RTFRAME_MSG_FILE_CLOSED);
+
+  gst_rtframe_structure_set_path (s, "location", info->path);
+  gst_rtframe_structure_set_path (s, "index-location", info->index_path);
+  gst_structure_set (s,
       "index", G_TYPE_UINT64, info->number,
       "first-frame", G_TYPE_UINT64, info->first_seq,
-      "running-time", G_TYPE_UINT64, info->first_running_time,
-      NULL);
+      "running-time", G_TYPE_UINT64, info->first_running_time, NULL);
 
   if (!opened) {
     gst_structure_set (s,
@@ -157,18 +158,18 @@ gst_rtframe_message_file (GstObject * src, gboolean opened,
 GstMessage *
 gst_rtframe_message_file_deleted (GstObject * src, const RtfFileDeleted * info)
 {
-  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_FILE_DELETED,
-      "location", G_TYPE_STRING, info->path,
-      "index-location", G_TYPE_STRING, info->index_path,
+  GstStructure *s = gst_structure_new_empty (GST_RTFRAME_MSG_FILE_DELETED);
+
+  gst_rtframe_structure_set_path (s, "location", info->path);
+  gst_rtframe_structure_set_path (s, "index-location", info->index_path);
+  gst_structure_set (s,
       "index", G_TYPE_UINT64, info->number,
       "reason", G_TYPE_STRING, rtf_delete_reason_name (info->reason),
       "frames", G_TYPE_UINT64, info->frames,
       "first-frame", G_TYPE_UINT64, info->first_seq,
       "last-frame", G_TYPE_UINT64, info->last_seq,
       "bytes", G_TYPE_UINT64, info->bytes,
-      "freed", G_TYPE_UINT64, info->freed,
-      NULL);
-
+      "freed", G_TYPE_UINT64, info->freed, NULL);
   return gst_message_new_element (src, s);
 }
 

@@ -7,6 +7,7 @@
 
 #include "rtf-events.h"
 #include "rtf-writer.h"
+#include "gstrtframepath.h"
 
 G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"

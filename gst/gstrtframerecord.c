@@ -601,10 +601,15 @@ gst_rtframe_sink_record_flush (GstRtFrameSink * self)
 
 /* ---- messages (the writer's threads) ---------------------------------- */
 
+/* s, with its "location" the file path names, posted in order with the
+ * file messages */
 static void
-push_message (GstRtFrameSink * self, GstStructure * s)
+push_message (GstRtFrameSink * self, GstStructure * s, const gchar * path)
 {
-  GstMessage *msg = gst_message_new_element (GST_OBJECT_CAST (self), s);
+  GstMessage *msg;
+
+  gst_rtframe_structure_set_path (s, "location", path);
+  msg = gst_message_new_element (GST_OBJECT_CAST (self), s);
 
   g_mutex_lock (&self->file_messages_lock);
   g_queue_push_tail (&self->file_messages, msg);
@@ -629,8 +634,8 @@ gst_rtframe_sink_recording_started (GstRtFrameSink * self,
           "first-frame", G_TYPE_UINT64, info->first_seq,
           "first-running-time", G_TYPE_UINT64, info->first_running_time,
           "prerecorded-frames", G_TYPE_UINT, a.prerecorded,
-          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from,
-          "location", G_TYPE_STRING, info->path, NULL));
+          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from, NULL),
+      info->path);
 }
 
 void
@@ -655,6 +660,5 @@ gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
           "frames", G_TYPE_UINT64, info->frames,
           "bytes", G_TYPE_UINT64, info->bytes,
           "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
-          "frames-lost", G_TYPE_UINT64, info->lost,
-          "location", G_TYPE_STRING, info->path, NULL));
+          "frames-lost", G_TYPE_UINT64, info->lost, NULL), info->path);
 }

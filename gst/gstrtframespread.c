@@ -37,6 +37,7 @@ static void
 spread_location_left (guint index, const gchar * location,
     RtfLocationState state, const RtfFailure * failure, gpointer user_data)
 {
+  GstStructure *s;
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
   gchar *why = failure ? g_strdup (g_strerror (failure->err)) :
       g_strdup_printf ("a frame waited longer than location-timeout (%"
@@ -51,14 +52,14 @@ spread_location_left (guint index, const gchar * location,
         ("Location \"%s\" left the recording (%s); recording goes on at "
             "the other locations.", location, why),
         ("%s", failure && failure->detail ? failure->detail : why));
+  s = gst_structure_new_empty (GST_RTFRAME_MSG_LOCATION_LEFT);
+  gst_rtframe_structure_set_path (s, "location", location);
+  gst_structure_set (s, "index", G_TYPE_UINT, index,
+      "state", G_TYPE_STRING, rtf_location_state_name (state),
+      "reason", G_TYPE_STRING, why,
+      "errno", G_TYPE_INT, failure ? failure->err : 0, NULL);
   gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self),
-          gst_structure_new (GST_RTFRAME_MSG_LOCATION_LEFT,
-              "location", G_TYPE_STRING, location,
-              "index", G_TYPE_UINT, index,
-              "state", G_TYPE_STRING, rtf_location_state_name (state),
-              "reason", G_TYPE_STRING, why,
-              "errno", G_TYPE_INT, failure ? failure->err : 0, NULL)));
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
   g_free (why);
 }
 
@@ -424,10 +425,13 @@ location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
   RtfSpreadLocationInfo info;
   RtfWriterStats st;
   const RtfHistogram *h = &lat->submit_to_done;
+  GstStructure *s;
 
   rtf_spread_get_location (self->spread, i, &info, &st, lat);
-  return gst_structure_new ("location",
-      "location", G_TYPE_STRING, rtf_spread_location (self->spread, i),
+  s = gst_structure_new_empty ("location");
+  gst_rtframe_structure_set_path (s, "location",
+      rtf_spread_location (self->spread, i));
+  gst_structure_set (s,
       "state", G_TYPE_STRING, rtf_location_state_name (info.state),
       "frames-placed", G_TYPE_UINT64, info.frames_placed,
       "frames-written", G_TYPE_UINT64, st.frames_written,
@@ -444,6 +448,7 @@ location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
       "latency-max", G_TYPE_UINT64, h->max,
       "latency-estimate", G_TYPE_UINT64, (guint64) info.latency_estimate_ns,
       NULL);
+  return s;
 }
 
 /* The per-location figures into the stats structure ("locations": an

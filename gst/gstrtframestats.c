@@ -146,8 +146,8 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
   const RtfStatField *fields;
   guint n, i;
 
+  gst_rtframe_structure_set_path (s, "location", in->location);
   gst_structure_set (s,
-      "location", G_TYPE_STRING, in->location,
       "elapsed", G_TYPE_UINT64, (guint64) MAX (in->elapsed_ns, 0),
       "deadline", G_TYPE_UINT64, in->deadline, NULL);
   fields = rtf_writer_stats_fields (&n);

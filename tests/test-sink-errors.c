@@ -136,6 +136,55 @@ GST_START_TEST (test_set_first_name_untouched)
 
 GST_END_TEST;
 
+static void
+count_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer data)
+{
+  g_print ("  %s: %s\n", domain, message);
+  g_atomic_int_inc ((gint *) data);
+}
+
+/* A location whose name is not UTF-8 (Linux allows any bytes): recorded
+ * byte-exact, and the messages naming it carry its display form (each
+ * byte that is not UTF-8 as U+FFFD), never a string GstStructure warns
+ * of (issue 23, #12 on the sink's side) */
+GST_START_TEST (test_location_not_utf8)
+{
+  gchar *pattern = rtf_test_tmp_path ("caf\xe9-%03d.raw");
+  gchar *file0 = rtf_test_tmp_path ("caf\xe9-000.raw");
+  const gchar *caps = "video/x-raw,format=GRAY8,width=64,height=16,"
+      "framerate=20/1";
+  gint warnings = 0;
+  guint handler = g_log_set_handler ("GStreamer", G_LOG_LEVEL_WARNING,
+      count_warning, &warnings);
+  GList *msgs, *l;
+  Rec *r;
+
+  r = rtf_test_rec_start (pattern, "max-file-size=4096", caps);
+  rtf_test_rec_push (r, 0, 0);
+  rtf_test_rec_push (r, 0, 1);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  g_usleep (100 * 1000);        /* the reporter posts the file messages */
+  msgs = rtf_test_pop_element_messages (r->bus, "rtframesink-file-opened");
+  fail_unless (msgs != NULL);
+  for (l = msgs; l; l = l->next) {
+    const gchar *loc = gst_structure_get_string (gst_message_get_structure
+        (l->data), "location");
+
+    fail_unless (loc != NULL && g_utf8_validate (loc, -1, NULL));
+    fail_unless (strstr (loc, "caf\xef\xbf\xbd-000.raw") != NULL, "%s", loc);
+  }
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  rtf_test_rec_stop (r);
+  g_log_remove_handler ("GStreamer", handler);
+  fail_unless_equals_int (warnings, 0);
+  rtf_test_assert_file (file0, 1024, 0, 2);
+  g_free (file0);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_wrong_size)
 {
   const gchar *caps = rtf_test_formats[3];
@@ -387,6 +436,7 @@ sink_errors_suite (void)
   tcase_add_test (tc, test_error_unwritable);
   tcase_add_test (tc, test_error_wrong_size);
   tcase_add_test (tc, test_set_first_name_untouched);
+  tcase_add_test (tc, test_location_not_utf8);
   tcase_add_test (tc, test_gap_buffer);
 
   tc = rtf_test_tcase (s, "bad-input");
