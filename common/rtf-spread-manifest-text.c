@@ -205,6 +205,108 @@ get_number (GKeyFile * kf, const gchar * key, guint64 dflt, guint64 max,
   return ok;
 }
 
+/* ---- the final state (written at EOS) ------------------------------ */
+
+static const gchar *const end_names[] = {
+  [RTF_SPREAD_END_ACTIVE] = "active",
+  [RTF_SPREAD_END_STALLED] = "stalled",
+  [RTF_SPREAD_END_FAILED] = "failed",
+  [RTF_SPREAD_END_GIVEN_UP] = "given-up",
+};
+
+const gchar *
+rtf_spread_end_state_name (RtfSpreadEndState state)
+{
+  return (guint) state < G_N_ELEMENTS (end_names) ? end_names[state] : "?";
+}
+
+/* One list of the final state, as many items as locations: NULL with
+ * *why when it is missing or does not fit */
+static gchar **
+get_end_list (GKeyFile * kf, const gchar * key, guint n, gchar ** why)
+{
+  gchar *raw = g_key_file_get_value (kf, GROUP, key, NULL);
+  gchar **items;
+
+  if (raw == NULL) {
+    *why = g_strdup_printf ("it says final=true but has no %s", key);
+    return NULL;
+  }
+  items = split_list (raw, why);
+  g_free (raw);
+  if (items && g_strv_length (items) != n) {
+    *why = g_strdup_printf ("its %s name %u locations, its locations %u",
+        key, g_strv_length (items), n);
+    g_clear_pointer (&items, g_strfreev);
+  }
+  return items;
+}
+
+static gboolean
+end_state (const gchar * text, RtfSpreadEndState * state)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (end_names); i++)
+    if (strcmp (text, end_names[i]) == 0) {
+      *state = (RtfSpreadEndState) i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The three lists of the final state into m->ends */
+static gboolean
+parse_ends (GKeyFile * kf, RtfSpreadManifest * m, guint n, gchar ** why)
+{
+  gchar **states = NULL, **frames = NULL, **deleted = NULL;
+  guint i;
+
+  states = get_end_list (kf, "location-states", n, why);
+  if (states)
+    frames = get_end_list (kf, "location-frames", n, why);
+  if (frames)
+    deleted = get_end_list (kf, "location-files-deleted", n, why);
+  m->ends = g_new0 (RtfSpreadLocationEnd, n);
+  for (i = 0; deleted && i < n && *why == NULL; i++) {
+    RtfSpreadLocationEnd *e = &m->ends[i];
+
+    if (!end_state (states[i], &e->state))
+      *why = g_strdup_printf ("its location-states holds \"%.40s\", not "
+          "active, stalled, failed or given-up", states[i]);
+    else if (!g_ascii_string_to_unsigned (frames[i], 10, 0, G_MAXUINT64,
+            &e->frames, NULL)
+        || !g_ascii_string_to_unsigned (deleted[i], 10, 0, G_MAXUINT64,
+            &e->files_deleted, NULL))
+      *why = g_strdup_printf ("its location-frames or location-files-deleted "
+          "holds \"%.40s\" or \"%.40s\", not a number", frames[i], deleted[i]);
+  }
+  g_strfreev (states);
+  g_strfreev (frames);
+  g_strfreev (deleted);
+  return *why == NULL;
+}
+
+/* final (absent: false): the recording's final state, when true */
+static gboolean
+parse_final (GKeyFile * kf, RtfSpreadManifest * m, gchar ** why)
+{
+  gchar *final = g_key_file_get_value (kf, GROUP, "final", NULL);
+  gboolean ok = TRUE;
+
+  m->state = RTF_SPREAD_MANIFEST_STARTED;
+  if (final && strcmp (final, "true") == 0) {
+    m->state = RTF_SPREAD_MANIFEST_FINAL;
+    ok = parse_ends (kf, m, g_strv_length (m->locations), why);
+  } else if (final && strcmp (final, "false") != 0) {
+    *why = g_strdup_printf ("its final \"%.40s\" is neither true nor false",
+        final);
+    ok = FALSE;
+  }
+  g_free (final);
+  return ok;
+}
+
 /* The keys of a loaded manifest into m */
 static gboolean
 parse_keys (GKeyFile * kf, RtfSpreadManifest * m, gchar ** why)
@@ -242,7 +344,7 @@ parse_keys (GKeyFile * kf, RtfSpreadManifest * m, gchar ** why)
     return refuse (why, g_strdup_printf ("its relative-locations name %u "
             "locations, its locations %u", g_strv_length (m->relative),
             g_strv_length (m->locations)));
-  return TRUE;
+  return parse_final (kf, m, why);
 }
 
 gboolean
@@ -289,6 +391,31 @@ set_list (GKeyFile * kf, const gchar * key, gchar ** paths)
   g_strfreev (text);
 }
 
+/* The final state: three lists of plain words and numbers */
+static void
+set_ends (GKeyFile * kf, const RtfSpreadManifest * m)
+{
+  GString *states = g_string_new (NULL), *frames = g_string_new (NULL);
+  GString *deleted = g_string_new (NULL);
+  guint i, n = g_strv_length (m->locations);
+
+  for (i = 0; i < n; i++) {
+    g_string_append_printf (states, "%s;",
+        rtf_spread_end_state_name (m->ends[i].state));
+    g_string_append_printf (frames, "%" G_GUINT64_FORMAT ";",
+        m->ends[i].frames);
+    g_string_append_printf (deleted, "%" G_GUINT64_FORMAT ";",
+        m->ends[i].files_deleted);
+  }
+  g_key_file_set_value (kf, GROUP, "final", "true");
+  g_key_file_set_value (kf, GROUP, "location-states", states->str);
+  g_key_file_set_value (kf, GROUP, "location-frames", frames->str);
+  g_key_file_set_value (kf, GROUP, "location-files-deleted", deleted->str);
+  g_string_free (states, TRUE);
+  g_string_free (frames, TRUE);
+  g_string_free (deleted, TRUE);
+}
+
 gchar *
 rtf_spread_manifest_to_text (const RtfSpreadManifest * m, gsize * len)
 {
@@ -301,6 +428,8 @@ rtf_spread_manifest_to_text (const RtfSpreadManifest * m, gsize * len)
   set_list (kf, "locations", m->locations);
   if (m->relative)
     set_list (kf, "relative-locations", m->relative);
+  if (m->state == RTF_SPREAD_MANIFEST_FINAL)
+    set_ends (kf, m);
   text = g_key_file_to_data (kf, len, NULL);
   g_key_file_free (kf);
   g_free (hex);

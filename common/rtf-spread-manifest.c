@@ -95,6 +95,7 @@ rtf_spread_manifest_clear (RtfSpreadManifest * m)
 {
   g_clear_pointer (&m->locations, g_strfreev);
   g_clear_pointer (&m->relative, g_strfreev);
+  g_clear_pointer (&m->ends, g_free);
 }
 
 static void
@@ -171,6 +172,58 @@ rtf_spread_manifest_candidates (const gchar * manifest,
   return (gchar **) g_ptr_array_free (c, FALSE);
 }
 
+/* Whether other holds the final state of m's recording: the same id and
+ * the same locations */
+static gboolean
+final_of (const RtfSpreadManifest * m, const RtfSpreadManifest * other)
+{
+  guint i;
+
+  if (other->state != RTF_SPREAD_MANIFEST_FINAL
+      || !rtf_recording_id_equal (&m->id, &other->id)
+      || g_strv_length (m->locations) != g_strv_length (other->locations))
+    return FALSE;
+  for (i = 0; m->locations[i]; i++)
+    if (strcmp (m->locations[i], other->locations[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+gchar *
+rtf_spread_manifest_find_final (const gchar * manifest,
+    const RtfSpreadManifest * m, RtfSpreadLocationEnd ** ends)
+{
+  guint i, c, n = g_strv_length (m->locations);
+
+  *ends = NULL;
+  if (m->state == RTF_SPREAD_MANIFEST_FINAL) {
+    *ends = g_memdup2 (m->ends, n * sizeof (RtfSpreadLocationEnd));
+    return g_strdup (manifest);
+  }
+  for (i = 0; i < n; i++) {
+    gchar **cands = rtf_spread_manifest_candidates (manifest, m, i);
+
+    for (c = 0; cands[c]; c++) {
+      gchar *path = rtf_spread_manifest_path (cands[c]), *why = NULL;
+      RtfSpreadManifest other;
+
+      if (rtf_spread_manifest_read (path, &other, &why)
+          && final_of (m, &other)) {
+        *ends = other.ends;
+        other.ends = NULL;
+        rtf_spread_manifest_clear (&other);
+        g_strfreev (cands);
+        return path;
+      }
+      rtf_spread_manifest_clear (&other);
+      g_free (why);
+      g_free (path);
+    }
+    g_strfreev (cands);
+  }
+  return NULL;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 /* location made absolute against the working directory (its ".." kept:
@@ -243,6 +296,9 @@ manifest_for (const RtfSpreadManifest * m, const gchar * self,
   out->id = m->id;
   out->start_index = m->start_index;
   out->version = RTF_SPREAD_MANIFEST_VERSION;
+  out->state = m->state;
+  if (m->state == RTF_SPREAD_MANIFEST_FINAL)
+    out->ends = g_memdup2 (m->ends, n * sizeof (RtfSpreadLocationEnd));
   out->locations = g_new0 (gchar *, n + 1);
   out->relative = g_new0 (gchar *, n + 1);
   for (i = 0; i < n; i++) {

@@ -20,6 +20,30 @@
  * issue 23) held the locations as given, raw bytes, no relative list: a
  * relative one is taken relative to the manifest's directory.
  *
+ * At EOS, once every location in the set has written and synced all it
+ * was given, the sink writes the manifest again beside each of them with
+ * the recording's final state (still version 2: the keys are added, a
+ * reader of version 2 that does not know them reads the manifest as
+ * before and takes a location without files for missing, which is never
+ * wrong, only less precise):
+ *
+ *   final=true
+ *   location-states=active;failed;
+ *   location-frames=140;0;
+ *   location-files-deleted=0;0;
+ *
+ * one item for each location, in the order of locations: its state at
+ * the end (active, stalled, failed - it left the set -, given-up), the
+ * frames reported written there, and the files of it deleted since
+ * (max-files, min-free-space: then its frames are no longer all there).
+ * A location that left before its first frame holds no file at all (the
+ * sink deletes the empty file it made), which only this tells from a
+ * disk that died: the readers take "0 frames" as a note, a location
+ * without files and with frames (or without a final state: the process
+ * died, no EOS) as a fault.  Should the stream go on after that EOS (a
+ * flush), the sink writes the manifests back without the final state
+ * before its next frame.
+ *
  * A reader takes a manifest only as a regular file (no link, no FIFO:
  * rtf_safe_open()) of at most RTF_SPREAD_MANIFEST_MAX_BYTES, beginning
  * with "[rtframe-spread]"; it refuses one that names a manifest
@@ -33,14 +57,45 @@
 G_BEGIN_DECLS
 #define RTF_SPREAD_MANIFEST_SUFFIX ".rtfspread"
 #define RTF_SPREAD_MANIFEST_VERSION 2
+/* this build writes and reads the final state (final=true, at EOS) */
+#define RTF_SPREAD_MANIFEST_HAS_FINAL 1
 /* The largest manifest read (or written): 64 KiB holds 8 locations of
  * PATH_MAX (4096 bytes), each twice; the sink writes a few hundred */
 #define RTF_SPREAD_MANIFEST_MAX_BYTES (64 * 1024)
-    typedef struct
+/* A location's state at the end of a recording (location-states) */
+    typedef enum
+{
+  RTF_SPREAD_END_ACTIVE,        /* "active": in the set to the end */
+  RTF_SPREAD_END_STALLED,       /* "stalled": left for location-timeout */
+  RTF_SPREAD_END_FAILED,        /* "failed": left after a write failed */
+  RTF_SPREAD_END_GIVEN_UP       /* "given-up": given up at stop */
+} RtfSpreadEndState;
+
+/* What the recording did at a location, as the sink knew it at EOS */
+typedef struct
+{
+  RtfSpreadEndState state;
+  guint64 frames;               /* frames reported written there */
+  guint64 files_deleted;        /* files of it deleted (max-files,
+                                 * min-free-space) */
+} RtfSpreadLocationEnd;
+
+/* Whether a manifest holds the recording's final state */
+typedef enum
+{
+  RTF_SPREAD_MANIFEST_STARTED,  /* written at start: the recording may
+                                 * still be going, or its process died */
+  RTF_SPREAD_MANIFEST_FINAL     /* written at EOS: ends[] says what each
+                                 * location holds */
+} RtfSpreadManifestState;
+
+typedef struct
 {
   RtfRecordingId id;
   guint64 start_index;
   gchar **locations;            /* NULL-terminated: the paths, as bytes */
+  RtfSpreadManifestState state;
+  RtfSpreadLocationEnd *ends;   /* FINAL: one for each location; else NULL */
   /* what rtf_spread_manifest_read() found beside them (the writer reads
    * only the three fields above, and computes these): */
   guint version;                /* 1 or 2 */
@@ -62,7 +117,8 @@ gboolean rtf_spread_manifest_probe (gint fd);
 
 /* Writes a manifest beside location naming m->id, m->start_index and
  * m->locations (each made absolute, with its path relative to this
- * manifest's directory): a hidden file renamed into place.  What is at
+ * manifest's directory), and when m->state is FINAL m->ends: a hidden
+ * file renamed into place.  What is at
  * the manifest's name is replaced only when it is a manifest (a regular
  * file of at most RTF_SPREAD_MANIFEST_MAX_BYTES beginning with
  * "[rtframe-spread]", read or not by this build); anything else (a link,
@@ -78,10 +134,12 @@ gboolean rtf_spread_manifest_read (const gchar * path, RtfSpreadManifest * m,
 gboolean rtf_spread_manifest_parse (const gchar * text, gsize len,
     RtfSpreadManifest * m, gchar ** why);
 /* The text of a manifest of version 2 naming m's id, start index,
- * locations and (when not NULL) relative paths; UTF-8 whatever the paths
- * (rtf-spread-manifest-text.c) */
+ * locations, (when not NULL) relative paths, and when FINAL the ends;
+ * UTF-8 whatever the paths (rtf-spread-manifest-text.c) */
 gchar *rtf_spread_manifest_to_text (const RtfSpreadManifest * m, gsize * len);
 void rtf_spread_manifest_clear (RtfSpreadManifest * m);
+/* "active", "stalled", "failed", "given-up" */
+const gchar *rtf_spread_end_state_name (RtfSpreadEndState state);
 
 /* Where a reader looks for location i of m, read from manifest (a path as
  * the reader was given it), in order: its relative path against the
@@ -95,6 +153,16 @@ void rtf_spread_manifest_clear (RtfSpreadManifest * m);
  * working directory.  NULL-terminated, no path twice (g_strfreev). */
 gchar **rtf_spread_manifest_candidates (const gchar * manifest,
     const RtfSpreadManifest * m, guint i);
+
+/* The recording's final state for m, read from manifest: m's own when it
+ * holds one, else that of the first manifest beside one of its locations
+ * (at rtf_spread_manifest_candidates()) holding one for the same
+ * recording id and the same locations - the sink writes it at EOS beside
+ * the locations still in the set, so the manifest of a location that left
+ * keeps what it said at start.  The path it was read from, and *ends (one
+ * for each location, g_free); NULL when no manifest holds it. */
+gchar *rtf_spread_manifest_find_final (const gchar * manifest,
+    const RtfSpreadManifest * m, RtfSpreadLocationEnd ** ends);
 
 G_END_DECLS
 #endif /* __RTF_SPREAD_MANIFEST_H__ */

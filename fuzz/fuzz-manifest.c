@@ -6,7 +6,8 @@
  * manifest, and as many relative paths as locations; written again
  * (rtf_spread_manifest_to_text()) it is UTF-8 and reads back the same;
  * and any bytes as locations survive writing and reading byte for byte
- * (paths that are not UTF-8 included).
+ * (paths that are not UTF-8 included), with and without a final state
+ * (final=true: one state, frame count and deleted count per location).
  *
  * The first byte picks the mode: bit 0 the rest is locations separated by
  * NUL bytes, to be written and read back; else bit 1 the rest is a file
@@ -52,6 +53,11 @@ assert_sane (const RtfSpreadManifest * m)
   }
   g_assert (m->relative == NULL || g_strv_length (m->relative) == n);
   g_assert (m->version >= 2 || m->relative == NULL);
+  /* a final state: one end for each location, of a state it names */
+  g_assert ((m->state == RTF_SPREAD_MANIFEST_FINAL) == (m->ends != NULL));
+  g_assert (m->version >= 2 || m->ends == NULL);
+  for (i = 0; m->ends && i < n; i++)
+    g_assert (strcmp (rtf_spread_end_state_name (m->ends[i].state), "?"));
   g_hash_table_unref (seen);
 }
 
@@ -77,6 +83,14 @@ assert_round_trip (const RtfSpreadManifest * m)
   g_assert_cmpuint (again.start_index, ==, m->start_index);
   assert_same_list (again.locations, m->locations);
   assert_same_list (again.relative, m->relative);
+  g_assert_cmpint (again.state, ==, m->state);
+  g_assert ((again.ends == NULL) == (m->ends == NULL));
+  for (i = 0; m->ends && m->locations[i]; i++) {
+    g_assert_cmpint (again.ends[i].state, ==, m->ends[i].state);
+    g_assert_cmpuint (again.ends[i].frames, ==, m->ends[i].frames);
+    g_assert_cmpuint (again.ends[i].files_deleted, ==,
+        m->ends[i].files_deleted);
+  }
   /* where a reader looks for each: a path or two, never none */
   for (i = 0; again.locations[i]; i++) {
     gchar **c = rtf_spread_manifest_candidates ("dir/m.rtfspread", &again,
@@ -115,6 +129,7 @@ fuzz_locations (const uint8_t * data, size_t size)
   GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
   RtfSpreadManifest m = { {{0}}, 0 };
   gsize at = 0;
+  guint i, n;
 
   while (at < size) {
     const guint8 *end = memchr (data + at, 0, size - at);
@@ -135,6 +150,7 @@ fuzz_locations (const uint8_t * data, size_t size)
     g_ptr_array_unref (locs);
     return;
   }
+  n = locs->len;
   g_ptr_array_add (locs, NULL);
   memset (m.id.bytes, 0x5a, sizeof (m.id.bytes));
   m.start_index = size;
@@ -142,6 +158,16 @@ fuzz_locations (const uint8_t * data, size_t size)
   m.locations = (gchar **) locs->pdata;
   m.relative = (gchar **) locs->pdata;
   assert_round_trip (&m);
+  /* with a final state made of the bytes too */
+  m.state = RTF_SPREAD_MANIFEST_FINAL;
+  m.ends = g_new0 (RtfSpreadLocationEnd, n);
+  for (i = 0; i < n; i++) {
+    m.ends[i].state = (RtfSpreadEndState) (data[i % size] % 4);
+    m.ends[i].frames = (guint64) data[(i + 1) % size] << (data[i % size] % 57);
+    m.ends[i].files_deleted = G_MAXUINT64 - data[(i + 2) % size];
+  }
+  assert_round_trip (&m);
+  g_free (m.ends);
   g_ptr_array_unref (locs);
 }
 
