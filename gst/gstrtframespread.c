@@ -119,28 +119,151 @@ locations_agree (gchar ** locations, gboolean rotate, gchar ** why)
   return TRUE;
 }
 
-static void
-write_manifests (GstRtFrameSink * self, RtfSpread * s, guint first_index)
+/* Beside which locations the manifests are written */
+typedef enum
 {
-  RtfSpreadManifest m;
+  BESIDE_EVERY,                 /* start: every location */
+  BESIDE_UNSTALLED              /* EOS (the final state), or the stream going
+                                 * on after it: those in the set, and those
+                                 * that failed - at most a warning there, a
+                                 * disk full or gone, not a wait -, never
+                                 * one that stalled (a write there may wait
+                                 * as long as its disk) */
+} Beside;
+
+/* One manifest; beside a location that failed it is tried once,
+ * quietly (the manifests beside the others say all) */
+static void
+write_one (GstRtFrameSink * self, const RtfSpreadManifest * m, guint i,
+    RtfLocationState state)
+{
+  gchar *why = NULL;
+
+  if (rtf_spread_manifest_write (m->locations[i], m, &why))
+    return;
+  if (state == RTF_LOCATION_FAILED)
+    GST_INFO_OBJECT (self, "no manifest beside \"%s\", which left the "
+        "recording: %s", m->locations[i], why);
+  else
+    GST_ELEMENT_WARNING (self, RESOURCE, OPEN_WRITE,
+        ("Could not write the manifest beside \"%s\"; read the recording "
+            "through another location's.", m->locations[i]), ("%s", why));
+  g_free (why);
+}
+
+/* The manifest beside the locations `beside` says (a name holding
+ * something that is not a manifest is left as it was:
+ * rtf_spread_manifest_write()), with the final state when ends */
+static void
+write_manifests (GstRtFrameSink * self, RtfSpread * s, guint64 first_index,
+    const RtfSpreadLocationEnd * ends, Beside beside)
+{
+  RtfSpreadManifest m = { {{0}}, 0 };
   guint i, n = rtf_spread_n_locations (s);
 
   m.id = *rtf_spread_recording_id (s);
   m.start_index = first_index;
   m.locations = g_new0 (gchar *, n + 1);
+  m.state = ends ? RTF_SPREAD_MANIFEST_FINAL : RTF_SPREAD_MANIFEST_STARTED;
+  m.ends = (RtfSpreadLocationEnd *) ends;
   for (i = 0; i < n; i++)
     m.locations[i] = (gchar *) rtf_spread_location (s, i);
   for (i = 0; i < n; i++) {
-    gchar *why = NULL;
+    RtfLocationState state = rtf_spread_location_state (s, i);
 
-    if (!rtf_spread_manifest_write (m.locations[i], &m, &why)) {
-      GST_ELEMENT_WARNING (self, RESOURCE, OPEN_WRITE,
-          ("Could not write the manifest beside \"%s\"; read the recording "
-              "through another location's.", m.locations[i]), ("%s", why));
-      g_free (why);
-    }
+    if (beside == BESIDE_EVERY || state != RTF_LOCATION_STALLED)
+      write_one (self, &m, i, beside == BESIDE_EVERY ? RTF_LOCATION_ACTIVE :
+          state);
   }
   g_free (m.locations);
+}
+
+/* What the manifests written say, kept on the element (qdata) from start
+ * to stop: the stream going on after an EOS that wrote the final state (a
+ * flush) takes it back first */
+typedef struct
+{
+  guint64 first_index;
+  RtfSpreadManifestState state;
+} Manifests;
+
+static GQuark
+manifests_quark (void)
+{
+  static gsize q;
+
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string
+        ("rtframesink-spread-manifests"));
+  return (GQuark) q;
+}
+
+static Manifests *
+manifests_of (GstRtFrameSink * self)
+{
+  return g_object_get_qdata (G_OBJECT (self), manifests_quark ());
+}
+
+static RtfSpreadEndState
+end_state_of (RtfLocationState state)
+{
+  switch (state) {
+    case RTF_LOCATION_ACTIVE:
+      return RTF_SPREAD_END_ACTIVE;
+    case RTF_LOCATION_STALLED:
+      return RTF_SPREAD_END_STALLED;
+    case RTF_LOCATION_FAILED:
+      break;
+  }
+  return RTF_SPREAD_END_FAILED;
+}
+
+/* EOS, every location in the set written and synced: the manifest beside
+ * each of them (and each that failed) says what every location holds - a location that left
+ * before its first frame holds no file at all (the empty file it made is
+ * deleted), which only this tells from a disk that died (issue 23, F2).
+ * Streaming thread, once an EOS. */
+static void
+write_final_manifests (GstRtFrameSink * self)
+{
+  RtfSpread *s = self->spread;
+  guint i, n = rtf_spread_n_locations (s);
+  RtfSpreadLocationEnd *ends = g_new0 (RtfSpreadLocationEnd, n);
+
+  for (i = 0; i < n; i++) {
+    RtfSpreadLocationInfo info;
+    RtfWriterStats st;
+
+    rtf_spread_get_location (s, i, &info, &st, NULL);
+    ends[i].state = end_state_of (info.state);
+    ends[i].frames = st.frames_written;
+    ends[i].files_deleted = st.files_deleted;
+    GST_DEBUG_OBJECT (self, "at EOS location %u (%s): %s, %" G_GUINT64_FORMAT
+        " frames written, %" G_GUINT64_FORMAT " files deleted", i,
+        rtf_spread_location (s, i), rtf_spread_end_state_name (ends[i].state),
+        ends[i].frames, ends[i].files_deleted);
+  }
+  write_manifests (self, s, manifests_of (self)->first_index, ends,
+      BESIDE_UNSTALLED);
+  manifests_of (self)->state = RTF_SPREAD_MANIFEST_FINAL;
+  g_free (ends);
+}
+
+/* A frame after an EOS that wrote the final state: the manifests say
+ * again that the recording goes on, before the frame can be written
+ * (else a crash would leave a final state the files contradict) */
+static void
+take_final_back (GstRtFrameSink * self)
+{
+  Manifests *written = manifests_of (self);
+
+  if (G_LIKELY (written->state != RTF_SPREAD_MANIFEST_FINAL))
+    return;
+  written->state = RTF_SPREAD_MANIFEST_STARTED;
+  GST_DEBUG_OBJECT (self, "the stream goes on after EOS: the manifests lose "
+      "their final state");
+  write_manifests (self, self->spread, written->first_index, NULL,
+      BESIDE_UNSTALLED);
 }
 
 /* The other locations' frames get mappings like the first's (kept by
@@ -179,6 +302,7 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
 {
   RtfSpreadCallbacks cb = { 0 };
   RtfSpreadConfig sc = { 0 };
+  Manifests *written;
   RtfSpread *s;
   guint failed = 0;
 
@@ -203,7 +327,11 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     return NULL;
   }
   attach_mappings (self, s);
-  write_manifests (self, s, config->first_file_number);
+  written = g_new0 (Manifests, 1);
+  written->first_index = config->first_file_number;
+  g_object_set_qdata_full (G_OBJECT (self), manifests_quark (), written,
+      g_free);
+  write_manifests (self, s, config->first_file_number, NULL, BESIDE_EVERY);
   self->spread = s;
   return rtf_spread_writer (s, 0);
 }
@@ -278,6 +406,7 @@ gst_rtframe_sink_spread_free (GstRtFrameSink * self)
     return;
   rtf_spread_free (self->spread);
   self->spread = NULL;
+  g_object_set_qdata (G_OBJECT (self), manifests_quark (), NULL);
   g_mutex_lock (&self->redo_lock);
   g_queue_clear_full (&self->redo, (GDestroyNotify) redo_free);
   g_mutex_unlock (&self->redo_lock);
@@ -374,6 +503,7 @@ gst_rtframe_sink_spread_redo (GstRtFrameSink * self)
 
   if (self->spread == NULL)
     return GST_FLOW_OK;
+  take_final_back (self);
   while (ret == GST_FLOW_OK && (redo = redo_pop (self)) != NULL)
     ret = redo_one (self, redo);
   return ret;
@@ -397,8 +527,10 @@ gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
     g_mutex_lock (&self->redo_lock);
     more = !g_queue_is_empty (&self->redo);
     g_mutex_unlock (&self->redo_lock);
-    if (!more)
+    if (!more) {
+      write_final_manifests (self);
       return 0;
+    }
     /* a location failed meanwhile: its frames go to the others */
   }
 }
