@@ -189,6 +189,20 @@ missing_files_text (const RtfMissingFiles * m)
   return text;
 }
 
+static gchar *
+missing_location_text (const RtfRecording * rec, const RtfMissingLocation * l)
+{
+  if (l->frames != G_MAXUINT64)
+    return g_strdup_printf ("location %s of the recording is missing (%s): "
+        "the %" G_GUINT64_FORMAT " frames reported written there (the final "
+        "state in %s) are not read", l->location, l->why, l->frames,
+        rec->final_manifest);
+  return g_strdup_printf ("location %s of the recording is missing (%s): the "
+      "frames it holds are not read (no manifest holds the recording's final "
+      "state - it did not end with EOS -, so nothing shows it held none)",
+      l->location, l->why);
+}
+
 /* Whether every file is paired with an intact index: then a frame number
  * none holds was never reported written (its record would be there) */
 static gboolean
@@ -196,7 +210,8 @@ indexes_intact (const RtfRecording * rec)
 {
   guint i;
 
-  if (rec->n_missing_locations || rec->n_missing_files)
+  if (rec->n_missing_locations || rec->n_missing_files
+      || rec->n_short_locations)
     return FALSE;
   for (i = 0; i < rec->n_files; i++) {
     const RtfRecordingFile *f = &rec->files[i];
@@ -217,9 +232,17 @@ rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,
   guint before = faults->len, i;
 
   for (i = 0; i < rec->n_missing_locations; i++)
-    g_ptr_array_add (faults, g_strdup_printf ("location %s of the recording "
-            "is missing (%s): the frames it holds are not read",
-            rec->missing_locations[i].location, rec->missing_locations[i].why));
+    g_ptr_array_add (faults, missing_location_text (rec,
+            &rec->missing_locations[i]));
+  for (i = 0; i < rec->n_short_locations; i++) {
+    const RtfShortLocation *s = &rec->short_locations[i];
+
+    g_ptr_array_add (faults, g_strdup_printf ("location %s holds %"
+            G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT " were reported "
+            "written there (the final state in %s; the sink deleted none of "
+            "its files): %" G_GUINT64_FORMAT " are missing", s->location,
+            s->found, s->written, rec->final_manifest, s->written - s->found));
+  }
   for (i = 0; i < rec->n_missing_files; i++)
     g_ptr_array_add (faults, missing_files_text (&rec->missing_files[i]));
   if (rec->missing && !allow_gaps) {

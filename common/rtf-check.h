@@ -38,9 +38,13 @@ void rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
 void rtf_check_clear (RtfCheck * check);
 
 /* The faults of a recording as a whole, which no file's check sees, each
- * a text appended to faults (g_free): a location of a spread not read,
+ * a text appended to faults (g_free): a location of a spread not read
+ * (with the frames written there when the final state says), a location
+ * holding fewer frames than the final state says were written there,
  * files missing in the middle of a set, and unless allow_gaps the frame
- * numbers no file holds (rec->gaps, listed).  Every reader reports these
+ * numbers no file holds (rec->gaps, listed).  What is no part of the
+ * recording (rec->note: a file after a set that is not the recording's, a
+ * location that holds no frame) is no fault.  Every reader reports these
  * the same way: rtframe-verify and rtframe-recover as faults (exit 1),
  * rtframe-dump on stderr, rtframesrc as warnings.  Returns how many. */
 guint rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,

@@ -160,6 +160,7 @@ identify_index (RtfRecordingFile * f, guint64 number)
   gint fd = rtf_safe_open (f->index_path, FALSE, &ist, &why);
 
   if (fd < 0) {
+    f->index_absent = errno == ENOENT;
     /* (no index at all: recorded with index=false - nothing says which
      * of its bytes were reported written) */
     if (errno == ENOENT && f->data_size == 0)
@@ -253,63 +254,117 @@ rtf_recording_file_reopen (const RtfRecordingFile * f, gboolean index,
   return fd;
 }
 
-/* Adds f (identified) to the set, or FALSE when the set ends before it
- * (f cleared then): a file of another recording. */
-static gboolean
-add_file (RtfRecording * rec, GArray * files, RtfRecordingFile * f)
+/* ---- a set: which files found at its names are the recording's -------- */
+
+/* Whose a file found at a name of the set is, as far as it shows */
+typedef enum
 {
-  if (f->state == RTF_FILE_OK && f->index->header.version != 1) {
-    const RtfRecordingId *id = &f->index->header.recording_id;
+  WHOSE_OURS,                   /* its index (version 2 on), or where it has
+                                 * none its mark, names the set's id */
+  WHOSE_LEGACY,                 /* an index of version 1 in a set of version
+                                 * 1: nothing names a recording there */
+  WHOSE_THEIRS,                 /* its index or mark names another id */
+  WHOSE_NOBODYS,                /* nothing of a recording: not a regular file
+                                 * (a FIFO, a link, a device, a directory),
+                                 * or a file with neither an index nor a
+                                 * mark (a user's file) */
+  WHOSE_UNKNOWN                 /* proven neither way: unreadable, its index
+                                 * damaged or another file's, no mark (a
+                                 * filesystem without xattrs) - it may be
+                                 * the recording's, so it is read (and its
+                                 * faults reported) with it */
+} Whose;
 
-    if (rtf_recording_id_is_zero (&rec->id)) {
-      rec->id = *id;
-    } else if (!rtf_recording_id_equal (&rec->id, id)) {
-      gchar *a = rtf_recording_id_to_string (id);
+/* The id a file must carry to be the set's: rec's (its first index of
+ * version 2 on), else the mark of a file before it (a set recorded with
+ * index=false); FALSE for a set of version 1 (indexes that name no
+ * recording, files without marks) or none known yet */
+static gboolean
+set_id (const RtfRecording * rec, GArray * files, RtfRecordingId * id,
+    gboolean * legacy)
+{
+  guint i;
 
-      rec->note = g_strdup_printf ("%s belongs to another recording (%s) "
-          "and is not read with this one (--start-index %" G_GUINT64_FORMAT
-          " reads it)", f->path, a, f->number);
-      g_free (a);
-      rtf_recording_file_clear (f);
+  *legacy = FALSE;
+  if (!rtf_recording_id_is_zero (&rec->id)) {
+    *id = rec->id;
+    return TRUE;
+  }
+  for (i = 0; i < files->len; i++)
+    if (g_array_index (files, RtfRecordingFile, i).state == RTF_FILE_OK) {
+      *legacy = TRUE;           /* (an OK file of version 2 set rec->id) */
       return FALSE;
     }
+  for (i = 0; i < files->len; i++) {
+    const RtfRecordingFile *f = &g_array_index (files, RtfRecordingFile, i);
+
+    if (f->has_mark) {
+      *id = f->mark_id;
+      return TRUE;
+    }
   }
+  return FALSE;
+}
+
+/* The id f names: its index's (version 2 on), else its mark's; NULL */
+static const RtfRecordingId *
+named_id (const RtfRecordingFile * f)
+{
+  if (f->state == RTF_FILE_OK && f->index->header.version != 1)
+    return &f->index->header.recording_id;
+  return f->has_mark ? &f->mark_id : NULL;
+}
+
+static Whose
+whose (const RtfRecording * rec, GArray * files, const RtfRecordingFile * f)
+{
+  const RtfRecordingId *named = named_id (f);
+  RtfRecordingId id;
+  gboolean legacy, known = set_id (rec, files, &id, &legacy);
+
+  if (named && known)
+    return rtf_recording_id_equal (named, &id) ? WHOSE_OURS : WHOSE_THEIRS;
+  if (named && legacy && f->state != RTF_FILE_OK)
+    return WHOSE_THEIRS;        /* a v1 set's files carry no marks */
+  if (named)
+    return files->len == 0 || legacy ? WHOSE_OURS : WHOSE_UNKNOWN;
+  if (f->state == RTF_FILE_OK)  /* version 1 */
+    return known ? WHOSE_UNKNOWN : WHOSE_LEGACY;
+  if (f->state == RTF_FILE_NOT_REGULAR || f->index_absent)
+    return WHOSE_NOBODYS;
+  return WHOSE_UNKNOWN;
+}
+
+/* Adds f (identified) to the set */
+static void
+add_file (RtfRecording * rec, GArray * files, RtfRecordingFile * f)
+{
+  if (f->state == RTF_FILE_OK && f->index->header.version != 1
+      && rtf_recording_id_is_zero (&rec->id))
+    rec->id = f->index->header.recording_id;
   f->first_frame = rec->n_frames;
   if (f->state == RTF_FILE_OK)
     rec->n_frames += f->walk.frames;
   g_array_append_val (files, *f);
-  return TRUE;
-}
-
-/* Whether f is proven a file of rec: its index (version 2 on), or where
- * it has none its mark, names rec's id */
-static gboolean
-belongs (const RtfRecording * rec, const RtfRecordingFile * f)
-{
-  if (rtf_recording_id_is_zero (&rec->id))
-    return FALSE;
-  if (f->state == RTF_FILE_OK && f->index->header.version != 1)
-    return rtf_recording_id_equal (&rec->id, &f->index->header.recording_id);
-  return f->has_mark && rtf_recording_id_equal (&rec->id, &f->mark_id);
 }
 
 /* f comes after a gap in the file numbers (after file `last`): the files
  * in between are missing when f is proven the recording's; else the set
  * ends before f (FALSE), and the note says why */
 static gboolean
-after_gap (RtfRecording * rec, const RtfRecordingFile * f,
+after_gap (RtfRecording * rec, const RtfRecordingFile * f, Whose w,
     const gchar * location, guint64 last)
 {
   RtfMissingFiles *m;
 
-  if (!belongs (rec, f)) {
+  if (w != WHOSE_OURS) {
     rec->note = g_strdup_printf ("%s, after a gap in the file numbers (%"
         G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "), is not read with this "
         "recording: %s (--start-index %" G_GUINT64_FORMAT " reads it)",
-        f->path, last + 1, f->number - 1, rtf_recording_id_is_zero (&rec->id)
-        ? "the files before carry no recording id (index version 1), so "
-        "nothing shows it belongs to them" : "neither its index nor its "
-        "mark names this recording", f->number);
+        f->path, last + 1, f->number - 1, w == WHOSE_LEGACY ? "the files "
+        "before carry no recording id (index version 1), so nothing shows it "
+        "belongs to them" : "neither its index nor its mark names this "
+        "recording", f->number);
     return FALSE;
   }
   rec->missing_files = g_renew (RtfMissingFiles, rec->missing_files,
@@ -321,6 +376,49 @@ after_gap (RtfRecording * rec, const RtfRecordingFile * f,
   return TRUE;
 }
 
+/* Whether f, found after file `last` of the set, goes on with it: after a
+ * gap in the numbers only a file proven the recording's; without one, any
+ * file but another recording's.  FALSE with the note saying why. */
+static gboolean
+joins (RtfRecording * rec, const RtfRecordingFile * f, Whose w,
+    const gchar * location, guint64 last)
+{
+  gchar *theirs;
+
+  if (f->number != last + 1)
+    return after_gap (rec, f, w, location, last);
+  if (w != WHOSE_THEIRS)
+    return TRUE;
+  theirs = rtf_recording_id_to_string (named_id (f));
+  rec->note = g_strdup_printf ("%s belongs to another recording (%s) and is "
+      "not read with this one (--start-index %" G_GUINT64_FORMAT " reads it)",
+      f->path, theirs, f->number);
+  g_free (theirs);
+  return FALSE;
+}
+
+/* The files from `cut` on come after the last one proven the recording's
+ * and the first of them is nobody's (a FIFO, a user's file with neither
+ * index nor mark): the sink never touches a file of a set that the
+ * recording does not reach (and fails at a FIFO), so the set ends before
+ * them, with a note; a file of the recording that lost its index keeps
+ * its mark, and stays (UNKNOWN or OURS). */
+static void
+end_before (RtfRecording * rec, GArray * files, guint cut)
+{
+  RtfRecordingFile *f = &g_array_index (files, RtfRecordingFile, cut);
+  guint i;
+
+  g_free (rec->note);
+  rec->note = g_strdup_printf ("%s is not this recording's: it %s; the set "
+      "ends before it (it is left as it is)", f->path,
+      f->state == RTF_FILE_NOT_REGULAR ? f->why : "has no index, and no "
+      "mark of this recording");
+  for (i = cut; i < files->len; i++)
+    rtf_recording_file_clear (&g_array_index (files, RtfRecordingFile, i));
+  g_array_set_size (files, cut);
+}
+
 static gboolean
 open_set (RtfRecording * rec, GArray * files, const gchar * location,
     guint64 start_index, GError ** error)
@@ -329,7 +427,7 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   GArray *numbers = list_numbers (location, hidden, error);
   gboolean started = FALSE;
   guint64 last = 0;
-  guint i;
+  guint i, cut = G_MAXUINT;
 
   if (numbers == NULL) {
     g_ptr_array_unref (hidden);
@@ -340,6 +438,7 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   for (i = 0; i < numbers->len; i++) {
     guint64 n = g_array_index (numbers, guint64, i);
     RtfRecordingFile f;
+    Whose w;
     gchar *path;
 
     if (n < start_index || (started && n == last))
@@ -347,20 +446,28 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
     path = rtf_pattern_format (location, n);
     rtf_recording_file_identify (&f, path, n);
     g_free (path);
-    if (started && n != last + 1 && !after_gap (rec, &f, location, last)) {
+    w = whose (rec, files, &f);
+    if (started && !joins (rec, &f, w, location, last)) {
       rtf_recording_file_clear (&f);
       break;
     }
-    if (!add_file (rec, files, &f))
-      break;
+    /* nobody's after the set's files: it ends there unless a file proven
+     * the recording's comes after (then it is one of the set, reported) */
+    if (w == WHOSE_NOBODYS && started && cut == G_MAXUINT)
+      cut = files->len;
+    else if (w == WHOSE_OURS || w == WHOSE_LEGACY)
+      cut = G_MAXUINT;
+    add_file (rec, files, &f);
     started = TRUE;
     last = n;
     /* opened ahead for a split that never came: the set ends with it */
-    if (g_array_index (files, RtfRecordingFile, files->len - 1).state ==
-        RTF_FILE_NEVER_WRITTEN && files->len > 1)
+    if (f.state == RTF_FILE_NEVER_WRITTEN && w != WHOSE_NOBODYS
+        && files->len > 1)
       break;
   }
   g_array_unref (numbers);
+  if (cut != G_MAXUINT)
+    end_before (rec, files, cut);
   if (!started) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
         "no file named by \"%s\" (from number %" G_GUINT64_FORMAT ")",
@@ -396,6 +503,8 @@ rtf_recording_open (const gchar * location, guint64 start_index,
     return rtf_spread_recording_open (location, require_index, error);
   return rtf_recording_open_files (location, start_index, require_index, error);
 }
+
+static void count_failed_over (RtfRecording * rec);
 
 RtfRecording *
 rtf_recording_open_files (const gchar * location, guint64 start_index,
@@ -445,8 +554,100 @@ rtf_recording_open_files (const gchar * location, guint64 start_index,
     rtf_recording_free (rec);
     return NULL;
   }
+  /* a frame failed over is read where its number puts it, as in a
+   * spread read through its manifest */
+  count_failed_over (rec);
+  if (rec->out_of_order)
+    rtf_recording_order_by_number (rec);
   rtf_recording_find_gaps (rec);
   return rec;
+}
+
+typedef struct
+{
+  guint64 seq;
+  RtfFrameRef ref;
+} SeqRef;
+
+static gint
+by_seq (gconstpointer a, gconstpointer b)
+{
+  const SeqRef *x = a, *y = b;
+
+  if (x->seq != y->seq)
+    return x->seq < y->seq ? -1 : 1;
+  if (x->ref.file != y->ref.file)
+    return x->ref.file < y->ref.file ? -1 : 1;
+  return x->ref.record < y->ref.record ? -1 : x->ref.record > y->ref.record;
+}
+
+void
+rtf_recording_order_by_number (RtfRecording * rec)
+{
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (SeqRef));
+  guint i;
+  guint64 j, k;
+
+  for (i = 0; i < rec->n_files; i++) {
+    RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state != RTF_FILE_OK)
+      continue;
+    for (j = 0; j < f->walk.frames; j++) {
+      SeqRef s = { f->index->records[j].seq, {i, j}
+      };
+
+      g_array_append_val (all, s);
+    }
+  }
+  g_array_sort (all, by_seq);
+  g_free (rec->order);
+  rec->order = g_new (RtfFrameRef, MAX (all->len, 1));
+  rec->duplicates = 0;
+  for (i = 0, k = 0; i < all->len; i++) {
+    SeqRef *s = &g_array_index (all, SeqRef, i);
+
+    if (k > 0 && g_array_index (all, SeqRef, i - 1).seq == s->seq) {
+      rec->duplicates++;
+      continue;
+    }
+    rec->order[k++] = s->ref;
+  }
+  rec->n_frames = k;
+  g_array_free (all, TRUE);
+}
+
+/* Counts the records of frames failed over (rec->failed_over) and, in the
+ * order of the files, those of them below a number before them
+ * (rec->out_of_order): a frame a location that left handed back is
+ * appended where it is written again, after later frames */
+static void
+count_failed_over (RtfRecording * rec)
+{
+  gboolean any = FALSE;
+  guint64 top = 0, j;
+  guint i;
+
+  rec->failed_over = rec->out_of_order = 0;
+  for (i = 0; i < rec->n_files; i++) {
+    const RtfRecordingFile *f = &rec->files[i];
+
+    if (f->state != RTF_FILE_OK)
+      continue;
+    for (j = 0; j < f->walk.frames; j++) {
+      const RtfIndexRecord *r = &f->index->records[j];
+
+      /* (only a frame failed over comes below a number before it in a
+       * recording: the index walk refuses any other in a file) */
+      if (r->flags & RTF_INDEX_REC_FAILED_OVER) {
+        rec->failed_over++;
+        if (any && r->seq < top)
+          rec->out_of_order++;
+      }
+      top = any ? MAX (top, r->seq) : r->seq;
+      any = TRUE;
+    }
+  }
 }
 
 void
@@ -491,6 +692,11 @@ rtf_recording_free (RtfRecording * rec)
   }
   for (i = 0; i < rec->n_missing_files; i++)
     g_free (rec->missing_files[i].location);
+  for (i = 0; i < rec->n_short_locations; i++)
+    g_free (rec->short_locations[i].location);
+  g_free (rec->short_locations);
+  g_free (rec->final_manifest);
+  g_free (rec->ends);
   g_free (rec->files);
   g_free (rec->leftovers);
   g_free (rec->missing_locations);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "rtf-index.h"
+#include "rtf-spread-manifest.h"
 
 G_BEGIN_DECLS
 /* What a file found at a name of the recording turned out to be */
@@ -48,6 +49,7 @@ typedef struct
   gboolean index_empty;         /* its index is there, 0 bytes: the writer
                                  * never wrote its header, so no frame of
                                  * it was reported written */
+  gboolean index_absent;        /* nothing at its index's name */
   RtfIndex *index;              /* when OK (else NULL) */
   guint64 data_size;            /* bytes of the data file */
   struct stat data_st;          /* the data file as identified: what is cut
@@ -79,7 +81,21 @@ typedef struct
 {
   gchar *location;              /* as the manifest names it */
   gchar *why;                   /* what was found where it was looked for */
+  guint index;                  /* its place in the manifest's list */
+  guint64 frames;               /* written there, as the final manifest
+                                 * says; G_MAXUINT64: not known (no final
+                                 * state: the recording did not end with
+                                 * EOS) */
 } RtfMissingLocation;
+
+/* A location of a spread that holds fewer frames than the final manifest
+ * says were written there (none of its files deleted by the sink): a file
+ * of it removed or cut after the recording */
+typedef struct
+{
+  gchar *location;
+  guint64 found, written;
+} RtfShortLocation;
 
 /* Files missing in the middle of a set: numbers between two files proven
  * to be the recording's (the first files of a set may be gone for good
@@ -105,23 +121,43 @@ typedef struct
   RtfRecordingFile *leftovers;
   guint n_leftovers;
   /* A spread recording, opened through its manifest (a ".rtfspread"
-   * file, rtf-spread-manifest.h): the files of every location, and frame
-   * n of the stream is files[order[n].file]'s record order[n].record, in
-   * frame-number order; a number found at two locations (failed over
-   * after all) is read once and counted in duplicates.  NULL otherwise. */
+   * file, rtf-spread-manifest.h), or a set whose records are out of order
+   * (failed_over below): frame n of the stream is files[order[n].file]'s
+   * record order[n].record, in frame-number order; a number found twice
+   * (at two locations: failed over after all) is read once and counted in
+   * duplicates.  NULL otherwise: the files' records in their order. */
   RtfFrameRef *order;
-  gchar **locations;            /* from the manifest */
+  gchar **locations;            /* from the manifest (a spread), or NULL */
   guint64 duplicates;
   RtfMissingLocation *missing_locations;
   guint n_missing_locations;
   RtfMissingFiles *missing_files;
   guint n_missing_files;
+  /* A spread's final state, as the sink wrote it at EOS: the manifest it
+   * was read from (the one given, or one beside another location) and
+   * what each location holds (as locations); NULL when no manifest holds
+   * it (the process died before EOS, or it is still recording) - then a
+   * location without files is missing whatever it held.  A location
+   * without files that the final state says holds no frame is no part
+   * missing (a note says so). */
+  gchar *final_manifest;
+  RtfSpreadLocationEnd *ends;
+  RtfShortLocation *short_locations;
+  guint n_short_locations;
   /* Frame numbers no file holds between the recording's first and last
    * frame (not counting those before a recording's first frame: frames
    * not recorded between events), in ranges, in order */
   guint64 missing;
   RtfRange *gaps;
   guint n_gaps;
+  /* Records of frames failed over (RTF_INDEX_REC_FAILED_OVER: written
+   * again at this location after the one placed left), and of those read
+   * one location at a time, in the order of its files, the records whose
+   * number is below one before them: a frame failed over is appended
+   * after the frames its location took meanwhile.  Then order puts every
+   * frame in frame-number order, as for a spread. */
+  guint64 failed_over;
+  guint64 out_of_order;
 } RtfRecording;
 
 /* location: a file, or a pattern (rtf_pattern_check() OK): then every file
@@ -149,6 +185,10 @@ RtfRecording *rtf_spread_recording_open (const gchar * manifest,
  * manifest's locations are opened with) */
 RtfRecording *rtf_recording_open_files (const gchar * location,
     guint64 start_index, gboolean require_index, GError ** error);
+/* rec->order: the frames of every OK file in frame-number order, a
+ * number found twice read once (counted in rec->duplicates); n_frames
+ * the frames in that order */
+void rtf_recording_order_by_number (RtfRecording * rec);
 /* Counts the frame numbers missing from rec (rec->missing, rec->gaps) */
 void rtf_recording_find_gaps (RtfRecording * rec);
 

@@ -23,28 +23,14 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct
-{
-  guint64 seq;
-  RtfFrameRef ref;
-} SeqRef;
-
-static gint
-by_seq (gconstpointer a, gconstpointer b)
-{
-  const SeqRef *x = a, *y = b;
-
-  if (x->seq != y->seq)
-    return x->seq < y->seq ? -1 : 1;
-  if (x->ref.file != y->ref.file)
-    return x->ref.file < y->ref.file ? -1 : 1;
-  return x->ref.record < y->ref.record ? -1 : x->ref.record > y->ref.record;
-}
-
 /* What is gathered from every location before it becomes the recording */
 typedef struct
 {
   GArray *files, *leftovers, *missing_files, *missing_locations;
+  GArray *found;                /* frames read at each location
+                                 * (G_MAXUINT64: none found) */
+  GArray *shorts;               /* RtfShortLocation */
+  guint64 failed_over, out_of_order;
   GString *notes;
   GHashTable *places;           /* each location's directory and name */
 } Gathered;
@@ -58,44 +44,11 @@ take_files (Gathered * g, RtfRecording * one)
   g_array_append_vals (g->missing_files, one->missing_files,
       one->n_missing_files);
   one->n_files = one->n_leftovers = one->n_missing_files = 0;
+  g->failed_over += one->failed_over;
+  g->out_of_order += one->out_of_order;
   if (one->note)
     g_string_append_printf (g->notes, "%s%s", g->notes->len ? "; " : "",
         one->note);
-}
-
-/* Frame-number order over every OK file; a number twice is read once */
-static void
-merge_order (RtfRecording * rec)
-{
-  GArray *all = g_array_new (FALSE, FALSE, sizeof (SeqRef));
-  guint i, k;
-  guint64 j;
-
-  for (i = 0; i < rec->n_files; i++) {
-    RtfRecordingFile *f = &rec->files[i];
-
-    if (f->state != RTF_FILE_OK)
-      continue;
-    for (j = 0; j < f->walk.frames; j++) {
-      SeqRef s = { f->index->records[j].seq, {i, j}
-      };
-
-      g_array_append_val (all, s);
-    }
-  }
-  g_array_sort (all, by_seq);
-  rec->order = g_new (RtfFrameRef, MAX (all->len, 1));
-  for (i = 0, k = 0; i < all->len; i++) {
-    SeqRef *s = &g_array_index (all, SeqRef, i);
-
-    if (k > 0 && g_array_index (all, SeqRef, i - 1).seq == s->seq) {
-      rec->duplicates++;
-      continue;
-    }
-    rec->order[k++] = s->ref;
-  }
-  rec->n_frames = k;
-  g_array_free (all, TRUE);
 }
 
 /* Why the recording found at a location is not the manifest's, or NULL */
@@ -213,9 +166,14 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
   for (c = 0; cands[c] && one == NULL; c++)
     one = open_candidate (m, cands[c], require_index, whys);
   if (one == NULL) {
+    guint64 none = G_MAXUINT64;
+
     lost.location = g_strdup (m->locations[i]);
     lost.why = g_string_free (whys, FALSE);
+    lost.index = i;
+    lost.frames = G_MAXUINT64;
     g_array_append_val (g->missing_locations, lost);
+    g_array_append_val (g->found, none);
     g_strfreev (cands);
     return TRUE;
   }
@@ -233,6 +191,7 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
   }
   if (key)
     g_hash_table_insert (g->places, key, g_strdup (m->locations[i]));
+  g_array_append_val (g->found, one->n_frames);
   take_files (g, one);
   rtf_recording_free (one);
   g_strfreev (cands);
@@ -288,6 +247,9 @@ gathered_init (Gathered * g)
   g->leftovers = g_array_new (FALSE, TRUE, sizeof (RtfRecordingFile));
   g->missing_files = g_array_new (FALSE, TRUE, sizeof (RtfMissingFiles));
   g->missing_locations = g_array_new (FALSE, TRUE, sizeof (RtfMissingLocation));
+  g->found = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g->shorts = g_array_new (FALSE, TRUE, sizeof (RtfShortLocation));
+  g->failed_over = g->out_of_order = 0;
   g->notes = g_string_new (NULL);
   g->places = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
@@ -309,6 +271,10 @@ gathered_clear (Gathered * g)
             i).location);
     g_free (g_array_index (g->missing_locations, RtfMissingLocation, i).why);
   }
+  for (i = 0; i < g->shorts->len; i++)
+    g_free (g_array_index (g->shorts, RtfShortLocation, i).location);
+  g_array_free (g->shorts, TRUE);
+  g_array_free (g->found, TRUE);
   g_array_free (g->files, TRUE);
   g_array_free (g->leftovers, TRUE);
   g_array_free (g->missing_files, TRUE);
@@ -335,6 +301,93 @@ none_read (const gchar * manifest, Gathered * g, GError ** error)
   g_string_free (s, TRUE);
 }
 
+/* ---- the final state -------------------------------------------------- */
+
+static void
+add_note (Gathered * g, gchar * note)
+{
+  g_string_append_printf (g->notes, "%s%s", g->notes->len ? "; " : "", note);
+  g_free (note);
+}
+
+/* A location holding more frames than the final state says were written
+ * there: that state is not these files' (the stream went on after the
+ * EOS that wrote it, and the process died before the next): its index,
+ * or G_MAXUINT */
+static guint
+final_contradicted (Gathered * g, const RtfSpreadLocationEnd * ends)
+{
+  guint i;
+
+  for (i = 0; i < g->found->len; i++) {
+    guint64 found = g_array_index (g->found, guint64, i);
+
+    if (found != G_MAXUINT64 && found > ends[i].frames)
+      return i;
+  }
+  return G_MAXUINT;
+}
+
+/* A location not found that the final state says holds no frame is no
+ * part missing: a note says so (TRUE); else the frames it held are known */
+static gboolean
+holds_nothing (Gathered * g, RtfMissingLocation * lost,
+    const RtfSpreadLocationEnd * e, const gchar * from)
+{
+  if (e->frames > 0) {
+    lost->frames = e->frames;
+    return FALSE;
+  }
+  add_note (g, g_strdup_printf ("location %s holds no frame: %s (the final "
+          "state in %s: %s, 0 frames written there)", lost->location,
+          e->state == RTF_SPREAD_END_ACTIVE ? "the recording placed none "
+          "there" : "it left the recording before its first", from,
+          rtf_spread_end_state_name (e->state)));
+  g_free (lost->location);
+  g_free (lost->why);
+  return TRUE;
+}
+
+/* Each location held against the final state read from `from`: the
+ * locations not found that held no frame are notes, the others' frames
+ * counted; a location with fewer frames than written there (the sink
+ * deleted none of its files) is short.  FALSE (a note) when a location
+ * holds more: the state is not used. */
+static gboolean
+apply_final (Gathered * g, gchar ** locations,
+    const RtfSpreadLocationEnd * ends, const gchar * from)
+{
+  guint i, k, bad = final_contradicted (g, ends);
+
+  if (bad != G_MAXUINT) {
+    add_note (g, g_strdup_printf ("the final state in %s says %"
+            G_GUINT64_FORMAT " frames were written at location %s, which "
+            "holds %" G_GUINT64_FORMAT ": it is not these files' (the stream "
+            "went on after that EOS?), not used", from, ends[bad].frames,
+            locations[bad], g_array_index (g->found, guint64, bad)));
+    return FALSE;
+  }
+  for (i = 0, k = 0; i < g->missing_locations->len; i++) {
+    RtfMissingLocation *lost = &g_array_index (g->missing_locations,
+        RtfMissingLocation, i);
+
+    if (!holds_nothing (g, lost, &ends[lost->index], from))
+      g_array_index (g->missing_locations, RtfMissingLocation, k++) = *lost;
+  }
+  g_array_set_size (g->missing_locations, k);
+  for (i = 0; i < g->found->len; i++) {
+    guint64 found = g_array_index (g->found, guint64, i);
+    RtfShortLocation s = { NULL, found, ends[i].frames };
+
+    if (found == G_MAXUINT64 || found >= ends[i].frames
+        || ends[i].files_deleted > 0)
+      continue;
+    s.location = g_strdup (locations[i]);
+    g_array_append_val (g->shorts, s);
+  }
+  return TRUE;
+}
+
 /* The gathered parts become the recording's */
 static RtfRecording *
 gathered_recording (Gathered * g, RtfSpreadManifest * m)
@@ -354,11 +407,16 @@ gathered_recording (Gathered * g, RtfSpreadManifest * m)
   rec->n_missing_locations = g->missing_locations->len;
   rec->missing_locations = (RtfMissingLocation *)
       g_array_free (g->missing_locations, FALSE);
+  rec->n_short_locations = g->shorts->len;
+  rec->short_locations = (RtfShortLocation *) g_array_free (g->shorts, FALSE);
+  g_array_free (g->found, TRUE);
+  rec->failed_over = g->failed_over;
+  rec->out_of_order = g->out_of_order;
   rec->note = g->notes->len ? g_string_free (g->notes, FALSE) : NULL;
   if (rec->note == NULL)
     g_string_free (g->notes, TRUE);
   g_hash_table_unref (g->places);
-  merge_order (rec);
+  rtf_recording_order_by_number (rec);
   rtf_recording_find_gaps (rec);
   return rec;
 }
@@ -368,8 +426,9 @@ rtf_spread_recording_open (const gchar * manifest, gboolean require_index,
     GError ** error)
 {
   RtfSpreadManifest m;
+  RtfSpreadLocationEnd *ends = NULL;
   Gathered g;
-  gchar *why = NULL;
+  gchar *why = NULL, *from;
   guint i, n;
   RtfRecording *rec = NULL;
 
@@ -389,7 +448,14 @@ rtf_spread_recording_open (const gchar * manifest, gboolean require_index,
   }
   if (!each_file_once (manifest, g.files, error))
     goto failed;
+  from = rtf_spread_manifest_find_final (manifest, &m, &ends);
+  if (from && !apply_final (&g, m.locations, ends, from))
+    g_clear_pointer (&from, g_free);
   rec = gathered_recording (&g, &m);
+  rec->final_manifest = from;
+  rec->ends = from ? ends : NULL;
+  if (from == NULL)
+    g_free (ends);
   rtf_spread_manifest_clear (&m);
   return rec;
 

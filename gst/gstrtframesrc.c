@@ -17,8 +17,16 @@
  * A recording with a part missing plays what exists, after a RESOURCE /
  * NOT_FOUND warning for each part: a location of a spread recording not
  * found (its disk dead or not mounted: named, with what was found where
- * it was looked for), files missing in the middle of a set (named, with
- * their numbers); the detail lists the frame numbers missing.
+ * it was looked for, and how many frames were written there when the
+ * sink wrote the final state at EOS), files missing in the middle of a
+ * set (named, with their numbers), a location holding fewer frames than
+ * written there; the detail lists the frame numbers missing.  What is no
+ * part of the recording is said in a RESOURCE / NOT_FOUND info message:
+ * a file after a set's last one that is not the recording's (a FIFO, a
+ * user's file: the set ends before it), a location of a spread that the
+ * final state says holds no frame.  Frames failed over from a location
+ * that left (appended after later frames where they were written again)
+ * play in frame-number order, also when one location is played alone.
  *
  * ## Example launch lines
  * |[
@@ -312,6 +320,23 @@ warn_missing_parts (GstRtFrameSrc * self, RtfRecording * rec,
   g_ptr_array_unref (parts);
 }
 
+/* What the reader took care of, for the application: a file at a name
+ * of the set that is not the recording's (the set ends before it), a
+ * location of a spread that holds no frame, frames failed over (played
+ * in number order) */
+static void
+tell_notes (GstRtFrameSrc * self, RtfRecording * rec, const gchar * location)
+{
+  if (rec->note)
+    GST_ELEMENT_INFO (self, RESOURCE, NOT_FOUND,
+        ("Recording \"%s\": %s.", location, rec->note), (NULL));
+  if (rec->failed_over)
+    GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " frames failed over "
+        "from another location (%" G_GUINT64_FORMAT " after a later one in "
+        "their file): played in number order", location, rec->failed_over,
+        rec->out_of_order);
+}
+
 static gboolean
 gst_rtframe_src_start (GstBaseSrc * src)
 {
@@ -336,6 +361,7 @@ gst_rtframe_src_start (GstBaseSrc * src)
     goto open_failed;
   warn_cut_files (self, rec);
   warn_missing_parts (self, rec, location);
+  tell_notes (self, rec, location);
   if (rec->n_frames == 0)
     goto empty;
 

@@ -1,8 +1,9 @@
 /* rtframe-dump: writes what the index of a recording (one file or a
  * rotated set) says of every frame, as CSV on stdout - one header line,
  * then one line a frame, for a spreadsheet or Python.  It only reads.
- * A recording spread over several locations (its manifest) is written in
- * frame-number order.  Exit status 0: every file read; 1: a file of the
+ * A recording spread over several locations (its manifest), or one whose
+ * files hold frames out of order (frames failed over from a location that
+ * left, appended after later ones), is written in frame-number order.  Exit status 0: every file read; 1: a file of the
  * set could not be read, or a part of the recording is missing (a
  * location, files in the middle of a set): its frames are missing from
  * the output, which says so on stderr; 2: the recording could not be
@@ -83,7 +84,22 @@ report_missing (const RtfRecording * rec)
   return n ? 1 : 0;
 }
 
-/* The frames of a spread, in frame-number order */
+/* What the reader took care of, on stderr: files at the set's names that
+ * are not the recording's, locations that hold no frame, frames failed
+ * over (the lines are in number order) */
+static void
+report_notes (const RtfRecording * rec)
+{
+  if (rec->note)
+    fprintf (stderr, "rtframe-dump: note: %s\n", rec->note);
+  if (rec->failed_over)
+    fprintf (stderr, "rtframe-dump: note: frames failed over from another "
+        "location: %" G_GUINT64_FORMAT ", placed in number order\n",
+        rec->failed_over);
+}
+
+/* The frames of a spread, or of files whose frames are out of order (a
+ * frame failed over), in frame-number order */
 static void
 put_in_order (RtfRecording * rec)
 {
@@ -156,6 +172,7 @@ main (int argc, char **argv)
   }
   if (rec->order)
     put_in_order (rec);
+  report_notes (rec);
   i = report_missing (rec);     /* (MAX evaluates twice) */
   status = MAX (status, (gint) i);
   if (fflush (stdout) != 0 || ferror (stdout)) {

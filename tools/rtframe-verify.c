@@ -3,9 +3,15 @@
  * checksums, and sums up the missed deadlines; lists the frames lost
  * upstream, before the recorder (index version 3), which are no fault of
  * the recording.  What is missing from the recording as a whole is a
- * fault too: a location of a spread not found, files missing in the
+ * fault too: a location of a spread not found (unless the final state
+ * the sink wrote in the manifests at EOS says it holds no frame: a note),
+ * one holding fewer frames than that state says, files missing in the
  * middle of a set, frame numbers no file holds (each range listed;
- * --allow-gaps accepts those).  It only reads.  Exit status 0: no fault;
+ * --allow-gaps accepts those).  A file after the set's last one that is
+ * not the recording's (a FIFO, a user's file without index or mark,
+ * another recording's) ends the set, with a note.  Frames failed over
+ * from a location that left are counted and read in frame-number order.
+ * It only reads.  Exit status 0: no fault;
  * 1: faults (listed); 2: the recording could not be read, or a file of it
  * is in use (being recorded). */
 #include "rtf-check.h"
@@ -66,6 +72,37 @@ print_upstream_gaps (const RtfRecordingFile * f, guint64 good_frames)
           ", how many not known (%s)\n", f->path, r->seq, detail->str);
     g_string_free (detail, TRUE);
   }
+}
+
+/* What the sink wrote at EOS of each location (a spread) */
+static void
+print_final (const RtfRecording * rec)
+{
+  guint i;
+
+  printf ("final state (%s):", rec->final_manifest);
+  for (i = 0; rec->locations[i]; i++)
+    printf ("%s %s %s, %" G_GUINT64_FORMAT " frames", i ? ";" : "",
+        rec->locations[i], rtf_spread_end_state_name (rec->ends[i].state),
+        rec->ends[i].frames);
+  printf ("\n");
+}
+
+/* Frames written again at a location after the one placed left: appended
+ * after the frames it took meanwhile, read in number order */
+static void
+print_failed_over (const RtfRecording * rec)
+{
+  printf ("frames failed over from another location: %" G_GUINT64_FORMAT
+      ", placed in number order", rec->failed_over);
+  if (rec->out_of_order)
+    printf (" (%" G_GUINT64_FORMAT " of them after a later frame in the "
+        "file%s)", rec->out_of_order, rec->locations ? "s of their location"
+        : "s");
+  if (rec->duplicates && rec->locations == NULL)
+    printf ("; %" G_GUINT64_FORMAT " numbers found twice, read once",
+        rec->duplicates);
+  printf ("\n");
 }
 
 int
@@ -166,13 +203,17 @@ main (int argc, char **argv)
         " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
         " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
         frames, bytes, sums, rec->missing);
-    if (rec->order)
+    if (rec->locations)
       printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
           "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
           "again after a location failed; read once); %u location%s not "
           "found\n", g_strv_length (rec->locations), rec->n_frames,
           rec->duplicates, rec->n_missing_locations,
           rec->n_missing_locations == 1 ? "" : "s");
+    if (rec->ends)
+      print_final (rec);
+    if (rec->failed_over)
+      print_failed_over (rec);
     if (recordings > 1 || prerecorded > 0)
       printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
           " frames held before their recording started (pre-record)\n",
