@@ -15,6 +15,7 @@
  * rtframesink where that is how the situation arises, by hand where the
  * input is hostile. */
 #include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
 #include <glib/gstdio.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1189,6 +1190,29 @@ cut_last_records (const gchar * loc, guint k)
   g_free (path);
 }
 
+/* The manifests beside locs as a crash leaves them: as the sink wrote
+ * them at start, without the final state it writes at EOS */
+static void
+as_crashed (gchar ** locs)
+{
+  guint i;
+
+  for (i = 0; locs[i]; i++) {
+    gchar *path = rtf_spread_manifest_path (locs[i]), *why = NULL;
+    RtfSpreadManifest m;
+
+    fail_unless (rtf_spread_manifest_read (path, &m, &why), "%s", why);
+#ifdef RTF_SPREAD_MANIFEST_HAS_FINAL
+    fail_unless (m.state == RTF_SPREAD_MANIFEST_FINAL, "%s: not final", path);
+    m.state = RTF_SPREAD_MANIFEST_STARTED;
+    g_clear_pointer (&m.ends, g_free);
+#endif
+    fail_unless (rtf_spread_manifest_write (locs[i], &m, &why), "%s", why);
+    rtf_spread_manifest_clear (&m);
+    g_free (path);
+  }
+}
+
 /* A spread crashed with 2 frames in flight at one disk (numbers 16 and
  * 18 of 20, none reported written): rtframe-recover cuts the tail and,
  * like rtframe-verify, says the two numbers are missing and exits 1;
@@ -1203,6 +1227,7 @@ GST_START_TEST (test_spread_crash_tools_agree)
   Run r = { 0 };
 
   spread_finish (spread_start (locs, "io-depth", "4", NULL), 20);
+  as_crashed (locs);
   cut_last_records (locs[0], 2);
   run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
   assert_run (&r, 1, says);
@@ -1450,6 +1475,683 @@ GST_START_TEST (test_v1_set_keeps_other_recordings_marked_files)
 
 GST_END_TEST;
 
+/* ---- issue 23 F1: what follows a set and is not the recording's -------- */
+
+/* A path as lstat sees it, and a regular file's bytes: to show a reader
+ * left it as it was */
+typedef struct
+{
+  struct stat st;
+  gchar *bytes;
+  gsize len;
+} Found;
+
+static void
+found_take (Found * f, const gchar * path)
+{
+  memset (f, 0, sizeof (*f));
+  fail_unless (lstat (path, &f->st) == 0, "%s: %s", path, g_strerror (errno));
+  if (S_ISREG (f->st.st_mode))
+    fail_unless (g_file_get_contents (path, &f->bytes, &f->len, NULL));
+}
+
+static void
+assert_found_alone (Found * f, const gchar * path)
+{
+  Found now;
+
+  found_take (&now, path);
+  fail_unless_equals_uint64 (now.st.st_ino, f->st.st_ino);
+  fail_unless_equals_int (now.st.st_mode, f->st.st_mode);
+  fail_unless_equals_uint64 (now.len, f->len);
+  fail_unless (f->len == 0 || memcmp (now.bytes, f->bytes, f->len) == 0);
+  g_free (now.bytes);
+  g_free (f->bytes);
+}
+
+/* The frame lines of rtframe-dump's output are `want` (n numbers), in
+ * that order */
+static void
+assert_dump_lines (const gchar * out, const guint64 * want, guint n)
+{
+  gchar **lines = g_strsplit (out, "\n", -1);
+  guint i, k = 0;
+
+  for (i = 0; lines[i]; i++)
+    if (g_ascii_isdigit (lines[i][0])) {
+      fail_unless (k < n, "more frames than %u: %s", n, lines[i]);
+      fail_unless_equals_uint64 (g_ascii_strtoull (lines[i], NULL, 10),
+          want[k]);
+      k++;
+    }
+  fail_unless_equals_int (k, n);
+  g_strfreev (lines);
+}
+
+/* 0, 1, ..., n - 1 */
+static guint64 *
+upto (guint n)
+{
+  guint count;
+
+  return every (0, 1, n, &count);
+}
+
+/* Every reader takes the recording at location as its frames `want`, says
+ * `note`, and finds no fault: verify and recover exit 0, dump lists them,
+ * rtframesrc plays them byte-exact without a warning */
+static void
+assert_read_with_note (const gchar * location, const guint64 * want, guint n,
+    const gchar * note)
+{
+  Played p;
+  Run r = { 0 };
+
+  run_bounded (&r, 20, 0, "rtframe-verify", location, NULL);
+  assert_run (&r, 0, note);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", location, NULL);
+  assert_run (&r, 0, note);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-dump", location, NULL);
+  assert_run (&r, 0, note);
+  assert_dump_lines (r.out, want, n);
+  run_clear (&r);
+  play (location, &p);
+  fail_unless (p.warnings->len == 0, "%s", p.warnings->str);
+  assert_played (&p, want, n);
+  played_clear (&p);
+}
+
+/* The recording id in the index of path */
+static RtfRecordingId
+index_id (const gchar * path)
+{
+  gchar *idx = rtf_index_path (path);
+  gint fd = open (idx, O_RDONLY);
+  GError *error = NULL;
+  RtfIndex *index;
+  RtfRecordingId id;
+
+  fail_unless (fd >= 0);
+  index = rtf_index_read (fd, G_MAXUINT64, &error);
+  fail_unless (index != NULL, "%s", error ? error->message : "");
+  id = index->header.recording_id;
+  rtf_index_free (index);
+  close (fd);
+  g_free (idx);
+  return id;
+}
+
+/* A file of `size` bytes at path, marked (the sink's xattr) as file
+ * `number` of recording id */
+static void
+write_marked (const gchar * path, gsize size, const RtfRecordingId * id,
+    guint64 number)
+{
+  gchar *bytes = g_malloc0 (MAX (size, 1));
+  gint fd;
+
+  fail_unless (g_file_set_contents (path, bytes, size, NULL));
+  fd = open (path, O_RDWR);
+  fail_unless (fd >= 0);
+  fail_unless_equals_int (rtf_file_mark_set (fd, id, number), 0);
+  close (fd);
+  g_free (bytes);
+}
+
+/* Issue 23, F1 (torture seeds 0x814b196b81a41a86, 0x0ed8d5cbf8bcd5f0): at
+ * the set's next name after its last file, something that is not the
+ * recording's - a user's file without index or mark, a FIFO, a directory,
+ * a file another recording marked - is no part of it (the sink leaves
+ * such a file alone): every reader ends the set before it, says so in a
+ * note and leaves it as it was.  On c8d0d25 and until this fix:
+ * rtframesrc refused the whole recording ("Could not open recording
+ * ...: no index"), verify FAULT and exit 1, recover and dump exit 1. */
+GST_START_TEST (test_foreign_file_after_set_not_read)
+{
+  gchar *pattern = rtf_test_tmp_path ("c-%05d.raw");
+  gchar *next = rtf_pattern_format (pattern, 2), *first;
+  guint64 *want = upto (10);
+  RtfRecordingId theirs;
+  Found f;
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
+  first = rtf_pattern_format (pattern, 0);
+  memset (theirs.bytes, 0x5a, sizeof (theirs.bytes));
+
+  write_text (next, "someone's notes, not a recording\n");
+  found_take (&f, next);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw is not this "
+      "recording's: it has no index, and no mark of this recording; the set "
+      "ends before it (it is left as it is)");
+  assert_found_alone (&f, next);
+  fail_unless (g_unlink (next) == 0);
+
+  fail_unless (mkfifo (next, 0644) == 0);
+  found_take (&f, next);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw is not this "
+      "recording's: it is a FIFO, not a regular file; the set ends before it");
+  assert_found_alone (&f, next);
+  fail_unless (g_unlink (next) == 0);
+
+  fail_unless (g_mkdir (next, 0755) == 0);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw is not this "
+      "recording's: it is a directory");
+  fail_unless (g_rmdir (next) == 0);
+
+  write_marked (next, FRAME, &theirs, 2);
+  found_take (&f, next);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw belongs to another "
+      "recording (5a5a5a5a");
+  assert_found_alone (&f, next);
+  fail_unless (g_unlink (next) == 0);
+  g_free (want);
+  g_free (first);
+  g_free (next);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
+/* ... but a file that carries the recording's own mark is the recording's,
+ * whatever its index: one made empty and marked, whose index a crash kept
+ * from existing, is an empty file opened ahead (verify OK, recover deletes
+ * it); one with bytes and no index is a fault of the recording (verify
+ * FAULT, recover leaves it, rtframesrc refuses to play past it) - never
+ * left out with a note */
+GST_START_TEST (test_marked_file_after_set_is_recordings)
+{
+  gchar *pattern = rtf_test_tmp_path ("c-%05d.raw");
+  gchar *next = rtf_pattern_format (pattern, 2), *first;
+  RtfRecordingId id;
+  Found f;
+  Run r = { 0 };
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
+  first = rtf_pattern_format (pattern, 0);
+  id = index_id (first);
+
+  write_marked (next, 0, &id, 2);
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 0, "c-00002.raw: empty, opened ahead");
+  fail_unless (strstr (r.out, "not this recording's") == NULL, "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 0, "c-00002.raw: no frame of it was reported written");
+  run_clear (&r);
+  fail_unless (!g_file_test (next, G_FILE_TEST_EXISTS));
+
+  write_marked (next, FRAME, &id, 2);
+  found_take (&f, next);
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 1, "FAULT ");
+  fail_unless (strstr (r.out, "c-00002.raw: its index") != NULL, "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 1, "c-00002.raw: its index");
+  run_clear (&r);
+  assert_found_alone (&f, next);
+  assert_src_refuses (pattern, "c-00002.raw");
+  g_free (first);
+  g_free (next);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
+/* The sink reaching a FIFO at its next name (a RESOURCE/OPEN_WRITE error,
+ * the FIFO left alone): every frame it reported written is read back,
+ * by every reader, and the FIFO is a note (torture seed
+ * 0x814b196b81a41a86: none of the 51 frames reported written played) */
+GST_START_TEST (test_fifo_reached_by_sink_not_read)
+{
+  gchar *pattern = rtf_test_tmp_path ("f-%05d.raw");
+  gchar *fifo = rtf_pattern_format (pattern, 2);
+  guint64 *want, written;
+  GstStructure *st;
+  Found f;
+  Rec *r;
+  guint64 i;
+
+  fail_unless (mkfifo (fifo, 0644) == 0);
+  found_take (&f, fifo);
+  r = rtf_test_rec_start (pattern, "max-file-size=7040", CAPS);
+  for (i = 0; i < 15 && rtf_test_rec_push (r, 0, i) == GST_FLOW_OK; i++);
+  gst_harness_push_event (r->h, gst_event_new_eos ());
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, "f-00002.raw");
+  /* (the frames of file 1 after the one whose release saw the error are
+   * lost with it, not reported written) */
+  st = rtf_test_get_stats (r->h);
+  written = rtf_test_stat_u64 (st, "frames-written");
+  fail_unless (written >= 5 && written <= 10, "%" G_GUINT64_FORMAT, written);
+  gst_structure_free (st);
+  rtf_test_rec_stop (r);
+  assert_found_alone (&f, fifo);
+  want = upto (written);
+  assert_read_with_note (pattern, want, written, "f-00002.raw is not this "
+      "recording's: it is a FIFO");
+  g_free (want);
+  g_free (fifo);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
+/* ---- issue 23 F2: a location that holds no frame ----------------------- */
+
+/* Frames 0..n-1 pushed, each taken */
+static void
+push_all (Rec * r, guint64 n)
+{
+  guint64 i;
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
+}
+
+/* What the sink posted: errors counted, warnings of `code` counted
+ * (printed), location-left messages counted */
+typedef struct
+{
+  guint errors, warnings, left;
+} Posted;
+
+static void
+pop_posted (GstBus * bus, gint code, Posted * p)
+{
+  GstMessage *msg;
+
+  memset (p, 0, sizeof (*p));
+  while ((msg = gst_bus_pop (bus))) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      p->errors++;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      g_print ("  WARNING: %s\n", err->message);
+      p->warnings += err->domain == GST_RESOURCE_ERROR && err->code == code;
+      g_error_free (err);
+    }
+    p->left += gst_message_has_name (msg, "rtframesink-location-left");
+    gst_message_unref (msg);
+  }
+}
+
+/* data (size bytes) is stamped frame seq, byte for byte */
+static gboolean
+frame_is (const guint8 * data, gsize size, guint64 seq)
+{
+  guint8 *want = g_malloc (size);
+  gboolean same;
+
+  rtf_test_fill_frame (want, size, 0, seq);
+  same = memcmp (want, data, size) == 0;
+  g_free (want);
+  return same;
+}
+
+/* The names in dir but the manifest's, as one string */
+static gchar *
+files_in (const gchar * dir)
+{
+  GString *s = g_string_new (NULL);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  fail_unless (d != NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (!g_str_has_suffix (name, RTF_SPREAD_MANIFEST_SUFFIX))
+      g_string_append_printf (s, "%s ", name);
+  g_dir_close (d);
+  return g_string_free (s, FALSE);
+}
+
+/* The manifest beside location holds the final state: each location's
+ * state and frames written there */
+static void
+assert_final (const gchar * location, const gchar * states,
+    const gchar * frames)
+{
+  gchar *path = rtf_spread_manifest_path (location), *text = NULL;
+  gchar *s = g_strdup_printf ("\nlocation-states=%s\n", states);
+  gchar *f = g_strdup_printf ("\nlocation-frames=%s\n", frames);
+
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+  fail_unless (strstr (text, "\nfinal=true\n") != NULL, "%s", text);
+  fail_unless (strstr (text, s) != NULL && strstr (text, f) != NULL, "%s",
+      text);
+  g_free (f);
+  g_free (s);
+  g_free (text);
+  g_free (path);
+}
+
+/* Issue 23, F2: a location the recording placed no frame at holds no
+ * file once rtframe-recover deleted the empty one the sink had made; the
+ * final state the sink writes in the manifests at EOS says it holds
+ * none, so it is a note, not a fault, through either manifest.  After a crash (no final state:
+ * the manifests as written at start) nothing tells it from a disk that
+ * died: a fault, saying so.  Before: verify "FAULT location ... is
+ * missing", exit 1; recover and dump exit 1; rtframesrc a warning. */
+GST_START_TEST (test_location_without_frame_noted)
+{
+  gchar **locs = two_locations ("n-%05d.raw");
+  gchar *m0 = rtf_spread_manifest_path (locs[0]);
+  gchar *m1 = rtf_spread_manifest_path (locs[1]);
+  gchar *b = rtf_test_tmp_path ("b"), *in_b, *note;
+  const guint64 want[] = { 0 };
+  Run r = { 0 };
+
+  /* round robin: the only frame goes to a; b's first file stays empty,
+   * and rtframe-recover deletes it (marked, never written) */
+  spread_finish (spread_start (locs, NULL), 1);
+  assert_final (locs[0], "active;active;", "1;0;");
+  assert_final (locs[1], "active;active;", "1;0;");
+  run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
+  assert_run (&r, 0, "n-00000.raw: no frame of it was reported written");
+  run_clear (&r);
+  in_b = files_in (b);
+  fail_unless_equals_string (in_b, "");
+  note = g_strdup_printf ("location %s holds no frame: the recording placed "
+      "none there", locs[1]);
+  assert_read_with_note (m0, want, 1, note);
+  assert_read_with_note (m1, want, 1, note);
+
+  as_crashed (locs);
+  run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+  assert_run (&r, 1, "no manifest holds the recording's final state");
+  fail_unless (strstr (r.out, locs[1]) != NULL, "%s", r.out);
+  run_clear (&r);
+  g_free (note);
+  g_free (in_b);
+  g_free (b);
+  g_free (m1);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* The same with a disk full from the start (torture seeds
+ * 0xc4e4a7d018a3c5ae, 0xb22f077d3a30eadf; root: a tmpfs of 16 KiB with
+ * someone's file leaving room for the manifest only): that location fails
+ * at its first frame and leaves, all 20 frames are written at the other.
+ * Read through either manifest (the full location's was written at start
+ * and has no final state: the readers take the other's) every reader
+ * finds all 20 frames and says why the location holds none; someone's
+ * file is as it was.  Before: verify FAULT, exit 1. */
+GST_START_TEST (test_full_location_at_start_noted)
+{
+  gchar **locs = two_locations ("full-%05d.raw");
+  gchar *a = rtf_test_tmp_path ("a"), *cmd, *theirs, *note;
+  gchar *m0 = rtf_spread_manifest_path (locs[0]);
+  gchar *m1 = rtf_spread_manifest_path (locs[1]);
+  guint64 *want = upto (20);
+  GstStructure *st;
+  Posted posted;
+  Found f;
+  Rec *r;
+
+  if (!rtf_test_is_root ()) {
+    g_print ("skipped: mounting a small tmpfs needs root\n");
+    goto out;
+  }
+  cmd = g_strdup_printf ("mount -t tmpfs -o size=16k tmpfs '%s'", a);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+  theirs = g_build_filename (a, "theirs.bin", NULL);
+  cmd = g_strdup_printf ("dd if=/dev/urandom of='%s' bs=4096 count=3 "
+      "2>/dev/null", theirs);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+  found_take (&f, theirs);
+
+  r = spread_start (locs, "min-free-space", "0", NULL);
+  push_all (r, 20);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  pop_posted (r->bus, GST_RESOURCE_ERROR_NO_SPACE_LEFT, &posted);
+  fail_unless_equals_int (posted.errors, 0);
+  fail_unless_equals_int (posted.warnings, 1);
+  fail_unless_equals_int (posted.left, 1);
+  st = rtf_test_get_stats (r->h);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 20);
+  gst_structure_free (st);
+  rtf_test_rec_stop (r);
+  assert_found_alone (&f, theirs);
+  assert_final (locs[1], "failed;active;", "0;20;");
+
+  note = g_strdup_printf ("location %s holds no frame: it left the "
+      "recording before its first", locs[0]);
+  assert_read_with_note (m1, want, 20, note);
+  if (g_file_test (m0, G_FILE_TEST_EXISTS))
+    assert_read_with_note (m0, want, 20, note);
+  g_free (note);
+  fail_unless (rtf_test_umount (a));
+  g_free (theirs);
+out:
+  g_free (want);
+  g_free (m1);
+  g_free (m0);
+  g_free (a);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* With the final state the readers know how many frames each location
+ * holds: a location's last file removed after the recording (its tail: no
+ * gap in the numbers shows it) is a fault, "holds 8 frames, 10 were
+ * reported written there"; the location gone, its 10 frames are counted.
+ * Before: the tail removed, verify said OK (exit 0). */
+GST_START_TEST (test_final_state_counts_frames)
+{
+  gchar **locs = record_two ("t-%05d.raw", 20);
+  gchar *m0 = rtf_spread_manifest_path (locs[0]);
+  gchar *b = rtf_test_tmp_path ("b"), *says, *rm;
+  Played p;
+  Run r = { 0 };
+
+  remove_file (locs[1], 2);
+  says = g_strdup_printf ("location %s holds 8 frames, 10 were reported "
+      "written there", locs[1]);
+  run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+  assert_run (&r, 1, says);
+  fail_unless (strstr (r.out, "2 are missing") != NULL, "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-dump", m0, NULL);
+  assert_run (&r, 1, says);
+  run_clear (&r);
+  play (m0, &p);
+  fail_unless (strstr (p.warnings->str, says) != NULL, "%s", p.warnings->str);
+  fail_unless_equals_int64 (p.frames, 18);
+  played_clear (&p);
+  g_free (says);
+
+  rm = g_strdup_printf ("rm -rf '%s'", b);
+  fail_unless_equals_int (rtf_test_run (rm), 0);
+  run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+  assert_run (&r, 1, "the 10 frames reported written there (the final state "
+      "in ");
+  run_clear (&r);
+  g_free (rm);
+  g_free (b);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* ---- issue 23 F8: frames failed over, read in number order ------------ */
+
+static gint
+by_number (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The frame numbers rec's files hold, sorted, in *want (*n); how many of
+ * them come after a higher one in the order of the files */
+static guint64
+b_frames (const RtfRecording * rec, guint64 ** want, guint * n)
+{
+  GArray *seqs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 top = 0, late = 0, j;
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++)
+    for (j = 0; j < rec->files[i].walk.frames; j++) {
+      guint64 seq = rec->files[i].index->records[j].seq;
+
+      late += seqs->len > 0 && seq < top;
+      top = MAX (top, seq);
+      g_array_append_val (seqs, seq);
+    }
+  g_array_sort (seqs, by_number);
+  *n = seqs->len;
+  *want = (guint64 *) g_array_free (seqs, FALSE);
+  return late;
+}
+
+/* A spread over two locations whose first (a) fails mid-run - a FIFO at
+ * its second file's name - while frames go flat out, round robin: the
+ * frames queued there are written at b after frames b took meanwhile.
+ * Tries up to 5 recordings until b's files hold a frame after a later one
+ * (as every one did by hand); the locations in *locs, b's frames in
+ * number order in *want (*n). */
+static void
+record_failed_over (gchar *** locs, guint64 ** want, guint * n)
+{
+  guint round;
+
+  for (round = 0; round < 5; round++) {
+    gchar *name = g_strdup_printf ("o%u-%%05d.raw", round), *fifo;
+    GError *error = NULL;
+    RtfRecording *rec;
+    Posted posted;
+    guint64 k;
+    Rec *r;
+
+    *locs = two_locations (name);
+    fifo = rtf_pattern_format ((*locs)[0], 1);
+    fail_unless (mkfifo (fifo, 0644) == 0);
+    r = spread_start (*locs, "max-file-size", "5632", NULL);
+    push_all (r, 40);
+    fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+    pop_posted (r->bus, GST_RESOURCE_ERROR_OPEN_WRITE, &posted);
+    fail_unless_equals_int (posted.errors, 0);
+    fail_unless_equals_int (posted.left, 1);
+    rtf_test_rec_stop (r);
+    rec = rtf_recording_open ((*locs)[1], 0, TRUE, &error);
+    fail_unless (rec != NULL, "%s", error ? error->message : "");
+    k = b_frames (rec, want, n);
+    g_print ("  round %u: b holds %u frames, %" G_GUINT64_FORMAT " after a "
+        "later one in its files\n", round, *n, k);
+    rtf_recording_free (rec);
+    g_free (fifo);
+    g_free (name);
+    if (k > 0)
+      return;
+    g_free (*want);
+    g_strfreev (*locs);
+  }
+  fail ("no frame failed over landed after a later one in 5 recordings");
+}
+
+/* Issue 23, F8 (torture seeds 0x18f534e59c730443, 0x68307185efbc9e4e): a
+ * location read alone (its pattern: the only way when no manifest could
+ * be written) whose files hold frames failed over after later ones is
+ * read in number order by every reader, verify and dump saying so;
+ * rtframesrc seeks in it by frame and by time.  Through the manifest the
+ * whole recording reads, a's FIFO a note (F1).  Before: rtframesrc played
+ * 13 then 8 (pts going back), dump listed them so, verify said nothing. */
+GST_START_TEST (test_failed_over_frames_in_number_order)
+{
+  gchar **locs, *m1, *says;
+  guint64 *want, *all = upto (40);
+  GRand *rand = g_rand_new_with_seed (23);
+  GstElement *pipe, *sink;
+  guint n, i;
+  Played p;
+  Run r = { 0 };
+
+  record_failed_over (&locs, &want, &n);
+  for (i = 1; i < n; i++)
+    fail_unless (want[i] > want[i - 1]);
+  says = g_strdup ("frames failed over from another location: ");
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", locs[1], NULL);
+  assert_run (&r, 0, says);
+  fail_unless (strstr (r.out, ", placed in number order") != NULL, "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-dump", locs[1], NULL);
+  assert_run (&r, 0, says);
+  assert_dump_lines (r.out, want, n);
+  run_clear (&r);
+  play (locs[1], &p);
+  assert_played (&p, want, n);
+  played_clear (&p);
+
+  /* seeks land on the frame asked for: its place, or its time */
+  pipe = gst_parse_launch ("rtframesrc name=src ! appsink name=out "
+      "sync=false", NULL);
+  fail_unless (pipe != NULL);
+  {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+
+    g_object_set (src, "location", locs[1], NULL);
+    gst_object_unref (src);
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < 16; i++) {
+    guint k = g_rand_int_range (rand, 0, n);
+    GstSample *sample;
+    GstMapInfo map;
+
+    if (i % 2 == 0)
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_DEFAULT,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, k));
+    else                        /* 20 ms into the frame (pts seq / 20 s) */
+      fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
+              want[k] * GST_SECOND / 20 + 20 * GST_MSECOND));
+    sample = gst_app_sink_pull_preroll (GST_APP_SINK (sink));
+    fail_unless (sample != NULL);
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    fail_unless (frame_is (map.data, map.size, want[k]),
+        "seek %u to place %u: not frame %" G_GUINT64_FORMAT, i, k, want[k]);
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+
+  /* the whole recording, through b's manifest (a's has no final state) */
+  m1 = rtf_spread_manifest_path (locs[1]);
+  assert_read_with_note (m1, all, 40, "-00001.raw is not this recording's: "
+      "it is a FIFO");
+  run_bounded (&r, 20, 0, "rtframe-verify", m1, NULL);
+  assert_run (&r, 0, " 40 frames in frame-number order");
+  run_clear (&r);
+  g_free (m1);
+  g_rand_free (rand);
+  g_free (says);
+  g_free (all);
+  g_free (want);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_readers_suite (void)
 {
@@ -1477,6 +2179,15 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_file_after_gap_of_other_recording_not_read);
   tcase_add_test (tc, test_spread_crash_tools_agree);
   tcase_add_test (tc, test_spread_sigkill_tools_agree);
+  tc = rtf_test_tcase (s, "torture findings");
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
+  tcase_add_test (tc, test_foreign_file_after_set_not_read);
+  tcase_add_test (tc, test_marked_file_after_set_is_recordings);
+  tcase_add_test (tc, test_fifo_reached_by_sink_not_read);
+  tcase_add_test (tc, test_location_without_frame_noted);
+  tcase_add_test (tc, test_full_location_at_start_noted);
+  tcase_add_test (tc, test_final_state_counts_frames);
+  tcase_add_test (tc, test_failed_over_frames_in_number_order);
   tc = rtf_test_tcase (s, "paths");
   tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_relative_locations_found_from_anywhere);

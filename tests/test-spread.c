@@ -642,6 +642,92 @@ GST_START_TEST (test_foreign_manifest_left)
 
 GST_END_TEST;
 
+/* Issue 23, F2 (the sink's part): at EOS the manifest beside every
+ * location still in the set holds the recording's final state - each
+ * location's state and the frames written there -, and loses it before
+ * the first frame when the stream goes on after a flush (a crash then
+ * must not leave a final state the files contradict); the next EOS
+ * writes it again with the new figures */
+/* Whether the manifest beside location holds the final state ("final",
+ * read as text: a reader of version 2 that knows no final state sees
+ * these keys too), and then the frames at each location (both active) */
+static gboolean
+manifest_final (const gchar * location, guint64 * a, guint64 * b)
+{
+  gchar *path = rtf_test_spread_manifest (location);
+  GKeyFile *kf = g_key_file_new ();
+  gchar **states, *final;
+  gint *frames;
+  gsize n = 0;
+  gboolean is_final;
+
+  fail_unless (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL));
+  final = g_key_file_get_value (kf, "rtframe-spread", "final", NULL);
+  is_final = g_strcmp0 (final, "true") == 0;
+  if (is_final) {
+    states = g_key_file_get_string_list (kf, "rtframe-spread",
+        "location-states", NULL, NULL);
+    fail_unless (states && g_strv_length (states) == 2);
+    fail_unless_equals_string (states[0], "active");
+    fail_unless_equals_string (states[1], "active");
+    frames = g_key_file_get_integer_list (kf, "rtframe-spread",
+        "location-frames", &n, NULL);
+    fail_unless_equals_int (n, 2);
+    *a = frames[0];
+    *b = frames[1];
+    g_free (frames);
+    g_strfreev (states);
+  }
+  g_free (final);
+  g_key_file_free (kf);
+  g_free (path);
+  return is_final;
+}
+
+GST_START_TEST (test_final_manifest_taken_back)
+{
+  gchar **locs = two_locations ("e-%05d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  Rec *r = rtf_test_spread_start (locs, "placement=round-robin", CAPS);
+  guint64 a = 0, b = 0;
+  guint i;
+
+  for (i = 0; i < 2; i++)
+    fail_if (manifest_final (locs[i], &a, &b));
+  rtf_test_spread_push (r, 0, 5, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  for (i = 0; i < 2; i++) {
+    fail_unless (manifest_final (locs[i], &a, &b), "not final at EOS");
+    fail_unless_equals_uint64 (a, 3);
+    fail_unless_equals_uint64 (b, 2);
+  }
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_flush_stop (FALSE)));
+  {
+    GstSegment seg;
+
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (r->h, gst_event_new_segment (&seg)));
+  }
+  rtf_test_spread_push (r, 5, 6, 0);
+  for (i = 0; i < 2; i++)
+    fail_if (manifest_final (locs[i], &a, &b), "still final after a flush "
+        "and a frame");
+  rtf_test_spread_push (r, 6, 10, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  for (i = 0; i < 2; i++) {
+    fail_unless (manifest_final (locs[i], &a, &b), "not final at EOS");
+    fail_unless_equals_uint64 (a + b, 10);
+  }
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
+  rtf_test_spread_assert_whole (m0, FRAME, 10);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 static Suite *
 spread_suite (void)
 {
@@ -664,6 +750,7 @@ spread_suite (void)
   tcase_add_test (tc, test_failed_start_touches_nothing);
   tcase_add_test (tc, test_locations_share_names);
   tcase_add_test (tc, test_link_at_location_refused);
+  tcase_add_test (tc, test_final_manifest_taken_back);
   return s;
 }
 
