@@ -39,12 +39,13 @@ if ! out=$(meson compile -C "$build" gst/gstrtframe tools/rtframe-verify \
   echo "$out" | tail -30 >&2
   exit 1
 fi
+build=$(cd "$build" && pwd)   # (absolute: --build /path or --build dir)
 exe="$build/tests/torture/torture"
 [ -x "$exe" ] || { echo "torture: $exe was not built (meson -Dtests=true)" >&2; exit 1; }
-export GST_PLUGIN_PATH_1_0="$PWD/$build/gst"
-export GST_REGISTRY_1_0="$PWD/$build/tests/torture/registry.bin"
+export GST_PLUGIN_PATH_1_0="$build/gst"
+export GST_REGISTRY_1_0="$build/tests/torture/registry.bin"
 export GST_REGISTRY_FORK=no
-export RTFRAME_TOOLS_DIR="$PWD/$build/tools"
+export RTFRAME_TOOLS_DIR="$build/tools"
 export G_DEBUG=fatal-criticals
 if [ "$(id -u)" -eq 0 ]; then
   exec flock /var/tmp/rtf-root-tests.lock "$exe" ${args[@]+"${args[@]}"}
