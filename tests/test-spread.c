@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rtf-pattern.h"
 #include "rtf-spread-manifest.h"
 #include "rtf-spread-place.h"
 #include "rtf-test-spread.h"
@@ -543,6 +544,10 @@ GST_START_TEST (test_locations_share_names)
     {"c.raw", "./c.raw"},
     {"d-%05d.raw", "d-%d.raw"},
     {"e.raw", "e.raw.idx"},
+    /* a number glued to digits: file 10 of the first is file 0 of the
+     * second (the adversarial review: sampled numbers missed it) */
+    {"g%d.raw", "g1%d.raw"},
+    {"h%03d.raw", "h1%02d.raw"},
   };
   gchar *dir = rtf_test_tmp_path ("names"), *listing;
   guint i;
@@ -555,7 +560,7 @@ GST_START_TEST (test_locations_share_names)
     gchar *props = rtf_test_spread_props (locs, NULL);
 
     rtf_test_assert_start_fails ("rtframesink", locs[0], props,
-        GST_RESOURCE_ERROR_SETTINGS, "would both write");
+        GST_RESOURCE_ERROR_SETTINGS, "both write");
     g_free (props);
     g_free (locs[0]);
     g_free (locs[1]);
@@ -563,6 +568,20 @@ GST_START_TEST (test_locations_share_names)
   listing = dir_listing (dir);
   fail_unless_equals_string (listing, "");
   g_free (listing);
+  /* names apart in one directory record */
+  {
+    gchar *locs[3] = { g_build_filename (dir, "left-%03d.raw", NULL),
+      g_build_filename (dir, "right-%03d.raw", NULL), NULL
+    };
+    gchar *m0 = rtf_test_spread_manifest (locs[0]);
+    GstStructure *st = record_spread (locs, NULL, 6);
+
+    rtf_test_spread_assert_whole (m0, FRAME, 6);
+    gst_structure_free (st);
+    g_free (m0);
+    g_free (locs[0]);
+    g_free (locs[1]);
+  }
   g_free (dir);
 }
 
@@ -580,13 +599,13 @@ GST_START_TEST (test_link_at_location_refused)
 
   for (i = 0; i < G_N_ELEMENTS (names); i++) {
     gchar *target = rtf_test_tmp_path (i ? "target1" : "target0");
-    gchar *first = i ? g_strdup_printf (names[i], 0) : g_strdup (names[i]);
+    gchar *name0 = rtf_pattern_format (names[i], 0);
     gchar *d0 = g_path_get_dirname (dirs[0]), *d1 =
         g_path_get_dirname (dirs[1]);
     gchar *locs[3] = { g_build_filename (d0, names[i], NULL),
       g_build_filename (d1, names[i], NULL), NULL
     };
-    gchar *link = g_build_filename (d1, first, NULL), *props, *to;
+    gchar *link = g_build_filename (d1, name0, NULL), *props, *to;
     GStatBuf st;
 
     fail_unless (g_file_set_contents (target, "theirs", -1, NULL));
@@ -604,7 +623,7 @@ GST_START_TEST (test_link_at_location_refused)
     g_free (locs[1]);
     g_free (d0);
     g_free (d1);
-    g_free (first);
+    g_free (name0);
     g_free (target);
   }
   g_strfreev (dirs);
