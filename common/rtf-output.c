@@ -525,31 +525,46 @@ rtf_output_index_idle (RtfOutput * o)
 }
 
 gint
-rtf_output_seal (RtfOutput * o)
+rtf_output_index_flush (RtfOutput * o)
 {
   gint ret;
 
+  if (o->index_fd < 0)
+    return 0;
+  while (o->index_len > 0) {
+    ssize_t n = pwrite (o->index_fd, o->index_buf, o->index_len,
+        (off_t) o->index_end);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    o->index_submitted = o->index_len;
+    if ((ret = rtf_output_index_done (o, n < 0 ? -errno : (gint) n)) != 0)
+      return ret;
+  }
+  return 0;
+}
+
+gint
+rtf_output_seal (RtfOutput * o)
+{
+  gint ret, cut;
+
   /* what the index still holds (the writer writes it as it goes; this is
    * left after a failure or an abandoned stop) */
-  if (o->index_fd >= 0) {
-    while (o->index_len > 0) {
-      ssize_t n = pwrite (o->index_fd, o->index_buf, o->index_len,
-          (off_t) o->index_end);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      o->index_submitted = o->index_len;
-      if ((ret = rtf_output_index_done (o, n < 0 ? -errno : (gint) n)) != 0)
-        return ret;
-    }
-  }
-  if ((ret =
-          rtf_file_make_whole (&o->file, o->written_end, o->reserved_end)) != 0)
-    return ret;
-  o->reserved_end = o->written_end;
-  if (o->index_fd >= 0 && fdatasync (o->index_fd) < 0)
+  ret = rtf_output_index_flush (o);
+  /* the data cut to its frames and the reservation given back even when
+   * the index could not be written (ENOSPC): the room it gives back may
+   * let the index through after all */
+  cut = rtf_file_make_whole (&o->file, o->written_end, o->reserved_end);
+  if (cut == 0)
+    o->reserved_end = o->written_end;
+  if (ret != 0 && cut == 0)
+    ret = rtf_output_index_flush (o);
+  if (ret == 0)
+    ret = cut;
+  if (ret == 0 && o->index_fd >= 0 && fdatasync (o->index_fd) < 0)
     return errno;
-  return 0;
+  return ret;
 }
 
 void

@@ -147,6 +147,10 @@ gboolean rtf_output_index_next (RtfOutput * o, const guint8 ** buf,
 gint rtf_output_index_done (RtfOutput * o, gint res);
 gboolean rtf_output_index_idle (RtfOutput * o);
 
+/* Writes what the index still holds, now, on this thread (no index
+ * write may be in flight): 0 or the errno (the records left waiting). */
+gint rtf_output_index_flush (RtfOutput * o);
+
 /* Forgets the frames written but not reported (an abandoned writer): the
  * file and the index are cut back to the frames reported written. */
 void rtf_output_keep_released (RtfOutput * o);

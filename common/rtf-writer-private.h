@@ -184,10 +184,11 @@ struct _RtfWriter
   guint8 *carry;                /* file bytes of cur's last partial block */
   gsize carry_len;
   gboolean prefix_broken;       /* a frame was lost: no later one counts */
-  gboolean unnamed_lost;        /* after an error, a written frame of a
-                                 * file never given its name was released
-                                 * lost: no later one counts written
-                                 * (rtf-writer-release.c) */
+  gboolean lost_after_error;    /* after an error, a written frame that
+                                 * cannot be found (its file never given
+                                 * its name, its index record not on
+                                 * file) was released lost: no later one
+                                 * counts written (rtf-writer-release.c) */
   RtfCompletion *completions;   /* scratch for the engine's reap */
   RtfFrameReport *misses;       /* scratch for rtf_queue_collect_missed() */
   guint max_misses;

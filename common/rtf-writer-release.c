@@ -218,35 +218,56 @@ record_done (RtfWriter * w)
 
 /* ---- handing frames back --------------------------------------------- */
 
+/* Its record is on file (or it has no index) */
+static gboolean
+record_on_file (const RtfOutput * o, const RtfFrame * f)
+{
+  return o->index_fd < 0 || f->record_no <= o->index_records_done;
+}
+
 /* A written frame can be found after a crash: its record on file, its
- * file at its name.  (After an error the records still held are written
- * by rtf_output_seal(); the frames go back at once - but not a frame of a
- * file that never got its name: release_done() counts it lost.) */
+ * file at its name. */
 static gboolean
 findable (RtfWriter * w, const RtfFrame * f)
 {
-  RtfOutput *o = f->output;
-
-  if (w->error)
-    return TRUE;
-  if (o->index_fd >= 0 && f->record_no > o->index_records_done)
-    return FALSE;
-  return rtf_output_is_named (o);
+  return record_on_file (f->output, f) && rtf_output_is_named (f->output);
 }
 
-/* After an error, a written frame is still lost when its file was never
- * given its name (naming it failed: the hidden file goes, nothing of it
- * can be found), and so is every frame after it: the recording keeps a
- * whole prefix */
-static void
-lose_unnamed (RtfWriter * w, RtfFrame * f)
+/* After an error nothing more is submitted: a written frame whose record
+ * is not on file yet gets it now - written here, once no write is in
+ * flight (FALSE meanwhile: it waits) - or is lost.  So is a frame of a
+ * file that never got its name (naming it failed: the hidden file goes,
+ * nothing of it can be found), and every frame after either: the
+ * recording keeps a whole prefix, and the files keep only the frames
+ * reported written (rtf_output_keep_released(): cut back when sealed).
+ * (Issue 23, torture F3: with the index's write failing with ENOSPC, a
+ * frame whose record was only buffered was reported written; the index
+ * stayed empty, and rtframe-recover then rightly deleted the file as
+ * holding no frame reported written.) */
+static gboolean
+settle_after_error (RtfWriter * w, RtfFrame * f)
 {
+  RtfOutput *o = f->output;
+
   if (f->state != RTF_FRAME_WRITTEN || !w->error)
-    return;
-  if (w->unnamed_lost || !rtf_output_is_named (f->output)) {
-    w->unnamed_lost = TRUE;
-    f->state = RTF_FRAME_FAILED;
+    return TRUE;
+  if (!w->lost_after_error && rtf_output_is_named (o)
+      && !record_on_file (o, f)) {
+    if (w->ops_in_flight > 0)
+      return FALSE;
+    (void) rtf_output_index_flush (o);
   }
+  if (w->lost_after_error || !findable (w, f)) {
+    if (!w->lost_after_error)
+      rtf_writer_log (w, RTF_LOG_DEBUG, "frame %" G_GUINT64_FORMAT " of %s "
+          "is lost: %s", f->seq, o->path, rtf_output_is_named (o) ?
+          "its index record could not be written" : "its file has no name");
+    w->lost_after_error = TRUE;
+    w->prefix_broken = TRUE;
+    f->state = RTF_FRAME_FAILED;
+    rtf_output_keep_released (o);
+  }
+  return TRUE;
 }
 
 static void
@@ -271,17 +292,21 @@ count_written (RtfWriter * w, RtfFrame * f)
 /* Hands finished frames back, in order, once they can be found.  Under
  * the callback lock, so a frame is counted written exactly when the owner
  * is told (rtf_writer_abandon() takes the lock to stop that). */
-void
-rtf_writer_release_done (RtfWriter * w)
+static guint
+release_recorded (RtfWriter * w)
 {
-  record_done (w);
+  guint released = 0;
+
   while (w->n_recorded > 0) {
     RtfFrame *f = w->in_flight[w->if_first];
     RtfOutput *o = f->output;
 
+    /* (its I/O with no lock held) */
+    if (!settle_after_error (w, f))
+      break;
     g_mutex_lock (&w->cb_lock);
-    lose_unnamed (w, f);
-    if (f->state == RTF_FRAME_WRITTEN && w->callbacks_on && !findable (w, f)) {
+    if (f->state == RTF_FRAME_WRITTEN && w->callbacks_on && !w->error
+        && !findable (w, f)) {
       g_mutex_unlock (&w->cb_lock);
       break;
     }
@@ -311,7 +336,21 @@ rtf_writer_release_done (RtfWriter * w)
      * read the freed output of the cell's previous frame) */
     f->output = NULL;
     rtf_queue_release (w->queue, f);
+    released++;
   }
+  return released;
+}
+
+void
+rtf_writer_release_done (RtfWriter * w)
+{
+  /* after an error, the records flushed (or the frames lost) make room in
+   * an index buffer that was full: the frames after them, not recorded
+   * for want of it, are settled now too, before the files are sealed */
+  do
+    record_done (w);
+  while (release_recorded (w) > 0 && w->error
+      && w->n_recorded < w->frames_in_flight);
 }
 
 /* f was never laid out (queued, or waiting for its file): no output */
