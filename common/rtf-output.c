@@ -3,6 +3,7 @@
  * the index records that follow them, in frame order, and finishes both. */
 #include "rtf-output.h"
 #include "rtf-safe-open.h"
+#include "rtf-space-guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,6 +140,36 @@ name_taken (RtfOutput * o, const RtfOutputConfig * config)
       && rtf_index_probe (o->index_path) != ENOENT);
 }
 
+/* Ahead of the first frame, on whichever thread opens the file; the
+ * writer reserves the rest as it goes.  At most half of what is free
+ * (rtf_space_guard_reserve_share()).  Failure is not fatal, and stops
+ * preallocation for this file (as a refill's, rtf_writer_reserve_done()):
+ * the writes allocate as they go.  What a failed fallocate allocated
+ * before ENOSPC is given back at once: ext4 and XFS keep it (tmpfs undoes
+ * it), past EOF, where ext4 does not punch - a truncate to the size does
+ * (issue 23, torture F3: a 128 MiB preallocation on a 111 MB ext4 failed
+ * with the filesystem 100% used by blocks counted as not reserved, and
+ * the index's first write then failed with ENOSPC).  Nothing of the
+ * file is written yet. */
+static void
+reserve_at_open (RtfOutput * o, guint64 len)
+{
+  guint64 fs_free, fs_size;
+
+  if (rtf_space_statfs (o->file.fd, NULL, &fs_free, &fs_size) == 0)
+    len = rtf_space_guard_reserve_share (fs_free, 0, len);
+  if (len == 0)
+    return;
+  if (fallocate (o->file.fd, FALLOC_FL_KEEP_SIZE, 0, (off_t) len) == 0) {
+    o->reserved_end = len;
+    return;
+  }
+  o->reserve_off = TRUE;
+  (void) ftruncate (o->file.fd, 0);
+  (void) fallocate (o->file.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+      0, (off_t) len);
+}
+
 RtfOutput *
 rtf_output_open (const gchar * path, guint64 number,
     const RtfOutputConfig * config, RtfFileOpenMode how, gint * err,
@@ -195,13 +226,8 @@ rtf_output_open (const gchar * path, guint64 number,
         && rtf_index_probe (o->index_path) == 0;
     g_clear_pointer (&o->index_path, g_free);
   }
-  if (config->preallocate && regular) {
-    /* Ahead of the first frame, on whichever thread opens the file; the
-     * writer reserves the rest as it goes.  Failure is not fatal. */
-    if (fallocate (o->file.fd, FALLOC_FL_KEEP_SIZE, 0,
-            (off_t) config->preallocate) == 0)
-      o->reserved_end = config->preallocate;
-  }
+  if (config->preallocate && regular)
+    reserve_at_open (o, config->preallocate);
   o->named = o->tmp_path == NULL && !o->drop_stale_index;
   o->opened_ahead = how == RTF_FILE_CREATE_NEW;
   /* the file location names is reached from the start */
@@ -555,7 +581,8 @@ rtf_output_seal (RtfOutput * o)
   /* the data cut to its frames and the reservation given back even when
    * the index could not be written (ENOSPC): the room it gives back may
    * let the index through after all */
-  cut = rtf_file_make_whole (&o->file, o->written_end, o->reserved_end);
+  cut = rtf_file_make_whole (&o->file, o->written_end, MAX (o->reserved_end,
+          o->alloc_end));
   if (cut == 0)
     o->reserved_end = o->written_end;
   if (ret != 0 && cut == 0)

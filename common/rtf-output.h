@@ -85,6 +85,10 @@ struct _RtfOutput
   guint64 reserved_end;         /* fallocate'd up to here */
   gboolean reserving, reserve_off;
   guint64 reserve_len;          /* of the fallocate in flight */
+  guint64 alloc_end;            /* a refill that failed may have left
+                                 * blocks allocated up to here (ext4, XFS
+                                 * keep what they got before ENOSPC):
+                                 * given back when sealed */
   guint frames_in_flight;       /* submitted, not yet released */
   guint64 frames;               /* released written */
   guint64 first_seq, last_seq;

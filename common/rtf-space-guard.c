@@ -195,6 +195,18 @@ rtf_space_guard_reserve_limit (guint64 min_free, guint64 fs_free, guint64 want)
   return MIN (want, fs_free - min_free);
 }
 
+guint64
+rtf_space_guard_reserve_share (guint64 fs_free, guint64 reserved, guint64 want)
+{
+  guint64 share;
+
+  /* after it: fs_free - x free, reserved + x reserved, x <= the first */
+  share = fs_free > reserved ? (fs_free - reserved) / 2 : 0;
+  if (share >= want)
+    return want;
+  return share & ~(guint64) ((1 << 20) - 1);
+}
+
 gint
 rtf_space_statfs (gint fd, const gchar * path, guint64 * fs_free,
     guint64 * fs_size)

@@ -148,6 +148,15 @@ gboolean rtf_space_guard_due (const RtfSpaceGuard * g, gint64 now_ns,
 guint64 rtf_space_guard_reserve_limit (guint64 min_free, guint64 fs_free,
     guint64 want);
 
+/* How much of `want` bytes may be reserved ahead while the filesystem has
+ * fs_free and the file holds `reserved` bytes reserved past its frames:
+ * never more than it leaves free, so a reservation never fills the
+ * filesystem (the index, other files and the frames past it keep the
+ * other half); under `want`, whole MiB (0: none - the writes allocate
+ * as they go).  Whatever min-free-space says. */
+guint64 rtf_space_guard_reserve_share (guint64 fs_free, guint64 reserved,
+    guint64 want);
+
 RtfSpaceLevel rtf_space_level_of (guint64 free, guint64 min_free);
 /* "ok", "low", "very-low", "critical" */
 const gchar *rtf_space_level_name (RtfSpaceLevel level);

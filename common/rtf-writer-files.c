@@ -229,6 +229,20 @@ rtf_writer_check_file_helper (RtfWriter * w)
 
 /* ---- space reserved ahead ------------------------------------------ */
 
+/* Of `want` bytes o may reserve: at most half of what is free once what
+ * it holds reserved past its frames is counted (an fstatfs: microseconds,
+ * once per refill, half a window at most) */
+static guint64
+reserve_share (RtfWriter * w, RtfOutput * o, guint64 want)
+{
+  guint64 fs_free, fs_size;
+
+  if (rtf_space_statfs (o->file.fd, NULL, &fs_free, &fs_size) != 0)
+    return want;                /* no counts (ramfs): nothing to keep */
+  return rtf_space_guard_reserve_share (fs_free, o->reserved_end > o->offset
+      ? o->reserved_end - o->offset : 0, want);
+}
+
 void
 rtf_writer_reserve_ahead (RtfWriter * w)
 {
@@ -250,8 +264,11 @@ rtf_writer_reserve_ahead (RtfWriter * w)
       return;
     window = MIN (window, limit - o->reserved_end);
   }
-  /* never so much that the filesystem falls under min-free-space */
-  if ((window = rtf_writer_space_reserve_limit (w, window)) == 0)
+  /* never more than half of the room (the index, other files and the
+   * frames past the reservation keep the rest: issue 23, torture F3), nor
+   * so much that the filesystem falls under min-free-space */
+  if ((window = reserve_share (w, o, window)) == 0
+      || (window = rtf_writer_space_reserve_limit (w, window)) == 0)
     return;
   o->reserving = TRUE;
   w->ops_in_flight++;
@@ -266,8 +283,14 @@ rtf_writer_reserve_done (RtfWriter * w, RtfOutput * o, gint res)
   o->reserving = FALSE;
   if (res < 0) {
     /* Not fatal: the writes allocate as they go, and a full disk shows up
-     * as ENOSPC on the write that needs the space. */
+     * as ENOSPC on the write that needs the space.  What it allocated
+     * before failing (ext4, XFS keep it) is given back when the file is
+     * sealed: not now, while frames are written there (on ext4 only a
+     * truncate to the size frees blocks past EOF, which would cut a write
+     * that just grew the file).  A refill takes at most half of the room
+     * (reserve_ahead()), so this is another writer filling the disk. */
     o->reserve_off = TRUE;
+    o->alloc_end = MAX (o->alloc_end, o->reserved_end + o->reserve_len);
     rtf_writer_log (w, RTF_LOG_INFO, "preallocation stopped at %"
         G_GUINT64_FORMAT " of %s: %s", o->reserved_end, o->path,
         g_strerror (-res));
