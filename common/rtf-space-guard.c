@@ -195,6 +195,14 @@ rtf_space_guard_reserve_limit (guint64 min_free, guint64 fs_free, guint64 want)
   return MIN (want, fs_free - min_free);
 }
 
+gint64
+rtf_space_guard_ledger_budget (gint64 room, guint64 min_free, guint64 want)
+{
+  guint64 cap = MAX (min_free / RTF_SPACE_LEDGER_SHARE, want);
+
+  return MIN (room, (gint64) MIN (cap, (guint64) G_MAXINT64 / 4));
+}
+
 guint64
 rtf_space_guard_reserve_share (guint64 fs_free, guint64 reserved, guint64 want)
 {

@@ -148,6 +148,15 @@ gboolean rtf_space_guard_due (const RtfSpaceGuard * g, gint64 now_ns,
 guint64 rtf_space_guard_reserve_limit (guint64 min_free, guint64 fs_free,
     guint64 want);
 
+/* The writer's ledger (rtf-writer-space.c) after a look at statfs: of
+ * `room` bytes above min_free (what is on its way taken off already), what
+ * it may allocate before it looks again, for an allocation of `want`
+ * bytes: a share of min-free-space (RTF_SPACE_LEDGER_SHARE), or `want`
+ * when that is more - the share paces the looks, it never refuses what
+ * the room holds - and never more than the room (<= 0: none) */
+gint64 rtf_space_guard_ledger_budget (gint64 room, guint64 min_free,
+    guint64 want);
+
 /* How much of `want` bytes may be reserved ahead while the filesystem has
  * fs_free and the file holds `reserved` bytes reserved past its frames:
  * never more than it leaves free, so a reservation never fills the

@@ -283,12 +283,17 @@ ask_early (RtfWriter * w, gint64 room)
   w->space_room_asked = TRUE;
 }
 
-/* The budget from statfs now.  At most a share of min-free-space: a
- * recording looks again at least that often, so up to
- * RTF_SPACE_LEDGER_SHARE recordings on one filesystem, each keeping the
- * same line, never take the last of the room together between looks. */
+/* The budget from statfs now, for an allocation of `want` bytes: the
+ * room, at most a share of min-free-space - a recording looks again at
+ * least that often, so up to RTF_SPACE_LEDGER_SHARE recordings on one
+ * filesystem, each keeping the same line, never take the last of the
+ * room together between looks - or `want` when that is more.  The share
+ * paces the looks; it never refuses what the room holds (issue 23,
+ * torture F5: capped at the share whatever the room, a frame larger than
+ * a quarter of min-free-space never fitted, and a recording with 78 GB
+ * free ended after its first reservation was used up). */
 static void
-ledger_refresh (RtfWriter * w)
+ledger_refresh (RtfWriter * w, guint64 want)
 {
   RtfFileWorkerLedger l = { 0 };
   guint64 fs_free, fs_size, min_free = w->space.now.min_free;
@@ -299,15 +304,16 @@ ledger_refresh (RtfWriter * w)
   if (w->worker)
     rtf_file_worker_ledger (w->worker, &l);
   if (rtf_space_statfs (w->cur->file.fd, NULL, &fs_free, &fs_size) != 0) {
-    /* not known this time: a share, and a look again after it */
-    w->space_budget = (gint64) (min_free / RTF_SPACE_LEDGER_SHARE);
+    /* not known this time: a share (or want), and a look again after it */
+    w->space_budget = rtf_space_guard_ledger_budget (G_MAXINT64, min_free,
+        want);
     return;
   }
   room = (gint64) MIN (fs_free, (guint64) G_MAXINT64 / 2) - (gint64) MIN
       (min_free, (guint64) G_MAXINT64 / 2) - (gint64) MIN (l.granted,
       (guint64) G_MAXINT64 / 4) - (gint64) owed (w, w->cur) -
       (gint64) owed (w, w->prev);
-  w->space_budget = MIN (room, (gint64) (min_free / RTF_SPACE_LEDGER_SHARE));
+  w->space_budget = rtf_space_guard_ledger_budget (room, min_free, want);
   ask_early (w, room);
 }
 
@@ -406,7 +412,7 @@ rtf_writer_space_admit (RtfWriter * w, const RtfFrame * f, gboolean split)
   }
   need = need_of (w, f, split, l.prepared);
   if (need > 0 && (gint64) need > w->space_budget)
-    ledger_refresh (w);
+    ledger_refresh (w, need);
   if (need > 0 && (gint64) need > w->space_budget) {
     hold_for_room (w, f, split, need);
     return FALSE;
@@ -428,7 +434,7 @@ rtf_writer_space_grant (RtfWriter * w, guint64 want)
 
   if (!ledger_on (w) || want == 0)
     return want;
-  ledger_refresh (w);
+  ledger_refresh (w, want);
   grant = w->space_budget > 0 ? MIN (want, (guint64) w->space_budget) : 0;
   /* near the end: whole MiB (none: the next file allocates as it goes) */
   if (grant < want)
@@ -452,7 +458,7 @@ rtf_writer_space_reserve_limit (RtfWriter * w, guint64 want)
   if (!ledger_on (w))
     return want;
   if ((gint64) want > w->space_budget)
-    ledger_refresh (w);
+    ledger_refresh (w, want);
   limit = w->space_budget > 0 ? MIN (want, (guint64) w->space_budget) : 0;
   /* near the end: what is left of the room, in whole MiB (none: the
    * writes allocate as they go, each taken from the ledger) */
