@@ -1,8 +1,7 @@
 /* Issue 23, the writing side: what rtframesink may replace, lock and
  * delete, and what it does flat out.  Each case is one of the issue's
  * reproductions (or one found while fixing them), on real files: $TMPDIR,
- * and as root a tmpfs of its own and XFS on a loop device.  Each failed
- * at c8d0d25.
+ * and as root a tmpfs of its own, XFS and ext4 on loop devices.
  *
  *   4   a location (or a file a pattern reaches) that is an rtframe index
  *       or a manifest; indexes are locked like data files
@@ -10,8 +9,12 @@
  *   13  frames still queued after a write error (use after free)
  *   14  the free-space guard flat out on a 200 MB tmpfs and a 320 MB XFS (its smallest)
  *   +   a file in use when the guard or max-files wants to delete it
+ *   F3  (torture) the index full while frames still fit their reservation;
+ *       a preallocation larger than the disk (one file, a set, a spread)
+ *   F5  (torture) frames larger than a quarter of min-free-space
  *
- * Root-only cases skip with the reason otherwise. */
+ * (F3 and F5 failed at c82650a, the rest at c8d0d25.)  Root-only cases
+ * skip with the reason otherwise. */
 #include <gst/check/gstcheck.h>
 
 #include <errno.h>
@@ -106,6 +109,17 @@ fs_free (const gchar * dir)
 
   fail_unless (statvfs (dir, &st) == 0);
   return (guint64) st.f_bavail * st.f_frsize;
+}
+
+/* ... root's reserve too (ext4 keeps 5% for root; a filler run by root
+ * takes it) */
+static guint64
+fs_free_all (const gchar * dir)
+{
+  struct statvfs st;
+
+  fail_unless (statvfs (dir, &st) == 0);
+  return (guint64) st.f_bfree * st.f_frsize;
 }
 
 /* `pattern`'s file `number` holds exactly frames first .. first + n - 1 */
@@ -857,6 +871,244 @@ GST_START_TEST (test_guard_waits_for_file_in_use)
 
 GST_END_TEST;
 
+/* ==== F3 (torture): frames reported written, and the index full ======== */
+
+/* Fills dir's filesystem with a file of the test's own (a user's file:
+ * it must stay as it is), written until ENOSPC, then made durable */
+static gchar *
+fill_up (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, "filler", NULL);
+  guint8 *buf = g_malloc0 (1 << 20);
+  gint fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  gsize chunk;
+
+  fail_unless (fd >= 0, "%s: %s", path, g_strerror (errno));
+  for (chunk = 1 << 20; chunk >= 512; chunk /= 2)
+    while (write (fd, buf, chunk) == (ssize_t) chunk);
+  fail_unless (fsync (fd) == 0);
+  close (fd);
+  g_free (buf);
+  return path;
+}
+
+/* The index's own write fails with ENOSPC while the frames still go
+ * into the space reserved for them: 5 frames written with room, then the
+ * filesystem filled by another file, then frames until the sink stops.
+ * Its error names the index; every frame reported written (its record on
+ * file) is read back byte for byte, the data file cut to exactly those
+ * frames, rtframe-verify counts as many, the reservation past them given
+ * back, the other file untouched.  Before (torture F3, seeds
+ * 0x3ff1181d6f54f961 ...): after the error a frame whose record was only
+ * buffered was reported written (the index then could not take it), and
+ * sealing stopped at the index's ENOSPC without cutting the data: more
+ * frames reported than the index holds, a data file longer than them,
+ * the reservation kept - and rtframe-recover deleted a file whose index
+ * was empty although a frame of it had been reported. */
+static void
+index_full (const gchar * dir)
+{
+  gchar *location = g_build_filename (dir, "cam.raw", NULL);
+  gchar *says, *filler, *filler_id;
+  Take *t = take_start (location, "preallocate=4194304 min-free-space=0 "
+      "sync-interval=0", CAPS);
+  guint64 i, written;
+
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (take_push (t, i), GST_FLOW_OK);
+  take_wait_written (t, 5);
+  filler = fill_up (dir);
+  filler_id = identity (filler);
+  g_print ("  %s: filled, %" G_GUINT64_FORMAT " bytes free\n", dir,
+      fs_free_all (dir));
+  for (; i < 1000 && take_push (t, i) == GST_FLOW_OK; i++);
+  fail_unless (i < 1000, "the index never ran out of room");
+  assert_error (t, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+      ".idx");
+  written = take_u64 (t, "frames-written");
+  take_stop (t);
+  g_print ("  %" G_GUINT64_FORMAT " frames pushed, %" G_GUINT64_FORMAT
+      " reported written, %" G_GUINT64_FORMAT " bytes free after\n", i,
+      written, fs_free_all (dir));
+  fail_unless (written >= 5);
+  rtf_test_assert_frames (location, FRAME, 0, written);
+  says = g_strdup_printf ("%" G_GUINT64_FORMAT " frames", written);
+  assert_verifies (location, says);
+  /* the reservation past the frames was given back */
+  fail_unless (fs_free_all (dir) >= 4194304 - written * FRAME - 65536,
+      "%" G_GUINT64_FORMAT " bytes free", fs_free_all (dir));
+  assert_identity (filler, filler_id);
+  take_free (t);
+  g_free (says);
+  g_free (filler_id);
+  g_free (filler);
+  g_free (location);
+}
+
+GST_START_TEST (test_index_full)
+{
+  RtfTestFs *fs;
+  gchar *dir;
+
+  if (!rtf_test_is_root ()) {
+    g_print ("  skipped: mounting filesystems needs root\n");
+    return;
+  }
+  dir = tmpfs_new (16);
+  index_full (dir);
+  tmpfs_free (dir);
+  fs = rtf_test_fs_new ("ext4", 64);
+  index_full (fs->dir);
+  rtf_test_fs_free (fs);
+}
+
+GST_END_TEST;
+
+/* P010 1048x137: 433872 bytes, the seeds' frames */
+#define F3_CAPS "video/x-raw,format=P010_10LE,width=1048,height=137," \
+    "framerate=20/1"
+#define F3_FRAME G_GUINT64_CONSTANT (433872)
+
+/* preallocate=128 MiB on a 64 MB ext4, the guard off: 40 frames (17 MB)
+ * of one file, of a set, and of a spread over two such filesystems are
+ * all written, to EOS, and read back; the space reserved past them is
+ * given back (free after >= free before - the frames - 1 MB).  Before
+ * (torture F3, seeds 0x3ff1181d6f54f961, 0xeb80c8d1ac357aeb): the
+ * fallocate failed with ENOSPC after taking every free block (ext4 keeps
+ * them), counted as nothing reserved; the index's first write failed with
+ * ENOSPC: the recording ended at frame 0 (in the spread: the first
+ * location left, then the second's failure ended the recording) - and
+ * that frame had been reported written. */
+static void
+record_f3 (Take * t, const gchar * what)
+{
+  guint64 i;
+
+  for (i = 0; i < 40; i++)
+    fail_unless (take_push (t, i) == GST_FLOW_OK, "%s: frame %"
+        G_GUINT64_FORMAT " refused", what, i);
+  fail_unless (gst_harness_push_event (t->h, gst_event_new_eos ()));
+  assert_no_error (t);
+  fail_unless_equals_uint64 (take_u64 (t, "frames-written"), 40);
+  take_free (t);
+}
+
+static void
+assert_given_back (const gchar * dir, guint64 before, guint64 frames)
+{
+  guint64 now = fs_free (dir);
+
+  g_print ("  %s: %" G_GUINT64_FORMAT " MB free before, %" G_GUINT64_FORMAT
+      " MB after %" G_GUINT64_FORMAT " frames\n", dir, before / MB, now / MB,
+      frames);
+  fail_unless (now + frames * F3_FRAME + 1048576 >= before);
+}
+
+GST_START_TEST (test_preallocation_larger_than_disk)
+{
+  const gchar *props = "preallocate=134217728 min-free-space=0 "
+      "sync-interval=1000000000";
+  RtfTestFs *a, *b;
+  gchar *location, *pattern, *all, *manifest;
+  guint64 free_a, free_b;
+
+  if (!rtf_test_is_root ()) {
+    g_print ("  skipped: mounting filesystems needs root\n");
+    return;
+  }
+  a = rtf_test_fs_new ("ext4", 64);
+  b = rtf_test_fs_new ("ext4", 64);
+  free_a = fs_free (a->dir);
+  free_b = fs_free (b->dir);
+
+  /* one file */
+  location = g_build_filename (a->dir, "cam.raw", NULL);
+  record_f3 (take_start (location, props, F3_CAPS), "one file");
+  rtf_test_assert_frames (location, F3_FRAME, 0, 40);
+  assert_verifies (location, "40 frames");
+  assert_given_back (a->dir, free_a, 40);
+  g_unlink (location);
+  g_free (location);
+  location = g_build_filename (a->dir, "cam.raw.idx", NULL);
+  g_unlink (location);
+  g_free (location);
+
+  /* a set: each file opened ahead reserves too */
+  pattern = g_build_filename (a->dir, "c-%03d.raw", NULL);
+  all = g_strdup_printf ("%s max-file-size=%" G_GUINT64_FORMAT, props,
+      10 * F3_FRAME);
+  record_f3 (take_start (pattern, all, F3_CAPS), "a set");
+  assert_set_file (pattern, 0, F3_FRAME, 0, 10);
+  assert_set_file (pattern, 3, F3_FRAME, 30, 10);
+  fail_if (set_file_exists (pattern, 4));
+  assert_verifies (pattern, "40 frames");
+  assert_given_back (a->dir, free_a, 40);
+  g_free (all);
+  {
+    gchar *cmd = g_strdup_printf ("rm -f '%s'/c-*", a->dir);
+
+    fail_unless_equals_int (rtf_test_run (cmd), 0);
+    g_free (cmd);
+  }
+  g_free (pattern);
+
+  /* a spread over both */
+  location = g_build_filename (a->dir, "s.raw", NULL);
+  manifest = g_build_filename (b->dir, "s.raw", NULL);
+  all = g_strdup_printf ("%s locations=<\"%s\",\"%s\">", props, location,
+      manifest);
+  g_free (manifest);
+  record_f3 (take_start (location, all, F3_CAPS), "a spread");
+  manifest = g_build_filename (a->dir, "s.raw.rtfspread", NULL);
+  assert_verifies (manifest, "40 frames");
+  assert_given_back (a->dir, free_a, 40);
+  assert_given_back (b->dir, free_b, 40);
+  g_free (manifest);
+  g_free (all);
+  g_free (location);
+  rtf_test_fs_free (b);
+  rtf_test_fs_free (a);
+}
+
+GST_END_TEST;
+
+/* ==== F5 (torture): frames larger than the ledger's share ============= */
+
+/* The by-hand reproduction (on any disk): 1024x600 GRAY8 frames (614 kB)
+ * with min-free-space=1000000 preallocate=1048576, and frames more than
+ * twice min-free-space (300000), with gigabytes free: every frame written
+ * to EOS, no error.  Before: "Recording to .../c-000.raw ended before its
+ * filesystem was full: 2 frames (1.2 MB) written, 78.6 GB left" - the
+ * ledger's budget was capped at a quarter of min-free-space whatever the
+ * room, so a larger frame never fitted. */
+GST_START_TEST (test_guard_frames_larger_than_share)
+{
+  static const gchar *lines[] = { "1000000", "300000" };
+  guint i;
+
+  if (fs_free (g_get_tmp_dir ()) < G_GUINT64_CONSTANT (2000000000)) {
+    g_print ("  skipped: less than 2 GB free in %s\n", g_get_tmp_dir ());
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+    gchar *name = g_strdup_printf ("f5-%u-%%03d.raw", i);
+    gchar *pattern = rtf_test_tmp_path (name);
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=20 ! "
+        "video/x-raw,format=GRAY8,width=1024,height=600 ! rtframesink "
+        "location=%s min-free-space=%s preallocate=1048576 "
+        "max-file-size=6144000", pattern, lines[i]);
+    GstElement *pipe = rtf_test_play_to_eos (desc);
+
+    rtf_test_stop_pipeline (pipe);
+    assert_verifies (pattern, "20 frames");
+    g_free (desc);
+    g_free (pattern);
+    g_free (name);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_files_suite (void)
 {
@@ -873,6 +1125,9 @@ hostile_files_suite (void)
   tcase_add_test (tc, test_guard_flat_out_stamped);
   tcase_add_test (tc, test_max_files_waits_for_file_in_use);
   tcase_add_test (tc, test_guard_waits_for_file_in_use);
+  tcase_add_test (tc, test_index_full);
+  tcase_add_test (tc, test_preallocation_larger_than_disk);
+  tcase_add_test (tc, test_guard_frames_larger_than_share);
   return s;
 }
 

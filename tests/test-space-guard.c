@@ -352,6 +352,69 @@ test_reserve_limit (void)
           128 * MB), ==, 0);
 }
 
+/* Issue 23, torture F5: the ledger's budget after a look is capped at a
+ * quarter of min-free-space only as a pace; an allocation larger than
+ * that (a frame of 598 kB over a line of 843 kB, of 2 MB over a line of
+ * 1 MB) gets what it asks while the room holds it, and nothing more than
+ * the room, whatever the line */
+static void
+test_ledger_budget (void)
+{
+  static const guint64 lines[] = { 4096, 843013, 1000000, 100 * MB };
+  static const guint64 wants[] = { 0, 1, 210753, 598016, 1000000, 2000001,
+    128 * MB
+  };
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+    for (j = 0; j < G_N_ELEMENTS (wants); j++) {
+      guint64 line = lines[i], want = wants[j];
+      guint64 share = line / RTF_SPACE_LEDGER_SHARE;
+
+      /* plenty of room: the want, or the share when that is more */
+      g_assert_cmpint (rtf_space_guard_ledger_budget (78000 * (gint64) MB,
+              line, want), ==, (gint64) MAX (want, share));
+      /* room for exactly the want: it fits */
+      g_assert_cmpint (rtf_space_guard_ledger_budget ((gint64) want, line,
+              want), >=, (gint64) want);
+      /* less room than the want: the room, never more */
+      if (want > 0)
+        g_assert_cmpint (rtf_space_guard_ledger_budget ((gint64) want - 1,
+                line, want), ==, (gint64) want - 1);
+      /* none: none */
+      g_assert_cmpint (rtf_space_guard_ledger_budget (-5, line, want), ==, -5);
+    }
+  }
+}
+
+/* Issue 23, torture F3: a reservation never takes more than it leaves
+ * free - 128 MiB asked with 98 MB free is 49 MB (whole MiB), and with
+ * 49 MB reserved and 49 MB free nothing more - so the index, other files
+ * and the frames past it keep the other half */
+static void
+test_reserve_share (void)
+{
+  const guint64 MiB = G_GUINT64_CONSTANT (1) << 20;
+
+  g_assert_cmpuint (rtf_space_guard_reserve_share (1000000 * MB, 0,
+          128 * MiB), ==, 128 * MiB);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (256 * MiB, 0, 128 * MiB),
+      ==, 128 * MiB);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (98 * MB, 0, 128 * MiB),
+      ==, 46 * MiB);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (49 * MB, 49 * MB,
+          128 * MiB), ==, 0);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (49 * MB, 20 * MB,
+          128 * MiB), ==, 13 * MiB);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (MiB, 0, 128 * MiB), ==, 0);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (0, 0, 128 * MiB), ==, 0);
+  g_assert_cmpuint (rtf_space_guard_reserve_share (0, 5 * MB, 128 * MiB),
+      ==, 0);
+  /* what fits is taken whole, not cut to MiB */
+  g_assert_cmpuint (rtf_space_guard_reserve_share (10 * MB, 0, 12345), ==,
+      12345);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -370,5 +433,7 @@ main (int argc, char **argv)
   g_test_add_func ("/space-guard/no-room", test_no_room);
   g_test_add_func ("/space-guard/off", test_off);
   g_test_add_func ("/space-guard/reserve-limit", test_reserve_limit);
+  g_test_add_func ("/space-guard/ledger-budget", test_ledger_budget);
+  g_test_add_func ("/space-guard/reserve-share", test_reserve_share);
   return g_test_run ();
 }

@@ -935,6 +935,142 @@ test_upstream_gaps (void)
   g_free (dir);
 }
 
+/* ---- issue 23, torture F5: the free-space ledger never ends a
+ * recording while the room above min-free-space plainly holds the next
+ * frame.  A sweep of frame sizes against lines - just over a quarter of
+ * the line (the ledger's share), just under and over the line, twice it
+ * and more - one file and a set, with and without preallocation, on a
+ * filesystem with gigabytes free ($TMPDIR): every frame written and read
+ * back, no failure.  Before: a frame larger than the share never fitted
+ * the budget even right after a look (capped at the share whatever the
+ * room), and grants under the ask went to whole MiB (none), so such a
+ * recording ended at its first frame past its reservation: "2 frames
+ * (1.2 MB) written, 78.6 GB left" (1024x600 GRAY8 frames, min-free-space
+ * 1 MB, preallocate 1 MiB). */
+
+typedef struct
+{
+  guint64 min_free, preallocate;
+  gsize size;
+  gboolean rotate;
+} LedgerRun;
+
+/* The frames of `location` (a file, or a set), each byte-exact, in order */
+static guint64
+ledger_frames_read_back (const gchar * location, gsize size, gboolean rotate)
+{
+  guint64 total = 0, number, *seqs = NULL;
+  gint64 k, n;
+
+  for (number = 0; rotate || number == 0; number++) {
+    gchar *path = rotate ? rtf_pattern_format (location, number) :
+        g_strdup (location);
+
+    if (!g_file_test (path, G_FILE_TEST_EXISTS)) {
+      g_free (path);
+      break;
+    }
+    n = rtf_test_scan_frames (path, size, 0, &seqs);
+    g_assert_cmpint (n, >=, 0);
+    for (k = 0; k < n; k++)
+      g_assert_cmpuint (seqs[k], ==, total + (guint64) k);
+    total += (guint64) n;
+    g_free (seqs);
+    g_unlink (path);
+    {
+      gchar *ipath = g_strconcat (path, ".idx", NULL);
+
+      g_unlink (ipath);
+      g_free (ipath);
+    }
+    g_free (path);
+  }
+  return total;
+}
+
+static void
+ledger_run (const gchar * dir, const LedgerRun * r)
+{
+  const guint n = 8;
+  gchar *location = g_build_filename (dir, r->rotate ? "l-%03d.raw" :
+      "l.raw", NULL);
+  RtfWriterConfig cfg = { location, RTF_ENGINE_IO_URING, RTF_DIRECT_AUTO, 3,
+    6, 0, r->preallocate
+  };
+  RtfWriterStats st;
+  Ctx ctx = { 0 };
+  RtfWriter *w;
+  GThread *t;
+  gint e = 0;
+  guint i;
+
+  cfg.index = TRUE;
+  cfg.min_free_space = r->min_free;
+  cfg.rotate = r->rotate;
+  cfg.max_file_size = r->rotate ? 3 * r->size : 0;
+  w = rtf_writer_new (&cfg, &callbacks, &ctx, &e, NULL);
+  g_assert_nonnull (w);
+  ctx.mem = g_new0 (gpointer, rtf_queue_capacity (rtf_writer_get_queue (w)));
+  t = g_thread_new ("writer", run_writer, w);
+  g_assert_cmpint (rtf_writer_wait_started (w), ==, 0);
+  for (i = 0; i < n; i++)
+    if (push_frame (w, &ctx, r->size, i, MEM_ALIGNED) != RTF_OFFER_TAKEN)
+      break;
+  (void) rtf_writer_sync (w);
+  rtf_writer_get_stats (w, &st);
+  rtf_writer_shutdown (w);
+  g_thread_join (t);
+  if (ctx.failed_calls || st.frames_written != n)
+    g_test_message ("min-free-space %" G_GUINT64_FORMAT ", frames of %zu, "
+        "%s, preallocate %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
+        " of %u frames written, failure %s", r->min_free, r->size,
+        r->rotate ? "a set" : "one file", r->preallocate, st.frames_written,
+        n, ctx.failed_calls ? g_strerror (ctx.failed_err) : "none");
+  g_assert_cmpuint (ctx.failed_calls, ==, 0);
+  g_assert_cmpuint (st.frames_written, ==, n);
+  g_assert_cmpuint (st.min_free_space, ==, r->min_free);
+  g_assert_cmpuint (ledger_frames_read_back (location, r->size, r->rotate),
+      ==, n);
+  rtf_writer_free (w);
+  g_free (ctx.mem);
+  g_free (location);
+}
+
+static void
+test_ledger_large_frames (void)
+{
+  static const guint64 lines[] = { 65536, 843013, 1000000, 3000000 };
+  static const guint64 preallocs[] = { 0, 1 << 20 };
+  gchar *dir = g_dir_make_tmp ("rtframe-writer-XXXXXX", NULL);
+  guint64 fs_free, fs_size;
+  guint i, j, k, rot;
+
+  g_assert_cmpint (rtf_space_statfs (-1, dir, &fs_free, &fs_size), ==, 0);
+  if (fs_free < G_GUINT64_CONSTANT (2000000000)) {
+    g_test_skip ("$TMPDIR has less than 2 GB free: the room is not plain");
+    g_rmdir (dir);
+    g_free (dir);
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+    guint64 line = lines[i];
+    const gsize sizes[] = {
+      line / RTF_SPACE_LEDGER_SHARE + 4096, line - 1, line + 1,
+      2 * line + 4096, line == 1000000 ? 614400 : 3 * line
+    };
+
+    for (j = 0; j < G_N_ELEMENTS (sizes); j++)
+      for (k = 0; k < G_N_ELEMENTS (preallocs); k++)
+        for (rot = 0; rot < 2; rot++) {
+          LedgerRun r = { line, preallocs[k], sizes[j], rot };
+
+          ledger_run (dir, &r);
+        }
+  }
+  g_rmdir (dir);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -993,6 +1129,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/writer/abandon/psync",
       GINT_TO_POINTER (RTF_ENGINE_PSYNC), test_abandon);
   g_test_add_func ("/writer/offer-again", test_offer_again);
+  g_test_add_func ("/writer/ledger-large-frames", test_ledger_large_frames);
   g_test_add_data_func ("/writer/retire/io_uring",
       GINT_TO_POINTER (RTF_ENGINE_IO_URING), test_retire);
   g_test_add_data_func ("/writer/retire/psync",
