@@ -1845,13 +1845,14 @@ GST_START_TEST (test_location_without_frame_noted)
   const guint64 want[] = { 0 };
   Run r = { 0 };
 
-  /* round robin: the only frame goes to a; b's first file stays empty,
-   * and rtframe-recover deletes it (marked, never written) */
+  /* round robin: the only frame goes to a; b's first file, when it was
+   * named at all (its start may come after the EOS: under valgrind), stays
+   * empty, and rtframe-recover deletes it (marked, never written) */
   spread_finish (spread_start (locs, NULL), 1);
   assert_final (locs[0], "active;active;", "1;0;");
   assert_final (locs[1], "active;active;", "1;0;");
   run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
-  assert_run (&r, 0, "n-00000.raw: no frame of it was reported written");
+  assert_run (&r, 0, NULL);
   run_clear (&r);
   in_b = files_in (b);
   fail_unless_equals_string (in_b, "");
