@@ -283,17 +283,23 @@ ask_early (RtfWriter * w, gint64 room)
   w->space_room_asked = TRUE;
 }
 
-/* The budget from statfs now, for an allocation of `want` bytes: the
- * room, at most a share of min-free-space - a recording looks again at
- * least that often, so up to RTF_SPACE_LEDGER_SHARE recordings on one
- * filesystem, each keeping the same line, never take the last of the
- * room together between looks - or `want` when that is more.  The share
- * paces the looks; it never refuses what the room holds (issue 23,
- * torture F5: capped at the share whatever the room, a frame larger than
- * a quarter of min-free-space never fitted, and a recording with 78 GB
- * free ended after its first reservation was used up). */
+/* The budget from statfs now, for a frame of `frame` bytes (0: a
+ * reservation asks): the room, at most a share of min-free-space - a
+ * recording looks again at least that often, so up to
+ * RTF_SPACE_LEDGER_SHARE recordings on one filesystem, each keeping the
+ * same line, never take the last of the room together between looks - or
+ * the frame when it is more.  For a frame the share paces the looks; it
+ * never refuses what the room holds (issue 23, torture F5: capped at the
+ * share whatever the room, a frame larger than a quarter of
+ * min-free-space never fitted, and a recording with 78 GB free ended
+ * after its first reservation was used up).  A reservation may be
+ * smaller than asked, and is: at most the share (a grant of the whole
+ * 20 MB preallocation near the line took the room the current file's
+ * frames needed - 6 to 8 frames held a run flat out on a 200 MB tmpfs,
+ * a deletion's wait for statfs running to its 1 s bound - where grants
+ * of at most the share hold none). */
 static void
-ledger_refresh (RtfWriter * w, guint64 want)
+ledger_refresh (RtfWriter * w, guint64 frame)
 {
   RtfFileWorkerLedger l = { 0 };
   guint64 fs_free, fs_size, min_free = w->space.now.min_free;
@@ -304,16 +310,16 @@ ledger_refresh (RtfWriter * w, guint64 want)
   if (w->worker)
     rtf_file_worker_ledger (w->worker, &l);
   if (rtf_space_statfs (w->cur->file.fd, NULL, &fs_free, &fs_size) != 0) {
-    /* not known this time: a share (or want), and a look again after it */
+    /* not known this time: a share (or the frame), and a look again after it */
     w->space_budget = rtf_space_guard_ledger_budget (G_MAXINT64, min_free,
-        want);
+        frame);
     return;
   }
   room = (gint64) MIN (fs_free, (guint64) G_MAXINT64 / 2) - (gint64) MIN
       (min_free, (guint64) G_MAXINT64 / 2) - (gint64) MIN (l.granted,
       (guint64) G_MAXINT64 / 4) - (gint64) owed (w, w->cur) -
       (gint64) owed (w, w->prev);
-  w->space_budget = rtf_space_guard_ledger_budget (room, min_free, want);
+  w->space_budget = rtf_space_guard_ledger_budget (room, min_free, frame);
   ask_early (w, room);
 }
 
@@ -434,7 +440,7 @@ rtf_writer_space_grant (RtfWriter * w, guint64 want)
 
   if (!ledger_on (w) || want == 0)
     return want;
-  ledger_refresh (w, want);
+  ledger_refresh (w, 0);
   grant = w->space_budget > 0 ? MIN (want, (guint64) w->space_budget) : 0;
   /* near the end: whole MiB (none: the next file allocates as it goes) */
   if (grant < want)
@@ -458,7 +464,7 @@ rtf_writer_space_reserve_limit (RtfWriter * w, guint64 want)
   if (!ledger_on (w))
     return want;
   if ((gint64) want > w->space_budget)
-    ledger_refresh (w, want);
+    ledger_refresh (w, 0);
   limit = w->space_budget > 0 ? MIN (want, (guint64) w->space_budget) : 0;
   /* near the end: what is left of the room, in whole MiB (none: the
    * writes allocate as they go, each taken from the ledger) */
