@@ -289,7 +289,10 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
     if (l->writer == NULL)
       goto open_failed;
   }
-  for (i = 0; i < s->n; i++)
+  /* one file each: named now, as location's is (filesink's way); a set's
+   * first file takes its name with its first frame, like every later
+   * one, so a location that gets no frame leaves what its name held */
+  for (i = 0; i < s->n && !base->rotate; i++)
     if ((*err = rtf_writer_name_first_file (s->loc[i].writer)) != 0)
       goto name_failed;
   return s;

@@ -442,19 +442,25 @@ snapshot_assert_same (Snapshot * s, const gchar * path)
   g_free (s->bytes);
 }
 
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
 /* Names in dir, sorted, as one string */
 static gchar *
 dir_listing (const gchar * dir)
 {
   GDir *d = g_dir_open (dir, 0, NULL);
-  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   const gchar *n;
   gchar *all;
 
   fail_unless (d != NULL);
   while ((n = g_dir_read_name (d)))
-    g_ptr_array_add (names, (gpointer) n);
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+    g_ptr_array_add (names, g_strdup (n));
+  g_ptr_array_sort (names, compare_names);
   g_ptr_array_add (names, NULL);
   all = g_strjoinv (" ", (gchar **) names->pdata);
   g_ptr_array_free (names, TRUE);
@@ -583,6 +589,36 @@ GST_START_TEST (test_locations_share_names)
     g_free (locs[1]);
   }
   g_free (dir);
+}
+
+GST_END_TEST;
+
+/* A user's file at a location's first set name, and no frame goes there:
+ * left byte for byte, as with one location (the adversarial review: every
+ * location's first file was named at start, replacing it, and removed
+ * when the recording ended without a frame) */
+GST_START_TEST (test_spread_first_name_untouched)
+{
+  gchar **locs = two_locations ("u-%03d.raw");
+  gchar *dir0 = g_path_get_dirname (locs[0]);
+  gchar *name0 = g_build_filename (dir0, "u-000.raw", NULL);
+  guint round;
+
+  fail_unless (g_file_set_contents (name0, "theirs", -1, NULL));
+  for (round = 0; round < 2; round++) {
+    Snapshot was;
+    Rec *r;
+
+    snapshot_take (&was, name0);
+    r = rtf_test_spread_start (locs, NULL, CAPS);
+    if (round == 0)
+      fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+    rtf_test_rec_stop (r);
+    snapshot_assert_same (&was, name0);
+  }
+  g_free (name0);
+  g_free (dir0);
+  g_strfreev (locs);
 }
 
 GST_END_TEST;
@@ -769,6 +805,7 @@ spread_suite (void)
   tcase_add_test (tc, test_failed_start_touches_nothing);
   tcase_add_test (tc, test_locations_share_names);
   tcase_add_test (tc, test_link_at_location_refused);
+  tcase_add_test (tc, test_spread_first_name_untouched);
   tcase_add_test (tc, test_final_manifest_taken_back);
   return s;
 }
