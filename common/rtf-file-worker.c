@@ -390,7 +390,9 @@ do_retire (RtfFileWorker * fw, Job * job)
 
 /* What a file opened ahead reserves: preallocate, no more than the
  * writer granted (its ledger: rtf-writer-space.c), and with the guard on
- * no more than keeps the filesystem above min-free-space */
+ * no more than keeps the filesystem above min-free-space; with it off no
+ * more than half of the room (issue 23, torture F3: a reservation larger
+ * than the disk filled it, and the index could not be written) */
 static guint64
 prepare_reserve (RtfFileWorker * fw, guint64 grant)
 {
@@ -399,9 +401,10 @@ prepare_reserve (RtfFileWorker * fw, guint64 grant)
   g_mutex_lock (&fw->lock);
   min_free = fw->min_free;
   g_mutex_unlock (&fw->lock);
-  if (min_free == 0 || want == 0
-      || rtf_space_statfs (-1, fw->dir, &fs_free, &size) != 0)
+  if (want == 0 || rtf_space_statfs (-1, fw->dir, &fs_free, &size) != 0)
     return want;
+  if (min_free == 0)
+    return rtf_space_guard_reserve_share (fs_free, 0, want);
   return rtf_space_guard_reserve_limit (min_free, fs_free, want);
 }
 

@@ -3,7 +3,6 @@
  * the index records that follow them, in frame order, and finishes both. */
 #include "rtf-output.h"
 #include "rtf-safe-open.h"
-#include "rtf-space-guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,8 +140,9 @@ name_taken (RtfOutput * o, const RtfOutputConfig * config)
 }
 
 /* Ahead of the first frame, on whichever thread opens the file; the
- * writer reserves the rest as it goes.  At most half of what is free
- * (rtf_space_guard_reserve_share()).  Failure is not fatal, and stops
+ * writer reserves the rest as it goes (how much each may take: the
+ * free-space guard's limit, or with the guard off half of what is free -
+ * rtf_space_guard_reserve_share()).  Failure is not fatal, and stops
  * preallocation for this file (as a refill's, rtf_writer_reserve_done()):
  * the writes allocate as they go.  What a failed fallocate allocated
  * before ENOSPC is given back at once: ext4 and XFS keep it (tmpfs undoes
@@ -154,12 +154,6 @@ name_taken (RtfOutput * o, const RtfOutputConfig * config)
 static void
 reserve_at_open (RtfOutput * o, guint64 len)
 {
-  guint64 fs_free, fs_size;
-
-  if (rtf_space_statfs (o->file.fd, NULL, &fs_free, &fs_size) == 0)
-    len = rtf_space_guard_reserve_share (fs_free, 0, len);
-  if (len == 0)
-    return;
   if (fallocate (o->file.fd, FALLOC_FL_KEEP_SIZE, 0, (off_t) len) == 0) {
     o->reserved_end = len;
     return;

@@ -157,12 +157,13 @@ guint64 rtf_space_guard_reserve_limit (guint64 min_free, guint64 fs_free,
 gint64 rtf_space_guard_ledger_budget (gint64 room, guint64 min_free,
     guint64 want);
 
-/* How much of `want` bytes may be reserved ahead while the filesystem has
- * fs_free and the file holds `reserved` bytes reserved past its frames:
- * never more than it leaves free, so a reservation never fills the
- * filesystem (the index, other files and the frames past it keep the
- * other half); under `want`, whole MiB (0: none - the writes allocate
- * as they go).  Whatever min-free-space says. */
+/* With min-free-space off (0), how much of `want` bytes may be reserved
+ * ahead while the filesystem has fs_free and the file holds `reserved`
+ * bytes reserved past its frames: never more than it leaves free, so a
+ * reservation never fills the filesystem (the index, other files and the
+ * frames past it keep the other half); under `want`, whole MiB (0: none -
+ * the writes allocate as they go).  With it on, reserve_limit() keeps the
+ * line, and the line that room. */
 guint64 rtf_space_guard_reserve_share (guint64 fs_free, guint64 reserved,
     guint64 want);
 

@@ -229,16 +229,18 @@ rtf_writer_check_file_helper (RtfWriter * w)
 
 /* ---- space reserved ahead ------------------------------------------ */
 
-/* Of `want` bytes o may reserve: at most half of what is free once what
- * it holds reserved past its frames is counted (an fstatfs: microseconds,
- * once per refill, half a window at most) */
+/* Of `want` bytes o may reserve with the free-space guard off: at most
+ * half of what is free once what it holds reserved past its frames is
+ * counted (an fstatfs: microseconds, once per refill).  With the guard
+ * on, its limit keeps the line, and the line the room for the rest. */
 static guint64
 reserve_share (RtfWriter * w, RtfOutput * o, guint64 want)
 {
   guint64 fs_free, fs_size;
 
-  if (rtf_space_statfs (o->file.fd, NULL, &fs_free, &fs_size) != 0)
-    return want;                /* no counts (ramfs): nothing to keep */
+  if (w->config.min_free_space != 0
+      || rtf_space_statfs (o->file.fd, NULL, &fs_free, &fs_size) != 0)
+    return want;                /* (no counts, ramfs: nothing to keep) */
   return rtf_space_guard_reserve_share (fs_free, o->reserved_end > o->offset
       ? o->reserved_end - o->offset : 0, want);
 }
@@ -264,9 +266,10 @@ rtf_writer_reserve_ahead (RtfWriter * w)
       return;
     window = MIN (window, limit - o->reserved_end);
   }
-  /* never more than half of the room (the index, other files and the
-   * frames past the reservation keep the rest: issue 23, torture F3), nor
-   * so much that the filesystem falls under min-free-space */
+  /* never so much that the filesystem falls under min-free-space, nor
+   * with the guard off more than half of the room (the index, other files
+   * and the frames past the reservation keep the rest: issue 23, torture
+   * F3) */
   if ((window = reserve_share (w, o, window)) == 0
       || (window = rtf_writer_space_reserve_limit (w, window)) == 0)
     return;

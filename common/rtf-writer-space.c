@@ -142,13 +142,16 @@ rtf_writer_space_first_reserve (RtfWriter * w, const gchar * path, guint64 want)
   guint64 fs_free, fs_size, min_free;
   gint err;
 
-  if (w->config.min_free_space == 0 || want == 0)
+  if (want == 0)
     return want;
   dir = g_path_get_dirname (path);
   err = rtf_space_statfs (-1, dir, &fs_free, &fs_size);
   g_free (dir);
   if (err)
     return want;
+  /* the guard off: half of the room (issue 23, torture F3) */
+  if (w->config.min_free_space == 0)
+    return rtf_space_guard_reserve_share (fs_free, 0, want);
   min_free = rtf_space_guard_resolve (w->config.min_free_space, fs_size);
   return rtf_space_guard_reserve_limit (min_free, fs_free, want);
 }
