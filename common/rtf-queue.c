@@ -38,6 +38,10 @@ struct _RtfQueue
   /* the frame the producer waits to hand over (its own copy, valid while
    * it waits in rtf_queue_reserve()), so its deadline is watched too */
   RtfFrame *waiter;
+  /* the owner's look while the producer waits (rtf_queue_set_wait_hook) */
+  RtfQueueWaitHook wait_hook;
+  gpointer wait_hook_data;
+  gint64 wait_slice_us;
 
   gboolean flushing;
   gboolean closed;
@@ -202,7 +206,14 @@ rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
         ring_doorbell (q);
       }
     }
-    g_cond_wait (&q->cond, &q->lock);
+    if (q->wait_hook == NULL) {
+      g_cond_wait (&q->cond, &q->lock);
+    } else if (!g_cond_wait_until (&q->cond, &q->lock,
+            g_get_monotonic_time () + q->wait_slice_us)) {
+      g_mutex_unlock (&q->lock);
+      q->wait_hook (q->wait_hook_data);
+      g_mutex_lock (&q->lock);
+    }
   }
   q->waiter = NULL;
   if (start != 0 && waited_ns)
@@ -480,6 +491,17 @@ rtf_queue_barrier_until (RtfQueue * q, gint * result, gint64 end_us)
 done:
   g_mutex_unlock (&q->lock);
   return res;
+}
+
+void
+rtf_queue_set_wait_hook (RtfQueue * q, gint64 slice_us, RtfQueueWaitHook hook,
+    gpointer data)
+{
+  g_mutex_lock (&q->lock);
+  q->wait_hook = hook;
+  q->wait_hook_data = data;
+  q->wait_slice_us = MAX (slice_us, 1000);
+  g_mutex_unlock (&q->lock);
 }
 
 RtfQueueResult

@@ -101,6 +101,14 @@ void rtf_queue_shutdown (RtfQueue * q);
  * writer that failed: what it still holds goes back in its own time. */
 RtfQueueResult rtf_queue_wait_released_until (RtfQueue * q, gint64 end_us);
 
+/* Called on the producer's thread every slice_us while it waits for
+ * room (the queue's lock not held): an owner that can end the wait (a
+ * spread retiring a location that stalled closes its queue) looks then.
+ * NULL: none (the wait is not cut into slices). */
+typedef void (*RtfQueueWaitHook) (gpointer data);
+void rtf_queue_set_wait_hook (RtfQueue * q, gint64 slice_us,
+    RtfQueueWaitHook hook, gpointer data);
+
 /* Writer side */
 gint rtf_queue_doorbell_fd (RtfQueue * q);
 /* Rings the doorbell for something else than a frame (any thread). */

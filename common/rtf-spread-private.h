@@ -84,6 +84,9 @@ struct _RtfSpread
  * TRUE when it was in the set before (both: lock held) */
 gboolean rtf_spread_others_left (RtfSpread * s, guint index);
 gboolean rtf_spread_mark_failed (SpreadLocation * l);
+/* rtf-spread-producer.c: a stall is looked for while the producer waits
+ * for room at a location (with location-timeout) */
+void rtf_spread_watch_waits (RtfSpread * s);
 /* the owner's data for l goes (with its writer) */
 void rtf_spread_location_free_user (SpreadLocation * l);
 

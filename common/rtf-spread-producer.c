@@ -58,6 +58,42 @@ retire (RtfSpread * s, guint index)
         s->user_data);
 }
 
+/* Render waits for room at location l (leaky=no, its queue full): a
+ * stall there is seen while it waits, not only at the next placement
+ * (the adversarial review: a disk stalled for 5 s held the whole stream
+ * for 4.8 s with location-timeout 300 ms).  Retiring closes l's queue,
+ * which ends the wait (CLOSED): the frame is placed elsewhere. */
+static void
+watch_wait (gpointer data)
+{
+  SpreadLocation *l = data;
+  RtfSpread *s = l->spread;
+  RtfQueueLevel level;
+  gboolean stalled;
+
+  if (l->writer == NULL || l->fate != WRITER_IN_USE)
+    return;
+  rtf_queue_get_level (rtf_writer_get_queue (l->writer), &level);
+  g_mutex_lock (&s->lock);
+  stalled = check_stalled (s, l, level.held, rtf_clock_now_ns ());
+  g_mutex_unlock (&s->lock);
+  if (stalled)
+    retire (s, l->index);
+}
+
+void
+rtf_spread_watch_waits (RtfSpread * s)
+{
+  gint64 slice_us = (gint64) MIN (s->timeout / 2000, 100 * 1000);
+  guint i;
+
+  if (s->timeout == 0)
+    return;
+  for (i = 0; i < s->n; i++)
+    rtf_queue_set_wait_hook (rtf_writer_get_queue (s->loc[i].writer),
+        slice_us, watch_wait, &s->loc[i]);
+}
+
 static gint
 place_numbered (RtfSpread * s, guint64 seq)
 {
@@ -129,9 +165,11 @@ rtf_spread_offered (RtfSpread * s, gint index, gboolean again, RtfOffer offer)
         s->next_seq++;
       break;
     case RTF_OFFER_CLOSED:
-      /* its writer failed (and says so): the frame goes elsewhere */
+      /* its writer failed (and says so), or the location was retired
+       * while the frame waited there: the frame goes elsewhere */
       g_mutex_lock (&s->lock);
-      rtf_spread_mark_failed (&s->loc[index]);
+      if (s->loc[index].state == RTF_LOCATION_ACTIVE)
+        rtf_spread_mark_failed (&s->loc[index]);
       g_mutex_unlock (&s->lock);
       break;
     case RTF_OFFER_FLUSHING:

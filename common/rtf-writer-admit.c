@@ -78,8 +78,8 @@ drop_offered (RtfWriter * w, RtfFrame * offered)
   report_drop (w, offered);
 }
 
-/* The producer waited for room and was then refused (a flush, or the
- * writer failed).  A frame whose miss was reported while it waited already
+/* The producer waited for room and was then refused by a flush.  A frame
+ * whose miss was reported while it waited already
  * has its number: it is counted as received and dropped under it, so the
  * numbers of the frames after it stay right. */
 static void
@@ -173,7 +173,9 @@ rtf_writer_offer (RtfWriter * w, gsize size, RtfLeaky leaky,
             RTF_OFFER_FLUSHING;
       case RTF_QUEUE_CLOSED:
       default:
-        drop_refused (w, &offered);
+        /* not counted here: a spread places it again under its number
+         * (retired or failed location), one writer takes no frame more */
+        carry_gap (w, &offered.origin, FALSE);
         return RTF_OFFER_CLOSED;
     }
   }

@@ -552,6 +552,60 @@ GST_START_TEST (test_stalled_disk_left)
 
 GST_END_TEST;
 
+/* A disk stalls while render waits for room there (round robin, leaky=no,
+ * a queue of 2): the stall is seen while render waits, the location is
+ * left after location-timeout, and the stream goes on at the other disk
+ * (on c8d0d25, and until the wait was watched, render waited there until
+ * the disk moved: 4.8 s of a 5 s stall with location-timeout 300 ms, the
+ * adversarial review) */
+GST_START_TEST (test_stall_while_render_waits)
+{
+  guint64 n = 60, before = 20;
+  gint64 t0, longest = 0;
+  GstStructure *st;
+  gchar **locs, *manifest;
+  guint64 i;
+  Disks d;
+  Rec *r;
+
+  if (!rtf_test_have_blkio ())
+    return;
+  r = start_then_stall (&d, &locs, "wait.raw", "deadline=500000000 "
+      "max-size-buffers=2 placement=round-robin location-timeout=300000000 "
+      "stop-timeout=500000000", before, 1);
+  for (i = before; i < n; i++) {
+    t0 = g_get_monotonic_time ();
+    fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
+    longest = MAX (longest, g_get_monotonic_time () - t0);
+  }
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  g_print ("  a disk stalled while render waited there: the longest push "
+      "took %.0f ms; %" G_GUINT64_FORMAT " frames failed over\n",
+      longest / 1e3, rtf_test_stat_u64 (st, "frames-failed-over"));
+  assert_stalled (r, locs[1]);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), n);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
+  /* location-timeout, a slice of it, and the placement again; far below
+   * the 9 s a frame takes on the stalled disk */
+  fail_unless (longest < 2 * G_USEC_PER_SEC * rtf_test_time_scale (),
+      "a push waited %" G_GINT64_FORMAT " us", longest);
+  rtf_test_assert_accounting (st);
+  fail_unless_equals_int (gst_element_set_state (r->h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  rtf_test_rec_stop (r);
+  unstall (&d);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  wait_let_go (manifest);
+  rtf_test_spread_assert_whole (manifest, FRAME, n);
+  gst_structure_free (st);
+  g_free (manifest);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
 /* A disk stalls after the last frame, while EOS waits for every location
  * to be written: EOS does not wait for the stall to end - past
  * location-timeout the location is left, its frames written at the other,
@@ -679,6 +733,7 @@ spread_root_suite (void)
   tcase_add_test (tc, test_one_full);
   tcase_add_test (tc, test_full_out_of_order);
   tcase_add_test (tc, test_stalled_disk_left);
+  tcase_add_test (tc, test_stall_while_render_waits);
   tcase_add_test (tc, test_stall_during_eos);
   tcase_add_test (tc, test_stop_bounded_every_location);
   tcase_add_test (tc, test_stop_bounded_first_location);
