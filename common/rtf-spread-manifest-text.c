@@ -255,6 +255,32 @@ end_state (const gchar * text, RtfSpreadEndState * state)
   return FALSE;
 }
 
+/* location-frames-durable, when there (absent: every frame written was
+ * durable, what a manifest before it meant); never more than written */
+static gboolean
+parse_durable (GKeyFile * kf, RtfSpreadManifest * m, guint n, gchar ** why)
+{
+  gchar **durable;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    m->ends[i].frames_durable = m->ends[i].frames;
+  if (!g_key_file_has_key (kf, GROUP, "location-frames-durable", NULL))
+    return TRUE;
+  durable = get_end_list (kf, "location-frames-durable", n, why);
+  for (i = 0; durable && i < n && *why == NULL; i++) {
+    RtfSpreadLocationEnd *e = &m->ends[i];
+
+    if (!g_ascii_string_to_unsigned (durable[i], 10, 0, e->frames,
+            &e->frames_durable, NULL))
+      *why = g_strdup_printf ("its location-frames-durable holds \"%.40s\", "
+          "not a number of 0 to its location-frames (%" G_GUINT64_FORMAT ")",
+          durable[i], e->frames);
+  }
+  g_strfreev (durable);
+  return *why == NULL;
+}
+
 /* The three lists of the final state into m->ends */
 static gboolean
 parse_ends (GKeyFile * kf, RtfSpreadManifest * m, guint n, gchar ** why)
@@ -284,7 +310,7 @@ parse_ends (GKeyFile * kf, RtfSpreadManifest * m, guint n, gchar ** why)
   g_strfreev (states);
   g_strfreev (frames);
   g_strfreev (deleted);
-  return *why == NULL;
+  return *why == NULL && parse_durable (kf, m, n, why);
 }
 
 /* final (absent: false): the recording's final state, when true */
@@ -396,7 +422,7 @@ static void
 set_ends (GKeyFile * kf, const RtfSpreadManifest * m)
 {
   GString *states = g_string_new (NULL), *frames = g_string_new (NULL);
-  GString *deleted = g_string_new (NULL);
+  GString *deleted = g_string_new (NULL), *durable = g_string_new (NULL);
   guint i, n = g_strv_length (m->locations);
 
   for (i = 0; i < n; i++) {
@@ -406,11 +432,15 @@ set_ends (GKeyFile * kf, const RtfSpreadManifest * m)
         m->ends[i].frames);
     g_string_append_printf (deleted, "%" G_GUINT64_FORMAT ";",
         m->ends[i].files_deleted);
+    g_string_append_printf (durable, "%" G_GUINT64_FORMAT ";",
+        m->ends[i].frames_durable);
   }
   g_key_file_set_value (kf, GROUP, "final", "true");
   g_key_file_set_value (kf, GROUP, "location-states", states->str);
   g_key_file_set_value (kf, GROUP, "location-frames", frames->str);
   g_key_file_set_value (kf, GROUP, "location-files-deleted", deleted->str);
+  g_key_file_set_value (kf, GROUP, "location-frames-durable", durable->str);
+  g_string_free (durable, TRUE);
   g_string_free (states, TRUE);
   g_string_free (frames, TRUE);
   g_string_free (deleted, TRUE);

@@ -31,11 +31,17 @@
  *   location-states=active;failed;
  *   location-frames=140;0;
  *   location-files-deleted=0;0;
+ *   location-frames-durable=140;0;
  *
  * one item for each location, in the order of locations: its state at
  * the end (active, stalled, failed - it left the set -, given-up), the
- * frames reported written there, and the files of it deleted since
- * (max-files, min-free-space: then its frames are no longer all there).
+ * frames reported written there, the files of it deleted since
+ * (max-files, min-free-space: then its frames are no longer all there),
+ * and how many of its frames were durable (fdatasync'ed) there: a
+ * location that failed may lose those that were not, as a disk does at a
+ * crash (an XFS shut down replays its log without them).  Written from
+ * the first release of version 2 on; absent, it is taken as
+ * location-frames.
  * A location that left before its first frame holds no file at all (the
  * sink deletes the empty file it made), which only this tells from a
  * disk that died: the readers take "0 frames" as a note, a location
@@ -78,6 +84,9 @@ typedef struct
   guint64 frames;               /* frames reported written there */
   guint64 files_deleted;        /* files of it deleted (max-files,
                                  * min-free-space) */
+  guint64 frames_durable;       /* of those, made durable there
+                                 * (fdatasync'ed) before it left; equal to
+                                 * frames for a location in the set at EOS */
 } RtfSpreadLocationEnd;
 
 /* Whether a manifest holds the recording's final state */

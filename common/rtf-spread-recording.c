@@ -328,15 +328,29 @@ final_contradicted (Gathered * g, const RtfSpreadLocationEnd * ends)
   return G_MAXUINT;
 }
 
-/* A location not found that the final state says holds no frame is no
- * part missing: a note says so (TRUE); else the frames it held are known */
+/* A location not found that the final state says holds no frame, or
+ * none made durable before it left (a disk that failed may lose those, as
+ * at a crash), is no part missing: a note says so (TRUE); else the frames
+ * it held are known */
 static gboolean
 holds_nothing (Gathered * g, RtfMissingLocation * lost,
     const RtfSpreadLocationEnd * e, const gchar * from)
 {
-  if (e->frames > 0) {
+  if (e->frames > 0 && (e->frames_durable > 0
+          || e->state == RTF_SPREAD_END_ACTIVE)) {
     lost->frames = e->frames;
     return FALSE;
+  }
+  if (e->frames > 0) {
+    add_note (g, g_strdup_printf ("location %s is not found: the %"
+            G_GUINT64_FORMAT " frames written there were not yet durable "
+            "when it left the recording (%s; the final state in %s), so a "
+            "disk that failed may have lost them, as at a crash: their "
+            "numbers are gaps", lost->location, e->frames,
+            rtf_spread_end_state_name (e->state), from));
+    g_free (lost->location);
+    g_free (lost->why);
+    return TRUE;
   }
   add_note (g, g_strdup_printf ("location %s holds no frame: %s (the final "
           "state in %s: %s, 0 frames written there)", lost->location,
@@ -382,6 +396,17 @@ apply_final (Gathered * g, gchar ** locations,
     if (found == G_MAXUINT64 || found >= ends[i].frames
         || ends[i].files_deleted > 0)
       continue;
+    if (ends[i].state != RTF_SPREAD_END_ACTIVE
+        && found >= ends[i].frames_durable) {
+      add_note (g, g_strdup_printf ("location %s holds %" G_GUINT64_FORMAT
+              " of the %" G_GUINT64_FORMAT " frames written there: it had "
+              "made %" G_GUINT64_FORMAT " durable when it left the recording "
+              "(%s; the final state in %s), a disk that failed may lose the "
+              "others, as at a crash: their numbers are gaps", locations[i],
+              found, ends[i].frames, ends[i].frames_durable,
+              rtf_spread_end_state_name (ends[i].state), from));
+      continue;
+    }
     s.location = g_strdup (locations[i]);
     g_array_append_val (g->shorts, s);
   }

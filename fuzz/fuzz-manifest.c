@@ -7,7 +7,8 @@
  * (rtf_spread_manifest_to_text()) it is UTF-8 and reads back the same;
  * and any bytes as locations survive writing and reading byte for byte
  * (paths that are not UTF-8 included), with and without a final state
- * (final=true: one state, frame count and deleted count per location).
+ * (final=true: one state, frame count, deleted count and durable count
+ * per location, never more durable than written).
  *
  * The first byte picks the mode: bit 0 the rest is locations separated by
  * NUL bytes, to be written and read back; else bit 1 the rest is a file
@@ -56,8 +57,10 @@ assert_sane (const RtfSpreadManifest * m)
   /* a final state: one end for each location, of a state it names */
   g_assert ((m->state == RTF_SPREAD_MANIFEST_FINAL) == (m->ends != NULL));
   g_assert (m->version >= 2 || m->ends == NULL);
-  for (i = 0; m->ends && i < n; i++)
+  for (i = 0; m->ends && i < n; i++) {
     g_assert (strcmp (rtf_spread_end_state_name (m->ends[i].state), "?"));
+    g_assert_cmpuint (m->ends[i].frames_durable, <=, m->ends[i].frames);
+  }
   g_hash_table_unref (seen);
 }
 
@@ -90,6 +93,8 @@ assert_round_trip (const RtfSpreadManifest * m)
     g_assert_cmpuint (again.ends[i].frames, ==, m->ends[i].frames);
     g_assert_cmpuint (again.ends[i].files_deleted, ==,
         m->ends[i].files_deleted);
+    g_assert_cmpuint (again.ends[i].frames_durable, ==,
+        m->ends[i].frames_durable);
   }
   /* where a reader looks for each: a path or two, never none */
   for (i = 0; again.locations[i]; i++) {
@@ -165,6 +170,7 @@ fuzz_locations (const uint8_t * data, size_t size)
     m.ends[i].state = (RtfSpreadEndState) (data[i % size] % 4);
     m.ends[i].frames = (guint64) data[(i + 1) % size] << (data[i % size] % 57);
     m.ends[i].files_deleted = G_MAXUINT64 - data[(i + 2) % size];
+    m.ends[i].frames_durable = m.ends[i].frames >> (data[(i + 3) % size] % 64);
   }
   assert_round_trip (&m);
   g_free (m.ends);
