@@ -238,6 +238,9 @@ write_final_manifests (GstRtFrameSink * self)
     ends[i].state = end_state_of (info.state);
     ends[i].frames = st.frames_written;
     ends[i].files_deleted = st.files_deleted;
+    /* in the set at EOS: all it wrote is synced now */
+    ends[i].frames_durable = info.state == RTF_LOCATION_ACTIVE ?
+        st.frames_written : MIN (st.frames_durable, st.frames_written);
     GST_DEBUG_OBJECT (self, "at EOS location %u (%s): %s, %" G_GUINT64_FORMAT
         " frames written, %" G_GUINT64_FORMAT " files deleted", i,
         rtf_spread_location (s, i), rtf_spread_end_state_name (ends[i].state),
@@ -306,6 +309,16 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   RtfSpread *s;
   guint failed = 0;
 
+  /* the indexes number the frames: without them frames placed at
+   * different locations (and those written again after a location
+   * failed) cannot be put back in order (torture seeds
+   * 0x68307185efbc9e4e, 0x125d23d74b1ad53e) */
+  if (!config->index && g_strv_length (self->locations) > 1) {
+    *why = g_strdup ("index=false with several locations: a recording "
+        "spread over locations is put back in frame order by its indexes; "
+        "record with index=true (the default)");
+    return NULL;
+  }
   if (!locations_agree (self->locations, config->rotate, why)
       || !rtf_spread_names_apart ((const gchar * const *) self->locations,
           g_strv_length (self->locations), config->rotate,

@@ -337,7 +337,7 @@ GST_END_TEST;
 GST_START_TEST (test_refused)
 {
   gchar **locs = two_locations ("x-%03d.raw");
-  gchar *props;
+  gchar *props, *man;
 
   props = rtf_test_spread_props (locs, "record=false");
   rtf_test_assert_start_fails ("rtframesink", locs[0], props,
@@ -349,6 +349,20 @@ GST_START_TEST (test_refused)
   props = rtf_test_spread_props (locs, NULL);
   rtf_test_assert_start_fails ("rtframesink", locs[0], props,
       GST_RESOURCE_ERROR_SETTINGS, "either every location is a pattern");
+  g_free (props);
+  g_strfreev (locs);
+  /* no index, no frame order across locations (torture seeds
+   * 0x68307185efbc9e4e, 0x125d23d74b1ad53e: frames read out of order);
+   * nothing is created */
+  locs = g_new0 (gchar *, 3);
+  locs[0] = rtf_test_tmp_path ("a/noidx-%03d.raw");
+  locs[1] = rtf_test_tmp_path ("b/noidx-%03d.raw");
+  props = rtf_test_spread_props (locs, "index=false");
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_SETTINGS, "index=false with several locations");
+  man = rtf_spread_manifest_path (locs[0]);
+  fail_if (g_file_test (man, G_FILE_TEST_EXISTS), "%s was written", man);
+  g_free (man);
   g_free (props);
   g_strfreev (locs);
 }
