@@ -112,6 +112,50 @@ session_faulted (Check * c, guint s)
   return FALSE;
 }
 
+/* Whether path is in the directory of location i (session s) */
+static gboolean
+in_location_dir (Check * c, guint i, guint s, const gchar * path)
+{
+  gchar *loc = torture_world_location (c->p, c->w, i, s);
+  gchar *dir = g_path_get_dirname (loc);
+  gchar *cdir = g_canonicalize_filename (dir, "/");
+  gchar *cpath = g_canonicalize_filename (path, "/");
+  gchar *prefix = g_strconcat (cdir, "/", NULL);
+  gboolean in = g_str_has_prefix (cpath, prefix)
+      && strchr (cpath + strlen (prefix), '/') == NULL;
+
+  g_free (prefix);
+  g_free (cpath);
+  g_free (cdir);
+  g_free (dir);
+  g_free (loc);
+  return in;
+}
+
+/* The locations that left session s before any file there had a frame
+ * (a location-left, no file-opened there): a bit each */
+static guint
+left_empty (Check * c, guint s)
+{
+  const TortureSession *S = &c->h->s[s];
+  guint left = 0, opened = 0, i, k, index;
+
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+    const gchar *path;
+
+    if (gst_structure_has_name (m, "rtframesink-location-left")
+        && gst_structure_get_uint (m, "index", &index) && index < 32)
+      left |= 1u << index;
+    if (gst_structure_has_name (m, "rtframesink-file-opened")
+        && (path = gst_structure_get_string (m, "location")))
+      for (k = 0; k < c->p->n_loc; k++)
+        if (in_location_dir (c, k, s, path))
+          opened |= 1u << k;
+  }
+  return left & ~opened;
+}
+
 /* k -> the written record (frame number), from the frame-written lines */
 static GHashTable *
 reported_of (Check * c, const TortureSession * S)
@@ -254,7 +298,7 @@ check_session (Check * c, guint s, const gchar * self)
   guint64 min_read = G_MAXUINT64, fw;
   guint i;
 
-  torture_readback (p, c->w, s, c->removed, faulted ?
+  torture_readback (p, c->w, s, c->removed, left_empty (c, s), faulted ?
       TORTURE_READ_RECOVER | TORTURE_READ_TAILS : 0, self, &rb);
   if (rb.problems->len)
     problem (v, "%s", rb.problems->str);

@@ -276,6 +276,9 @@ draw_props (TortureRng * r, TorturePlan * p)
   p->min_free_space = v < 50 ? -1 : v < 70 ? 0 :
       (gint64) torture_rng_log (r, 262144, 64 * 1048576);
   p->index = torture_rng_chance (r, 85);
+  /* (the sink refuses index=false with several locations: test-spread) */
+  if (p->use_locations && p->n_loc > 1)
+    p->index = TRUE;
   p->checksums = torture_rng_chance (r, 50);
   p->sync_interval = PICK (r, syncs);
   v = torture_rng_range (r, 0, 99);

@@ -37,10 +37,13 @@ typedef enum
   TORTURE_READ_TAILS = 1 << 1,  /* a crash's tails are no fault (byte scan) */
 } TortureReadFlags;
 
-/* removed: the locations whose directory is gone (a bit each) */
+/* removed: the locations whose directory is gone (a bit each);
+ * left_empty: those that left the recording before a file there had a
+ * frame (no file-opened there), so after a kill nothing shows the readers
+ * they hold none */
 void torture_readback (const TorturePlan * p, TortureWorld * w,
-    guint session, guint removed, TortureReadFlags flags, const gchar * self,
-    TortureReadback * rb);
+    guint session, guint removed, guint left_empty, TortureReadFlags flags,
+    const gchar * self, TortureReadback * rb);
 void torture_readback_clear (TortureReadback * rb);
 
 G_END_DECLS
