@@ -10,8 +10,9 @@
  *
  * With --trigger it records events: the sinks receive every frame but
  * write only when triggered - by Enter on the terminal or SIGUSR1 (now),
- * or --event T (T seconds in; repeat for more) - each event keeping the
- * --pre-record seconds before the trigger (default 2) and the
+ * or --event T (T seconds of running time in; repeat for more) - each
+ * event keeping the --pre-record seconds before the trigger (default 2)
+ * and the
  * --post-record seconds after it (default 5) in a file of its own,
  * cam<N>-event-00000.raw, -00001.raw, ...  Every stream is given the same
  * running time, so all cameras start and stop at the same frame.  SIGUSR2
@@ -179,10 +180,28 @@ on_sigusr2 (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* --event T: at T seconds of the pipeline's running time, not of the
+ * program's (a loaded machine took 0.9 s to reach PLAYING, and an event at
+ * 1 s of wall-clock time then had 0.1 s to hold, not 0.5) */
+typedef struct
+{
+  App *app;
+  GstClockTime at;
+} TimedEvent;
+
 static gboolean
 on_timed_event (gpointer user_data)
 {
-  trigger (user_data);
+  TimedEvent *t = user_data;
+  GstClockTime rt = running_time_now (t->app);
+
+  if (!GST_CLOCK_TIME_IS_VALID (rt) || rt < t->at) {
+    g_timeout_add (GST_CLOCK_TIME_IS_VALID (rt) ?
+        (guint) ((t->at - rt) / GST_MSECOND) + 1 : 20, on_timed_event, t);
+    return G_SOURCE_REMOVE;
+  }
+  trigger (t->app);
+  g_free (t);
   return G_SOURCE_REMOVE;
 }
 
@@ -295,9 +314,13 @@ watch_triggers (App * app, gchar ** event_at)
   g_io_channel_unref (in);
   g_unix_signal_add (SIGUSR1, on_sigusr1, app);
   g_unix_signal_add (SIGUSR2, on_sigusr2, app);
-  for (i = 0; event_at && event_at[i]; i++)
-    g_timeout_add ((guint) (g_ascii_strtod (event_at[i], NULL) * 1000),
-        on_timed_event, app);
+  for (i = 0; event_at && event_at[i]; i++) {
+    TimedEvent *t = g_new (TimedEvent, 1);
+
+    t->app = app;
+    t->at = (GstClockTime) (g_ascii_strtod (event_at[i], NULL) * GST_SECOND);
+    g_timeout_add ((guint) (t->at / GST_MSECOND), on_timed_event, t);
+  }
   g_print ("events: Enter or kill -USR1 %d to trigger, kill -USR2 %d to "
       "stop\n", (gint) getpid (), (gint) getpid ());
 }

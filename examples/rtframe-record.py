@@ -123,8 +123,21 @@ def main():
                           GLib.IOCondition.IN | GLib.IOCondition.HUP, on_stdin)
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, trigger)
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, stop_now)
+        def timed_event(at):
+            # at `at` of the pipeline's running time, not of the program's
+            # (a loaded machine may take most of a second to reach PLAYING)
+            clock = pipeline.get_clock()
+            now = clock.get_time() - pipeline.get_base_time() if clock \
+                else None
+            if now is None or now < at:
+                wait = 20 if now is None else (at - now) // Gst.MSECOND + 1
+                GLib.timeout_add(wait, timed_event, at)
+                return False
+            trigger()
+            return False
+
         for t in args.event:
-            GLib.timeout_add(int(t * 1000), lambda: trigger() and False)
+            GLib.timeout_add(int(t * 1000), timed_event, int(t * Gst.SECOND))
         print(f"events: Enter or kill -USR1 {os.getpid()} to trigger, "
               f"kill -USR2 {os.getpid()} to stop")
 
