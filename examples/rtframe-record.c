@@ -12,8 +12,7 @@
  * write only when triggered - by Enter on the terminal or SIGUSR1 (now),
  * or --event T (T seconds of running time in; repeat for more) - each
  * event keeping the --pre-record seconds before the trigger (default 2)
- * and the
- * --post-record seconds after it (default 5) in a file of its own,
+ * and the --post-record seconds after it (default 5) in a file of its own,
  * cam<N>-event-00000.raw, -00001.raw, ...  Every stream is given the same
  * running time, so all cameras start and stop at the same frame.  SIGUSR2
  * stops a recording now.
