@@ -166,24 +166,42 @@ rtf_check_gaps_text (const RtfRecording * rec, guint max)
   return g_string_free (s, FALSE);
 }
 
+/* Whether rec holds the file of the set `location` numbered n */
+static gboolean
+holds_file (const RtfRecording * rec, const gchar * location, guint64 n)
+{
+  gchar *path = rtf_pattern_format (location, n);
+  gboolean held = FALSE;
+  guint i;
+
+  for (i = 0; i < rec->n_files && !held; i++)
+    held = g_strcmp0 (rec->files[i].path, path) == 0;
+  g_free (path);
+  return held;
+}
+
 static gchar *
-missing_files_text (const RtfMissingFiles * m)
+missing_files_text (const RtfRecording * rec, const RtfMissingFiles * m)
 {
   gchar *first = rtf_pattern_format (m->location, m->numbers.first);
   gchar *last = rtf_pattern_format (m->location, m->numbers.last);
   gchar *text;
+  /* (else, a spread: the files before are the ones its final state says
+   * the sink deleted, rtf-spread-recording.c) */
+  const gchar *where = m->numbers.first > 0 && holds_file (rec, m->location,
+      m->numbers.first - 1) ? "between files proven to be the recording's" :
+      "after the oldest files, which the sink deleted (the final state's "
+      "location-files-deleted), and before the first file found";
 
   if (m->numbers.first == m->numbers.last)
     text = g_strdup_printf ("file %" G_GUINT64_FORMAT " of the set %s is "
-        "missing (%s), between files proven to be the recording's: its "
-        "frames are not in the recording", m->numbers.first, m->location,
-        first);
+        "missing (%s), %s: its frames are not in the recording",
+        m->numbers.first, m->location, first, where);
   else
     text = g_strdup_printf ("files %" G_GUINT64_FORMAT " to %"
-        G_GUINT64_FORMAT " of the set %s are missing (%s to %s), between "
-        "files proven to be the recording's: their frames are not in the "
-        "recording", m->numbers.first, m->numbers.last, m->location, first,
-        last);
+        G_GUINT64_FORMAT " of the set %s are missing (%s to %s), %s: their "
+        "frames are not in the recording", m->numbers.first, m->numbers.last,
+        m->location, first, last, where);
   g_free (first);
   g_free (last);
   return text;
@@ -201,6 +219,45 @@ missing_location_text (const RtfRecording * rec, const RtfMissingLocation * l)
       "frames it holds are not read (no manifest holds the recording's final "
       "state - it did not end with EOS -, so nothing shows it held none)",
       l->location, l->why);
+}
+
+/* The place of location in rec's list (the manifest's), or G_MAXUINT */
+static guint
+location_index (const RtfRecording * rec, const gchar * location)
+{
+  guint i;
+
+  for (i = 0; rec->locations && rec->locations[i]; i++)
+    if (g_strcmp0 (rec->locations[i], location) == 0)
+      return i;
+  return G_MAXUINT;
+}
+
+static gchar *
+short_location_text (const RtfRecording * rec, const RtfShortLocation * s)
+{
+  guint i = location_index (rec, s->location);
+  const RtfSpreadLocationEnd *e = i == G_MAXUINT || rec->ends == NULL ?
+      NULL : &rec->ends[i];
+
+  if (e == NULL || e->files_deleted == 0)
+    return g_strdup_printf ("location %s holds %" G_GUINT64_FORMAT " frames, "
+        "%" G_GUINT64_FORMAT " were reported written there (the final state "
+        "in %s; the sink deleted none of its files): %" G_GUINT64_FORMAT
+        " are missing", s->location, s->found, s->written,
+        rec->final_manifest, s->written - s->found);
+  return g_strdup_printf ("location %s holds %" G_GUINT64_FORMAT " of the %"
+      G_GUINT64_FORMAT " frames reported written there (the final state in "
+      "%s); the %" G_GUINT64_FORMAT " files the sink deleted there (its "
+      "oldest: max-files, min-free-space)%s held at most %" G_GUINT64_FORMAT
+      " of them - no more frame numbers below its first frame are in no file, "
+      "once the locations whose first frame comes before have theirs -: at "
+      "least %" G_GUINT64_FORMAT " frames reported written there are missing "
+      "(its newest files lost?)", s->location, s->found, e->frames,
+      rec->final_manifest, e->files_deleted, e->state ==
+      RTF_SPREAD_END_ACTIVE ? "" : " and the frames not yet durable when it "
+      "left", e->frames - (s->written - s->found) - s->found,
+      s->written - s->found);
 }
 
 /* Whether every file is paired with an intact index: then a frame number
@@ -235,16 +292,11 @@ rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,
     g_ptr_array_add (faults, missing_location_text (rec,
             &rec->missing_locations[i]));
   for (i = 0; i < rec->n_short_locations; i++) {
-    const RtfShortLocation *s = &rec->short_locations[i];
-
-    g_ptr_array_add (faults, g_strdup_printf ("location %s holds %"
-            G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT " were reported "
-            "written there (the final state in %s; the sink deleted none of "
-            "its files): %" G_GUINT64_FORMAT " are missing", s->location,
-            s->found, s->written, rec->final_manifest, s->written - s->found));
+    g_ptr_array_add (faults, short_location_text (rec,
+            &rec->short_locations[i]));
   }
   for (i = 0; i < rec->n_missing_files; i++)
-    g_ptr_array_add (faults, missing_files_text (&rec->missing_files[i]));
+    g_ptr_array_add (faults, missing_files_text (rec, &rec->missing_files[i]));
   if (rec->missing && !allow_gaps) {
     gchar *list = rtf_check_gaps_text (rec, 20);
 

@@ -29,6 +29,13 @@ typedef struct
   GArray *files, *leftovers, *missing_files, *missing_locations;
   GArray *found;                /* frames read at each location
                                  * (G_MAXUINT64: none found) */
+  GArray *first_seq;            /* at each location, the number of the first
+                                 * frame placed there that it holds (not
+                                 * failed over); G_MAXUINT64: none */
+  GArray *first_file;           /* at each location, the number of its first
+                                 * file found; G_MAXUINT64: none, or a file
+                                 * (no pattern) */
+  GPtrArray *paths;             /* where each location was found, or NULL */
   GArray *shorts;               /* RtfShortLocation */
   guint64 failed_over, out_of_order;
   GString *notes;
@@ -150,6 +157,42 @@ place_of (const gchar * path)
   return key;
 }
 
+/* The first frame placed at a location that it holds: the first record,
+ * in the order of its files, not failed over there (a frame failed over
+ * is written after later ones, so only these are in number order: every
+ * frame in a file before it has a lower number) */
+static guint64
+first_placed (const RtfRecording * one)
+{
+  guint i;
+  guint64 j;
+
+  for (i = 0; i < one->n_files; i++) {
+    const RtfRecordingFile *f = &one->files[i];
+
+    if (f->state != RTF_FILE_OK)
+      continue;
+    for (j = 0; j < f->walk.frames; j++)
+      if (!(f->index->records[j].flags & RTF_INDEX_REC_FAILED_OVER))
+        return f->index->records[j].seq;
+  }
+  return G_MAXUINT64;
+}
+
+/* What a location found at path begins with: its first frame placed
+ * there, its first file's number (a set) */
+static void
+note_firsts (Gathered * g, const RtfRecording * one, const gchar * path)
+{
+  guint64 seq = first_placed (one), number = G_MAXUINT64;
+
+  if (one->n_files > 0 && rtf_pattern_check (path, NULL) == RTF_PATTERN_OK)
+    number = one->files[0].number;
+  g_array_append_val (g->first_seq, seq);
+  g_array_append_val (g->first_file, number);
+  g_ptr_array_add (g->paths, g_strdup (path));
+}
+
 /* Location i: its recording from the first candidate that holds the
  * manifest's; else listed as missing.  FALSE with *error when it is a
  * place another location named already. */
@@ -174,6 +217,9 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
     lost.frames = G_MAXUINT64;
     g_array_append_val (g->missing_locations, lost);
     g_array_append_val (g->found, none);
+    g_array_append_val (g->first_seq, none);
+    g_array_append_val (g->first_file, none);
+    g_ptr_array_add (g->paths, NULL);
     g_strfreev (cands);
     return TRUE;
   }
@@ -192,6 +238,7 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
   if (key)
     g_hash_table_insert (g->places, key, g_strdup (m->locations[i]));
   g_array_append_val (g->found, one->n_frames);
+  note_firsts (g, one, cands[c - 1]);
   take_files (g, one);
   rtf_recording_free (one);
   g_strfreev (cands);
@@ -248,6 +295,9 @@ gathered_init (Gathered * g)
   g->missing_files = g_array_new (FALSE, TRUE, sizeof (RtfMissingFiles));
   g->missing_locations = g_array_new (FALSE, TRUE, sizeof (RtfMissingLocation));
   g->found = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g->first_seq = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g->first_file = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g->paths = g_ptr_array_new_with_free_func (g_free);
   g->shorts = g_array_new (FALSE, TRUE, sizeof (RtfShortLocation));
   g->failed_over = g->out_of_order = 0;
   g->notes = g_string_new (NULL);
@@ -275,6 +325,9 @@ gathered_clear (Gathered * g)
     g_free (g_array_index (g->shorts, RtfShortLocation, i).location);
   g_array_free (g->shorts, TRUE);
   g_array_free (g->found, TRUE);
+  g_array_free (g->first_seq, TRUE);
+  g_array_free (g->first_file, TRUE);
+  g_ptr_array_unref (g->paths);
   g_array_free (g->files, TRUE);
   g_array_free (g->leftovers, TRUE);
   g_array_free (g->missing_files, TRUE);
@@ -362,13 +415,162 @@ holds_nothing (Gathered * g, RtfMissingLocation * lost,
   return TRUE;
 }
 
+/* ---- a location whose files the sink deleted (max-files, min-free-space):
+ * they are its OLDEST files, so what it holds must be its newest frames.
+ * Two things tell a file lost after the recording from those: the file
+ * numbers (the first `files_deleted` of the set are the ones deleted: a
+ * first file found after them means files after them are gone too), and
+ * the frame numbers (every frame in a file deleted there has a number
+ * below the first frame placed there that it holds, and no location holds
+ * it: so those numbers bound how many frames the deleted files held; the
+ * frames written there beyond that bound are in no file). ---- */
+
+/* Files of location i's set missing between the ones the sink deleted
+ * and the first found: a fault (listed in missing_files) */
+static void
+lost_after_deleted (Gathered * g, guint i, guint64 start_index,
+    const RtfSpreadLocationEnd * e)
+{
+  guint64 first = g_array_index (g->first_file, guint64, i);
+  RtfMissingFiles m;
+
+  if (e->files_deleted == 0 || first == G_MAXUINT64
+      || start_index > G_MAXUINT64 - e->files_deleted
+      || first <= start_index + e->files_deleted)
+    return;
+  m.location = g_strdup (g_ptr_array_index (g->paths, i));
+  m.numbers.first = start_index + e->files_deleted;
+  m.numbers.last = first - 1;
+  g_array_append_val (g->missing_files, m);
+}
+
+static gint
+compare_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gint
+by_first_seq (gconstpointer a, gconstpointer b, gpointer data)
+{
+  GArray *first_seq = data;
+
+  return compare_u64 (&g_array_index (first_seq, guint64, *(const guint *) a),
+      &g_array_index (first_seq, guint64, *(const guint *) b));
+}
+
+/* The frame numbers every location holds, sorted, each once */
+static GArray *
+found_numbers (GArray * files)
+{
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint i, k;
+  guint64 j;
+
+  for (i = 0; i < files->len; i++) {
+    const RtfRecordingFile *f = &g_array_index (files, RtfRecordingFile, i);
+
+    if (f->state != RTF_FILE_OK)
+      continue;
+    for (j = 0; j < f->walk.frames; j++)
+      g_array_append_val (all, f->index->records[j].seq);
+  }
+  g_array_sort (all, (GCompareFunc) compare_u64);
+  for (i = 0, k = 0; i < all->len; i++)
+    if (k == 0 || g_array_index (all, guint64, k - 1)
+        != g_array_index (all, guint64, i))
+      g_array_index (all, guint64, k++) = g_array_index (all, guint64, i);
+  g_array_set_size (all, k);
+  return all;
+}
+
+/* How many numbers below x no location holds (numbers start at 0) */
+static guint64
+unheld_below (GArray * found, guint64 x)
+{
+  guint lo = 0, hi = found->len;
+
+  while (lo < hi) {             /* the first found number >= x */
+    guint mid = (lo + hi) / 2;
+
+    if (g_array_index (found, guint64, mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return x - lo;
+}
+
+/* The frames written at location i that its files must still hold: the
+ * ones reported written less what it holds, and less (a location that
+ * left) those not yet durable when it left, which a failed disk may lose
+ * as at a crash; 0 when none */
+static guint64
+unexplained (Gathered * g, guint i, const RtfSpreadLocationEnd * e)
+{
+  guint64 found = g_array_index (g->found, guint64, i);
+  guint64 may_lose = e->state == RTF_SPREAD_END_ACTIVE ? 0 :
+      e->frames - e->frames_durable;
+
+  if (found == G_MAXUINT64 || found + may_lose >= e->frames)
+    return 0;
+  return e->frames - found - may_lose;
+}
+
+/* The locations whose files the sink deleted, taken in the order of their
+ * first frame: the files deleted at them all held numbers below the last
+ * one's first frame that no location holds, each number once - at most
+ * unheld_below() of it for all of them together.  A location whose
+ * frames written there exceed what it holds plus what the deleted files
+ * of it and of those before it can have held is short: at least the rest
+ * of its frames are in no file (short_locations, `written` less the most
+ * its deleted files held). */
+static void
+deleted_cannot_explain (Gathered * g, gchar ** locations,
+    const RtfSpreadLocationEnd * ends)
+{
+  GArray *found, *order = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint64 taken = 0;
+  guint i;
+
+  for (i = 0; i < g->found->len; i++)
+    if (ends[i].files_deleted > 0 && unexplained (g, i, &ends[i]) > 0
+        && g_array_index (g->first_seq, guint64, i) != G_MAXUINT64)
+      g_array_append_val (order, i);
+  if (order->len == 0) {
+    g_array_free (order, TRUE);
+    return;
+  }
+  g_array_sort_with_data (order, by_first_seq, g->first_seq);
+  found = found_numbers (g->files);
+  for (i = 0; i < order->len; i++) {
+    guint l = g_array_index (order, guint, i);
+    guint64 need = unexplained (g, l, &ends[l]);
+    guint64 room = unheld_below (found, g_array_index (g->first_seq,
+            guint64, l));
+    guint64 deleted = MIN (need, room > taken ? room - taken : 0);
+    guint64 held = g_array_index (g->found, guint64, l);
+    RtfShortLocation s = { NULL, held, held + need - deleted };
+
+    taken += deleted;
+    if (deleted == need)
+      continue;
+    s.location = g_strdup (locations[l]);
+    g_array_append_val (g->shorts, s);
+  }
+  g_array_free (found, TRUE);
+  g_array_free (order, TRUE);
+}
+
 /* Each location held against the final state read from `from`: the
  * locations not found that held no frame are notes, the others' frames
  * counted; a location with fewer frames than written there (the sink
  * deleted none of its files) is short.  FALSE (a note) when a location
  * holds more: the state is not used. */
 static gboolean
-apply_final (Gathered * g, gchar ** locations,
+apply_final (Gathered * g, gchar ** locations, guint64 start_index,
     const RtfSpreadLocationEnd * ends, const gchar * from)
 {
   guint i, k, bad = final_contradicted (g, ends);
@@ -410,6 +612,9 @@ apply_final (Gathered * g, gchar ** locations,
     s.location = g_strdup (locations[i]);
     g_array_append_val (g->shorts, s);
   }
+  for (i = 0; i < g->found->len; i++)
+    lost_after_deleted (g, i, start_index, &ends[i]);
+  deleted_cannot_explain (g, locations, ends);
   return TRUE;
 }
 
@@ -435,6 +640,9 @@ gathered_recording (Gathered * g, RtfSpreadManifest * m)
   rec->n_short_locations = g->shorts->len;
   rec->short_locations = (RtfShortLocation *) g_array_free (g->shorts, FALSE);
   g_array_free (g->found, TRUE);
+  g_array_free (g->first_seq, TRUE);
+  g_array_free (g->first_file, TRUE);
+  g_ptr_array_unref (g->paths);
   rec->failed_over = g->failed_over;
   rec->out_of_order = g->out_of_order;
   rec->note = g->notes->len ? g_string_free (g->notes, FALSE) : NULL;
@@ -474,7 +682,7 @@ rtf_spread_recording_open (const gchar * manifest, gboolean require_index,
   if (!each_file_once (manifest, g.files, error))
     goto failed;
   from = rtf_spread_manifest_find_final (manifest, &m, &ends);
-  if (from && !apply_final (&g, m.locations, ends, from))
+  if (from && !apply_final (&g, m.locations, m.start_index, ends, from))
     g_clear_pointer (&from, g_free);
   rec = gathered_recording (&g, &m);
   rec->final_manifest = from;

@@ -797,6 +797,86 @@ GST_START_TEST (test_final_manifest_taken_back)
 
 GST_END_TEST;
 
+/* V1 of the second adversarial review: with max-files the sink deletes a
+ * location's OLDEST files; a location that then loses its NEWEST file (a
+ * user's rm, a disk) holds frames reported written nowhere - rtframe-verify
+ * must not say OK, not even with --allow-gaps (those frames were reported
+ * written: the final state counts them).  Round robin, 2 frames a file,
+ * max-files=3: location 1's last file holds frame 17 (n 18: the only
+ * frame after the last one found anywhere) or frames 17 and 19 (n 20). */
+static void
+assert_file_lost_seen (const gchar * name, guint64 n, gboolean oldest)
+{
+  gchar **locs = two_locations (name);
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *out = NULL, *last;
+  gchar *idx, *props;
+  RtfSpreadManifest m;
+  GstStructure *st;
+  gchar *why = NULL;
+  guint64 top = 0, low = G_MAXUINT64, k;
+
+  props = g_strdup_printf ("placement=round-robin max-file-size=%d "
+      "max-files=3", 2 * FRAME);
+  st = record_spread (locs, props, n);
+  fail_unless (rtf_spread_manifest_read (m0, &m, &why), "%s", why);
+  fail_unless (m.state == RTF_SPREAD_MANIFEST_FINAL);
+  fail_unless (m.ends[1].files_deleted > 0, "max-files deleted nothing");
+  rtf_spread_manifest_clear (&m);
+  /* before: whole (the frames kept, the first 8 deleted with their files) */
+  fail_unless_equals_int (rtf_test_run_tool (NULL, "rtframe-verify", m0,
+          NULL), 0);
+  for (k = 0; k < 64; k++) {
+    gchar *path = rtf_pattern_format (locs[1], k);
+
+    if (g_file_test (path, G_FILE_TEST_EXISTS)) {
+      top = k;
+      low = MIN (low, k);
+    }
+    g_free (path);
+  }
+  last = rtf_pattern_format (locs[1], oldest ? low : top);
+  idx = g_strconcat (last, ".idx", NULL);
+  fail_unless (g_unlink (last) == 0 && g_unlink (idx) == 0);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", m0,
+          NULL), 1);
+  fail_unless (strstr (out, "missing") != NULL, "%s", out);
+  g_free (out);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
+          "--allow-gaps", m0, NULL), 1);
+  fail_unless (strstr (out, oldest ? "after the oldest files, which the "
+          "sink deleted" : "reported written there are missing") != NULL,
+      "%s", out);
+  g_free (out);
+  gst_structure_free (st);
+  g_free (props);
+  g_free (last);
+  g_free (idx);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_START_TEST (test_newest_file_lost_after_max_files)
+{
+  assert_file_lost_seen ("v1-%03d.raw", 18, FALSE);
+}
+
+GST_END_TEST;
+
+/* ... and the first of its files the sink kept (after those it deleted) */
+GST_START_TEST (test_first_kept_file_lost_after_max_files)
+{
+  assert_file_lost_seen ("v1-%03d.raw", 18, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_newest_file_lost_after_max_files_gaps)
+{
+  assert_file_lost_seen ("v1-%03d.raw", 20, FALSE);
+}
+
+GST_END_TEST;
+
 static Suite *
 spread_suite (void)
 {
@@ -821,6 +901,9 @@ spread_suite (void)
   tcase_add_test (tc, test_link_at_location_refused);
   tcase_add_test (tc, test_spread_first_name_untouched);
   tcase_add_test (tc, test_final_manifest_taken_back);
+  tcase_add_test (tc, test_newest_file_lost_after_max_files);
+  tcase_add_test (tc, test_newest_file_lost_after_max_files_gaps);
+  tcase_add_test (tc, test_first_kept_file_lost_after_max_files);
   return s;
 }
 
