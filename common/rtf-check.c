@@ -233,6 +233,20 @@ location_index (const RtfRecording * rec, const gchar * location)
   return G_MAXUINT;
 }
 
+/* The frames the final state says were reported written, or 0 (none) */
+static guint64
+final_written (const RtfRecording * rec)
+{
+  guint64 n = 0;
+  guint i;
+
+  if (rec->ends == NULL)
+    return 0;
+  for (i = 0; rec->locations && rec->locations[i]; i++)
+    n += MIN (rec->ends[i].frames, G_MAXUINT32);
+  return n;
+}
+
 static gchar *
 short_location_text (const RtfRecording * rec, const RtfShortLocation * s)
 {
@@ -261,14 +275,16 @@ short_location_text (const RtfRecording * rec, const RtfShortLocation * s)
 }
 
 /* Whether every file is paired with an intact index: then a frame number
- * none holds was never reported written (its record would be there) */
+ * none holds was never reported written (its record would be there) -
+ * unless a final state says more frames were reported written than the
+ * files hold */
 static gboolean
 indexes_intact (const RtfRecording * rec)
 {
   guint i;
 
   if (rec->n_missing_locations || rec->n_missing_files
-      || rec->n_short_locations)
+      || rec->n_short_locations || final_written (rec) > rec->n_frames)
     return FALSE;
   for (i = 0; i < rec->n_files; i++) {
     const RtfRecordingFile *f = &rec->files[i];
@@ -280,6 +296,36 @@ indexes_intact (const RtfRecording * rec)
       return FALSE;
   }
   return TRUE;
+}
+
+/* What the frame numbers no file holds can be, as far as rec shows */
+static gchar *
+gaps_why (const RtfRecording * rec)
+{
+  guint64 written = final_written (rec);
+  gboolean deleted = FALSE, left = FALSE;
+  guint i;
+
+  if (indexes_intact (rec))
+    return g_strdup ("no index of the recording holds them, so none was "
+        "reported written: frames dropped while recording, or in flight "
+        "when a recording stopped without EOS (a crash)");
+  if (written <= rec->n_frames)
+    return g_strdup ("frames dropped while recording, in flight at a crash, "
+        "or held by the parts of the recording reported above");
+  for (i = 0; rec->locations[i]; i++) {
+    deleted |= rec->ends[i].files_deleted > 0;
+    left |= rec->ends[i].frames_durable < rec->ends[i].frames;
+  }
+  return g_strdup_printf ("the final state in %s says %" G_GUINT64_FORMAT
+      " frames were reported written, %" G_GUINT64_FORMAT " are found: frames "
+      "dropped while recording, or frames reported written that were %s%s%s%s",
+      rec->final_manifest, written, rec->n_frames, deleted ? "in files the "
+      "sink deleted (max-files, min-free-space)" : "", deleted && left ?
+      ", " : "", left ? "not yet durable when their location left the "
+      "recording (the notes say which)" : "", deleted || left ?
+      " or in parts of the recording reported above" : "in parts of the "
+      "recording reported above");
 }
 
 guint
@@ -298,17 +344,13 @@ rtf_check_recording (const RtfRecording * rec, gboolean allow_gaps,
   for (i = 0; i < rec->n_missing_files; i++)
     g_ptr_array_add (faults, missing_files_text (rec, &rec->missing_files[i]));
   if (rec->missing && !allow_gaps) {
-    gchar *list = rtf_check_gaps_text (rec, 20);
+    gchar *list = rtf_check_gaps_text (rec, 20), *why = gaps_why (rec);
 
     g_ptr_array_add (faults, g_strdup_printf ("%" G_GUINT64_FORMAT " frame "
             "numbers missing from the sequence: %s (%s; --allow-gaps accepts "
-            "that)", rec->missing, list, indexes_intact (rec) ? "no index "
-            "of the recording holds them, so none was reported written: "
-            "frames dropped while recording, or in flight when a recording "
-            "stopped without EOS (a crash)" : "frames dropped while "
-            "recording, in flight at a crash, or held by the parts of the "
-            "recording reported above"));
+            "that)", rec->missing, list, why));
     g_free (list);
+    g_free (why);
   }
   return faults->len - before;
 }

@@ -877,6 +877,61 @@ GST_START_TEST (test_newest_file_lost_after_max_files_gaps)
 
 GST_END_TEST;
 
+/* V2 of the second adversarial review: a location that failed before
+ * any of its frames was durable, and is gone: its frames are gaps (a
+ * failed disk may lose frames not yet durable, as at a crash), and the
+ * gap's words must not say "none was reported written" beside a final
+ * state that says 10 were */
+GST_START_TEST (test_gap_wording_final_state)
+{
+  gchar **locs = two_locations ("v2-%03d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *out = NULL, *text;
+  gchar *dir1 = g_path_get_dirname (locs[1]);
+  GKeyFile *kf = g_key_file_new ();
+  GstStructure *st;
+  const gchar *name;
+  GDir *d;
+
+  st = record_spread (locs, "placement=round-robin max-file-size=5632", 20);
+  d = g_dir_open (dir1, 0, NULL);
+  fail_unless (d != NULL);
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".raw") || g_str_has_suffix (name, ".idx")) {
+      gchar *path = g_build_filename (dir1, name, NULL);
+
+      fail_unless (g_unlink (path) == 0);
+      g_free (path);
+    }
+  g_dir_close (d);
+  fail_unless (g_key_file_load_from_file (kf, m0, G_KEY_FILE_KEEP_COMMENTS,
+          NULL));
+  g_key_file_set_value (kf, "rtframe-spread", "location-states",
+      "active;failed;");
+  g_key_file_set_value (kf, "rtframe-spread", "location-frames-durable",
+      "10;0;");
+  text = g_key_file_to_data (kf, NULL, NULL);
+  fail_unless (g_file_set_contents (m0, text, -1, NULL));
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", m0,
+          NULL), 1);
+  fail_unless (strstr (out, "not yet durable") != NULL, "%s", out);
+  fail_unless (strstr (out, "frame numbers missing") != NULL, "%s", out);
+  fail_if (strstr (out, "none was reported written") != NULL, "the gaps "
+      "are said never reported written beside a final state saying 10 "
+      "were: %s", out);
+  g_free (out);
+  /* as designed: frames not yet durable at a failed disk are gaps */
+  fail_unless_equals_int (rtf_test_run_tool (NULL, "rtframe-verify",
+          "--allow-gaps", m0, NULL), 0);
+  gst_structure_free (st);
+  g_key_file_free (kf);
+  g_free (text);
+  g_free (dir1);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 static Suite *
 spread_suite (void)
 {
@@ -904,6 +959,7 @@ spread_suite (void)
   tcase_add_test (tc, test_newest_file_lost_after_max_files);
   tcase_add_test (tc, test_newest_file_lost_after_max_files_gaps);
   tcase_add_test (tc, test_first_kept_file_lost_after_max_files);
+  tcase_add_test (tc, test_gap_wording_final_state);
   return s;
 }
 
