@@ -447,10 +447,13 @@ describe_damage (RtfIndex * index, guint64 slots, guint64 len)
         " (byte %" G_GUINT64_FORMAT ")", middle, middle == 1 ? "" : "s",
         index->first_damaged, h->header_size + index->first_damaged *
         (guint64) h->record_size);
+  else if (tail == 1)
+    index->damage = g_strdup_printf ("its last record (from byte %"
+        G_GUINT64_FORMAT ") is damaged or torn", index->valid_bytes);
   else if (tail)
-    index->damage = g_strdup_printf ("the last %" G_GUINT64_FORMAT
-        " record%s (from byte %" G_GUINT64_FORMAT ") damaged or torn",
-        tail, tail == 1 ? " is" : "s are", index->valid_bytes);
+    index->damage = g_strdup_printf ("its last %" G_GUINT64_FORMAT
+        " records (from byte %" G_GUINT64_FORMAT ") are damaged or torn",
+        tail, index->valid_bytes);
   else if (end < len && !index->capped)
     index->damage = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes after the "
         "last record: a record cut short", len - end);

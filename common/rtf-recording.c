@@ -506,6 +506,30 @@ rtf_recording_open (const gchar * location, guint64 start_index,
 
 static void count_failed_over (RtfRecording * rec);
 
+/* Marks each file a later file of the same set and recording follows
+ * with records: it was closed before that one began, so its tail is no
+ * crash's (RtfRecordingFile.has_successor) */
+static void
+mark_successors (GArray * files)
+{
+  guint i, j;
+
+  for (i = 0; i < files->len; i++) {
+    RtfRecordingFile *f = &g_array_index (files, RtfRecordingFile, i);
+
+    for (j = i + 1; j < files->len && f->state == RTF_FILE_OK; j++) {
+      const RtfRecordingFile *o = &g_array_index (files, RtfRecordingFile, j);
+
+      if (o->state == RTF_FILE_OK && o->index->n_records > 0
+          && rtf_recording_id_equal (&o->index->header.recording_id,
+              &f->index->header.recording_id)) {
+        f->has_successor = TRUE;
+        break;
+      }
+    }
+  }
+}
+
 RtfRecording *
 rtf_recording_open_files (const gchar * location, guint64 start_index,
     gboolean require_index, GError ** error)
@@ -544,6 +568,9 @@ rtf_recording_open_files (const gchar * location, guint64 start_index,
       break;
     case RTF_PATTERN_OK:
       ok = open_set (rec, files, location, start_index, error);
+      if (ok) {
+        mark_successors (files);
+      }
       break;
   }
   rec->n_files = files->len;

@@ -60,6 +60,11 @@ typedef struct
   guint64 mark_number;
   RtfIndexWalk walk;            /* its records against the data (OK) */
   guint64 first_frame;          /* position of its first record in the set */
+  gboolean has_successor;       /* a later file of its set (its location's,
+                                 * in a spread) and recording holds records:
+                                 * it was closed before that one began, so
+                                 * a damaged record at its end is no tail a
+                                 * crash tore */
 } RtfRecordingFile;
 
 typedef struct

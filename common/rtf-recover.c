@@ -98,6 +98,67 @@ crash_limit (const RtfIndexHeader * h)
   return in_flight * h->frame_size + block;
 }
 
+/* Whether f's end can be a tail a crash left: its set's (its location's)
+ * last file holding records, of a recording that did not end with EOS
+ * (no final state).  A file a later one follows was closed before it,
+ * and at EOS every file was. */
+static gboolean
+crash_tail_possible (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  return !f->has_successor && rec->ends == NULL;
+}
+
+static const gchar *
+why_no_crash (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  return f->has_successor ? "a later file of the recording holds frames, so "
+      "this one was closed before it" : "the recording ended with EOS (the "
+      "final state in its manifest)";
+}
+
+/* f's index has records after its last intact one (damaged, or a record
+ * cut short) and data after the last whole frame the walk keeps: those
+ * bytes may be the frames of the damaged records */
+static gboolean
+damaged_tail_over_data (const RtfRecordingFile * f, const RtfRecoverPlan * p)
+{
+  return f->index->file_bytes > f->index->valid_bytes && p->cut_bytes > 0;
+}
+
+/* Nothing of f is cut where its end is no crash's (R1, U1 of adversarial
+ * review 2): a damaged record at the end of its index stands for a frame
+ * reported written whose bytes are in the file, and records past the
+ * data for frames reported written that were cut or overwritten after
+ * the recording.  TRUE when refused. */
+static gboolean
+refuse_not_a_crash (const RtfRecording * rec, const RtfRecordingFile * f,
+    RtfRecoverPlan * plan)
+{
+  const RtfIndex *idx = f->index;
+  guint64 records = (idx->file_bytes - idx->valid_bytes +
+      idx->header.record_size - 1) / idx->header.record_size;
+  gchar *what;
+
+  if (crash_tail_possible (rec, f))
+    return FALSE;
+  if (!damaged_tail_over_data (f, plan))
+    return FALSE;
+  what = records == 1 ? g_strdup_printf ("the last record of its index "
+      "(from byte %" G_GUINT64_FORMAT ") is", idx->valid_bytes) :
+      g_strdup_printf ("the last %" G_GUINT64_FORMAT " records of its index "
+      "(from byte %" G_GUINT64_FORMAT ") are", records, idx->valid_bytes);
+  refuse (plan, g_strdup_printf ("%s damaged, and %s: no tail a crash tore, "
+          "so the %" G_GUINT64_FORMAT " bytes after its last indexed frame "
+          "(from byte %" G_GUINT64_FORMAT ") likely hold frames reported "
+          "written.  Nothing is cut: the file and its index are left as they "
+          "are.  Its frames before that byte play; the rest can be copied out "
+          "from it (%" G_GUINT64_FORMAT " bytes a frame)", what,
+          why_no_crash (rec, f), plan->cut_bytes, plan->keep_bytes,
+          idx->header.frame_size));
+  g_free (what);
+  return TRUE;
+}
+
 void
 rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     RtfRecoverPlan * plan)
@@ -139,6 +200,8 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     plan->action = RTF_RECOVER_WHOLE;
     return;
   }
+  if (refuse_not_a_crash (rec, f, plan))
+    return;
   plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {

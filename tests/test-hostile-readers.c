@@ -2153,6 +2153,134 @@ GST_START_TEST (test_failed_over_frames_in_number_order)
 
 GST_END_TEST;
 
+/* ---- adversarial review 2: R1, U1, L1 ---------------------------------- */
+
+/* One bit of the last record of the index of file `number` of pattern
+ * flipped in place (bit rot, a bad sector): its checksum no longer
+ * matches */
+static void
+damage_last_record (const gchar * pattern, guint64 number)
+{
+  gchar *path = rtf_pattern_format (pattern, number);
+  gchar *idx = rtf_index_path (path);
+  struct stat st;
+  guint8 b;
+  gint fd = open (idx, O_RDWR);
+
+  fail_unless (fd >= 0 && fstat (fd, &st) == 0);
+  fail_unless (pread (fd, &b, 1, st.st_size - 20) == 1);
+  b ^= 0x01;
+  fail_unless (pwrite (fd, &b, 1, st.st_size - 20) == 1);
+  close (fd);
+  g_free (idx);
+  g_free (path);
+}
+
+/* File `number` of pattern and its index, as they are now */
+static void
+found_pair (Found * data, Found * index, const gchar * pattern, guint64 number)
+{
+  gchar *path = rtf_pattern_format (pattern, number);
+  gchar *idx = rtf_index_path (path);
+
+  found_take (data, path);
+  found_take (index, idx);
+  g_free (idx);
+  g_free (path);
+}
+
+static void
+assert_pair_alone (Found * data, Found * index, const gchar * pattern,
+    guint64 number)
+{
+  gchar *path = rtf_pattern_format (pattern, number);
+  gchar *idx = rtf_index_path (path);
+
+  assert_found_alone (data, path);
+  assert_found_alone (index, idx);
+  g_free (idx);
+  g_free (path);
+}
+
+/* R1: the last record of a file in the middle of a set damaged (one bit):
+ * that file was closed before the next began, so its end is no crash's;
+ * the frame it stood for lies whole in the file and was reported written.
+ * rtframe-recover cut it (exit 0 with --allow-gaps), and said the record
+ * it cut was "kept as it is"; now it cuts nothing, says so, exit 1. */
+GST_START_TEST (test_damaged_last_record_of_closed_file_kept)
+{
+  gchar *pattern = rtf_test_tmp_path ("cam-%05d.raw");
+  Found data, index;
+  Run r = { 0 };
+
+  rtf_test_record (pattern, "max-file-size=7040 checksums=true", CAPS, 20);
+  damage_last_record (pattern, 1);
+  found_pair (&data, &index, pattern, 1);
+  run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", pattern, NULL);
+  assert_run (&r, 1, "a later file of the recording holds frames");
+  fail_unless (strstr (r.out,
+          "Nothing is cut: the file and its index are left") != NULL, "%s",
+      r.out);
+  run_clear (&r);
+  assert_pair_alone (&data, &index, pattern, 1);
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 1, "damaged or torn");
+  run_clear (&r);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
+/* R1: the same at the last file of a location of a spread that ended with
+ * EOS (its final state): no file of it has a crash's tail */
+GST_START_TEST (test_damaged_last_record_after_eos_kept)
+{
+  gchar **locs = record_two ("s-%05d.raw", 16);
+  gchar *manifest = rtf_spread_manifest_path (locs[0]);
+  Found data, index;
+  Run r = { 0 };
+
+  damage_last_record (locs[1], 1);
+  found_pair (&data, &index, locs[1], 1);
+  run_bounded (&r, 20, 0, "rtframe-recover", manifest, NULL);
+  assert_run (&r, 1, "the recording ended with EOS");
+  fail_unless (strstr (r.out,
+          "Nothing is cut: the file and its index are left") != NULL, "%s",
+      r.out);
+  run_clear (&r);
+  assert_pair_alone (&data, &index, locs[1], 1);
+  g_free (manifest);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* The last file of a set recorded without a final state may end in a
+ * torn record (a crash): its tail is cut, and the record is said to be
+ * cut with it (it was said "kept as it is") */
+GST_START_TEST (test_torn_last_record_of_last_file_cut)
+{
+  gchar *pattern = rtf_test_tmp_path ("cam-%05d.raw");
+  gchar *last = rtf_test_tmp_path ("cam-00003.raw");
+  struct stat st;
+  Run r = { 0 };
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 20);
+  damage_last_record (pattern, 3);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 0, "keeping 4 frames");
+  fail_unless (strstr (r.out, "damaged or torn: cut with the tail") != NULL,
+      "%s", r.out);
+  fail_unless (strstr (r.out, "kept as it is") == NULL, "%s", r.out);
+  run_clear (&r);
+  fail_unless (stat (last, &st) == 0);
+  fail_unless_equals_int64 (st.st_size, 4 * FRAME);
+  g_free (last);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_readers_suite (void)
 {
@@ -2189,6 +2317,11 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_full_location_at_start_noted);
   tcase_add_test (tc, test_final_state_counts_frames);
   tcase_add_test (tc, test_failed_over_frames_in_number_order);
+  tc = rtf_test_tcase (s, "adversarial 2");
+  tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
+  tcase_add_test (tc, test_damaged_last_record_of_closed_file_kept);
+  tcase_add_test (tc, test_damaged_last_record_after_eos_kept);
+  tcase_add_test (tc, test_torn_last_record_of_last_file_cut);
   tc = rtf_test_tcase (s, "paths");
   tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_relative_locations_found_from_anywhere);

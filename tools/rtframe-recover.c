@@ -48,9 +48,11 @@ static const GOptionEntry entries[] = {
   {NULL}
 };
 
-/* The frames whose checksum does not match: reported, kept */
+/* The frames whose checksum does not match: reported, kept; damaged
+ * index records: kept, or cut with the tail (index_cut: the records after
+ * the last whole frame went, and no damaged record lay before it) */
 static void
-print_damage (const RtfCheck * c)
+print_damage (const RtfCheck * c, gboolean index_cut)
 {
   guint i;
 
@@ -59,6 +61,9 @@ print_damage (const RtfCheck * c)
 
     if (strstr (text, "cannot be read"))
       printf ("  %s\n", text);
+    else if (index_cut && strstr (text, "damaged or torn"))
+      printf ("  %s: %s with the tail\n", text, dry_run ? "would be cut" :
+          "cut");
     else if (strstr (text, "is corrupt") || strstr (text, "damaged"))
       printf ("  %s: kept as it is\n", text);
   }
@@ -95,7 +100,7 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
   rtf_check_file (f, TRUE, from, &c);
   if (c.read_error) {
     printf ("%s: could not be read to the end, left as it is:\n", f->path);
-    print_damage (&c);
+    print_damage (&c, FALSE);
     rtf_check_clear (&c);
     return 2;
   }
@@ -136,7 +141,8 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
 
     ret = MAX (ret, applied);
   }
-  print_damage (&c);
+  print_damage (&c, plan.action == RTF_RECOVER_CUT && plan.cut_records > 0
+      && f->index->n_damaged == 0 && (!plan.needs_force || force));
   if (c.bad_sums || (f->index && f->index->n_damaged))
     ret = MAX (ret, 1);
   rtf_recover_plan_clear (&plan);
