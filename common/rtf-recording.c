@@ -13,7 +13,7 @@ rtf_file_state_name (RtfFileState state)
 {
   static const gchar *names[] = {
     "ok", "never written", "no index", "index of another file",
-    "not a regular file", "unreadable"
+    "not a regular file", "unreadable", "not proven the recording's"
   };
 
   return names[state];
@@ -506,6 +506,56 @@ rtf_recording_open (const gchar * location, guint64 start_index,
 
 static void count_failed_over (RtfRecording * rec);
 
+/* A file of the set whose data carries the recording's mark, on f's
+ * filesystem (which then keeps extended attributes), or NULL */
+static const RtfRecordingFile *
+marked_beside (GArray * files, const RtfRecordingFile * f)
+{
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    const RtfRecordingFile *o = &g_array_index (files, RtfRecordingFile, i);
+
+    if (o->state == RTF_FILE_OK && o->proof == RTF_PROOF_MARK
+        && o->data_st.st_dev == f->data_st.st_dev)
+      return o;
+  }
+  return NULL;
+}
+
+/* The sink marks every file it makes: in a set whose other files carry
+ * the mark on the same filesystem, a file without it whose index only
+ * names it (RTF_PROOF_NAME) is not proven the recording's - a file put at
+ * its name after the recording (adversarial review 2, U1).  It is read
+ * as no file of it (a fault for verify, refused by recover and by a
+ * player).  The set's frame count follows. */
+static void
+refuse_unmarked (RtfRecording * rec, GArray * files)
+{
+  guint i;
+
+  rec->n_frames = 0;
+  for (i = 0; i < files->len; i++) {
+    RtfRecordingFile *f = &g_array_index (files, RtfRecordingFile, i);
+    const RtfRecordingFile *o;
+
+    if (f->state == RTF_FILE_OK && f->proof == RTF_PROOF_NAME
+        && (o = marked_beside (files, f)) != NULL) {
+      set_state (f, RTF_FILE_UNPROVEN, g_strdup_printf ("it carries no "
+              "rtframe mark while %s on the same filesystem does: only its "
+              "name ties it to the index beside it (a file put at its name "
+              "after the recording?)", o->path));
+      f->proof = RTF_PROOF_NONE;
+      g_clear_pointer (&f->index, rtf_index_free);
+      rtf_index_walk_clear (&f->walk);
+      memset (&f->walk, 0, sizeof (f->walk));
+    }
+    f->first_frame = rec->n_frames;
+    if (f->state == RTF_FILE_OK)
+      rec->n_frames += f->walk.frames;
+  }
+}
+
 /* Marks each file a later file of the same set and recording follows
  * with records: it was closed before that one began, so its tail is no
  * crash's (RtfRecordingFile.has_successor) */
@@ -569,6 +619,7 @@ rtf_recording_open_files (const gchar * location, guint64 start_index,
     case RTF_PATTERN_OK:
       ok = open_set (rec, files, location, start_index, error);
       if (ok) {
+        refuse_unmarked (rec, files);
         mark_successors (files);
       }
       break;

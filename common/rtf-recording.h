@@ -21,7 +21,10 @@ G_BEGIN_DECLS
   RTF_FILE_NO_INDEX,            /* no index, or none that can be read */
   RTF_FILE_FOREIGN_INDEX,       /* the index is another file's */
   RTF_FILE_NOT_REGULAR,         /* a link, a FIFO, a device, ... */
-  RTF_FILE_UNREADABLE           /* it cannot be opened */
+  RTF_FILE_UNREADABLE,          /* it cannot be opened */
+  RTF_FILE_UNPROVEN             /* its index names it, but only by its name:
+                                 * no mark, where the set's other files on
+                                 * that filesystem carry the recording's */
 } RtfFileState;
 
 /* How strongly data and index are known to belong together */

@@ -141,6 +141,14 @@ refuse_not_a_crash (const RtfRecording * rec, const RtfRecordingFile * f,
 
   if (crash_tail_possible (rec, f))
     return FALSE;
+  if (f->walk.stop == RTF_INDEX_BEYOND_DATA) {
+    refuse (plan, g_strdup_printf ("its index holds records of frames "
+            "reported written that are not in the file (%s), and %s: the "
+            "file was cut or written over after the recording, not by a "
+            "crash; left as it is, and its index (they say what was there)",
+            f->walk.why, why_no_crash (rec, f)));
+    return TRUE;
+  }
   if (!damaged_tail_over_data (f, plan))
     return FALSE;
   what = records == 1 ? g_strdup_printf ("the last record of its index "
@@ -202,7 +210,11 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
   }
   if (refuse_not_a_crash (rec, f, plan))
     return;
-  plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK ?
+  /* deleted only when its index holds no record: one whose records lie
+   * past its data lost frames reported written, it was not opened ahead
+   * (U1 of adversarial review 2) - cut, its index's header kept */
+  plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK
+      && idx->n_records == 0 && idx->file_bytes == idx->valid_bytes ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {
     plan->needs_force = TRUE;

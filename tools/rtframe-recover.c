@@ -69,6 +69,26 @@ print_damage (const RtfCheck * c, gboolean index_cut)
   }
 }
 
+/* With checksums, a frame kept that does not match its record: the index
+ * may not describe these bytes (a user's file at the name, written over),
+ * so nothing of the file is cut (U1 of adversarial review 2) */
+static void
+refuse_bad_sums (const RtfRecordingFile * f, const RtfCheck * c,
+    RtfRecoverPlan * plan)
+{
+  if (c->bad_sums == 0 || (plan->action != RTF_RECOVER_CUT
+          && plan->action != RTF_RECOVER_DELETE))
+    return;
+  g_free (plan->why);
+  plan->action = RTF_RECOVER_REFUSE;
+  plan->needs_force = FALSE;
+  plan->why = g_strdup_printf ("%" G_GUINT64_FORMAT " of its %"
+      G_GUINT64_FORMAT " indexed frames do not match their checksums (listed "
+      "below): the bytes may not be the recording's (a file written over "
+      "it, or damage), so nothing is cut; the data and the index are left as "
+      "they are", c->bad_sums, f->walk.frames);
+}
+
 static gint
 apply (RtfRecordingFile * f, const RtfRecoverPlan * plan)
 {
@@ -105,6 +125,7 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
     return 2;
   }
   rtf_recover_plan (rec, f, &plan);
+  refuse_bad_sums (f, &c, &plan);
   switch (plan.action) {
     case RTF_RECOVER_WHOLE:
       printf ("%s: whole, %" G_GUINT64_FORMAT " frames\n", f->path,
