@@ -121,6 +121,8 @@ pair (RtfRecordingFile * f, guint64 number)
 {
   const RtfIndexHeader *h = &f->index->header;
   gchar *base = g_path_get_basename (f->path);
+  /* a prepared file's index names the name it was prepared for */
+  gchar *hides = hidden_of (base);
 
   if (number != G_MAXUINT64 && h->file_number != number) {
     set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
@@ -128,7 +130,8 @@ pair (RtfRecordingFile * f, guint64 number)
             h->file_number, number));
   } else if (h->version == RTF_INDEX_VERSION_1) {
     f->proof = RTF_PROOF_LEGACY;
-  } else if (g_strcmp0 (h->data_name, base) != 0) {
+  } else if (g_strcmp0 (h->data_name, base) != 0
+      && (hides == NULL || g_strcmp0 (h->data_name, hides) != 0)) {
     set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
             "of file \"%s\"", h->data_name));
   } else if (!f->has_mark) {
@@ -147,6 +150,7 @@ pair (RtfRecordingFile * f, guint64 number)
     g_free (a);
     g_free (b);
   }
+  g_free (hides);
   g_free (base);
 }
 

@@ -231,6 +231,50 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
   }
 }
 
+gboolean
+rtf_recover_leftover_holds_none (const RtfRecordingFile * f)
+{
+  if (f->state == RTF_FILE_NEVER_WRITTEN)
+    return TRUE;
+  if (f->state == RTF_FILE_NO_INDEX)
+    return f->index_absent || f->index_empty;
+  return f->state == RTF_FILE_OK && f->index->n_records == 0
+      && f->index->file_bytes == f->index->header.header_size;
+}
+
+/* Its index holds records: its rename was lost (a power cut on a
+ * filesystem that did not keep the rename before the file's data), and
+ * its frames were reported written (L1 of adversarial review 2).  Left
+ * for the user to give it its name. */
+static void
+refuse_leftover_with_frames (const RtfRecordingFile * f, RtfRecoverPlan * plan)
+{
+  gchar *dir = g_path_get_dirname (f->path), *name = NULL, *at;
+  struct stat st;
+
+  if (f->state != RTF_FILE_OK) {
+    refuse (plan, g_strdup_printf ("prepared for a split, and its index "
+            "holds something (%s): some of its frames may have been reported "
+            "written; left as it is", f->why));
+    g_free (dir);
+    return;
+  }
+  name = g_build_filename (dir, f->index->header.data_name, NULL);
+  at = lstat (name, &st) == 0 ? g_strdup ("that name holds another file: "
+      "move it away first") : g_strdup ("that name is free");
+  refuse (plan, g_strdup_printf ("prepared for a split and never given its "
+          "name, but its index holds %" G_GUINT64_FORMAT " record%s (%"
+          G_GUINT64_FORMAT " whole frame%s in the file): its rename was lost "
+          "(a power cut), and those frames may have been reported written; "
+          "left as it is.  To read them with the recording, rename it to %s "
+          "and its index to %s.idx (%s), then run rtframe-recover again",
+          f->index->n_records, f->index->n_records == 1 ? "" : "s",
+          f->walk.frames, f->walk.frames == 1 ? "" : "s", name, name, at));
+  g_free (at);
+  g_free (name);
+  g_free (dir);
+}
+
 void
 rtf_recover_plan_leftover (const RtfRecording * rec,
     const RtfRecordingFile * f, RtfRecoverPlan * plan)
@@ -248,6 +292,8 @@ rtf_recover_plan_leftover (const RtfRecording * rec,
             "carries no rtframe mark for that file: left as it is"));
   else if ((theirs = mark_not_ours (rec, f)) != NULL)
     refuse (plan, g_strdup_printf ("prepared for a split, %s", theirs));
+  else if (!rtf_recover_leftover_holds_none (f))
+    refuse_leftover_with_frames (f, plan);
   else {
     plan->action = RTF_RECOVER_DELETE;
     plan->why = g_strdup ("prepared for a split and never given its name "

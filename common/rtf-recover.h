@@ -47,12 +47,19 @@ void rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     RtfRecoverPlan * plan);
 void rtf_recover_plan_clear (RtfRecoverPlan * plan);
 
-/* The same for a hidden prepared file a crash left (rec->leftovers): no
- * frame of it was ever reported written (the writer reports a file's
- * frames once it has its name), so it is deleted when its mark proves the
- * sink made it for that number of this recording. */
+/* The same for a hidden prepared file a crash left (rec->leftovers): when
+ * its index holds no record, no frame of it was ever reported written (the
+ * writer reports a file's frames once it has its name), so it is deleted
+ * when its mark proves the sink made it for that number of this
+ * recording; one whose index holds records is left (its name was lost). */
 void rtf_recover_plan_leftover (const RtfRecording * rec,
     const RtfRecordingFile * f, RtfRecoverPlan * plan);
+
+/* Whether a leftover's index holds no record (nor bytes of one): the
+ * sink writes a file's records only once it has its name, so then none of
+ * its frames was reported written.  One that holds records lost its
+ * rename (a power cut): refused, never deleted. */
+gboolean rtf_recover_leftover_holds_none (const RtfRecordingFile * f);
 
 /* Does it: the data file opened again (same inode, no link followed),
  * locked, its size still what the plan was made for; then cut or

@@ -2414,6 +2414,52 @@ GST_START_TEST (test_checksum_mismatch_not_cut)
 
 GST_END_TEST;
 
+/* L1: a prepared file whose rename was lost (a power cut where the
+ * directory was not synced), holding indexed frames reported written
+ * (simulated: the last file and its index moved back to the hidden names
+ * the sink prepares them under - the same inodes, the mark kept).  verify
+ * said OK with a note "no frame of it was reported written", and recover
+ * deleted both.  Now: a fault; recover leaves them, saying how to name
+ * them. */
+GST_START_TEST (test_leftover_with_frames_kept)
+{
+  gchar *pattern = rtf_test_tmp_path ("cam-%05d.raw");
+  gchar *path = rtf_test_tmp_path ("cam-00003.raw");
+  gchar *idx = rtf_index_path (path);
+  gchar *hidden = rtf_test_tmp_path (".cam-00003.raw.1a2b3c4d.rtfprep");
+  gchar *hidden_idx = rtf_index_path (hidden);
+  Found data, index;
+  Run r = { 0 };
+
+  rtf_test_record (pattern, "max-file-size=7040 checksums=true", CAPS, 20);
+  if (!marked (path)) {
+    g_print ("SKIP: %s keeps no extended attributes\n", path);
+    goto out;
+  }
+  fail_unless (rename (path, hidden) == 0 && rename (idx, hidden_idx) == 0);
+  found_take (&data, hidden);
+  found_take (&index, hidden_idx);
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 1, "its index holds 5 records");
+  fail_unless (strstr (r.out, "no frame of it was reported written") == NULL,
+      "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 1, "rename it to");
+  fail_unless (strstr (r.out, "that name is free") != NULL, "%s", r.out);
+  run_clear (&r);
+  assert_found_alone (&data, hidden);
+  assert_found_alone (&index, hidden_idx);
+out:
+  g_free (hidden_idx);
+  g_free (hidden);
+  g_free (idx);
+  g_free (path);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_readers_suite (void)
 {
@@ -2458,6 +2504,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_user_file_in_set_not_taken);
   tcase_add_test (tc, test_file_written_over_in_set_not_deleted);
   tcase_add_test (tc, test_checksum_mismatch_not_cut);
+  tcase_add_test (tc, test_leftover_with_frames_kept);
   tc = rtf_test_tcase (s, "paths");
   tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_relative_locations_found_from_anywhere);

@@ -17,6 +17,7 @@
 #include "rtf-check.h"
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
+#include "rtf-recover.h"
 #include "rtf-upstream-gap.h"
 
 #include <stdio.h>
@@ -103,6 +104,37 @@ print_failed_over (const RtfRecording * rec)
     printf ("; %" G_GUINT64_FORMAT " numbers found twice, read once",
         rec->duplicates);
   printf ("\n");
+}
+
+/* Prepared files whose index holds records: their rename was lost (a
+ * power cut), and their frames may have been reported written - not read
+ * with the recording (L1 of adversarial review 2): a fault each */
+static guint
+print_leftovers_with_frames (const RtfRecording * rec)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < rec->n_leftovers; i++) {
+    const RtfRecordingFile *f = &rec->leftovers[i];
+
+    if (rtf_recover_leftover_holds_none (f))
+      continue;
+    if (f->state == RTF_FILE_OK)
+      printf ("FAULT %s: a file prepared for a split and never given its "
+          "name (%s), but its index holds %" G_GUINT64_FORMAT " record%s "
+          "(%" G_GUINT64_FORMAT " whole frame%s): its rename was lost (a "
+          "power cut), and those frames may have been reported written; not "
+          "read with the recording (rtframe-recover leaves it and says how "
+          "to give it its name)\n", f->path, f->index->header.data_name,
+          f->index->n_records, f->index->n_records == 1 ? "" : "s",
+          f->walk.frames, f->walk.frames == 1 ? "" : "s");
+    else
+      printf ("FAULT %s: a file prepared for a split and never given its "
+          "name, and its index holds something (%s): some of its frames may "
+          "have been reported written\n", f->path, f->why);
+    n++;
+  }
+  return n;
 }
 
 int
@@ -231,11 +263,15 @@ main (int argc, char **argv)
     if (rec->note)
       printf ("note: %s\n", rec->note);
     for (i = 0; i < rec->n_leftovers; i++)
-      printf ("note: %s: a file prepared for a split and never given its "
-          "name, left by a crash (no frame of it was reported written; "
-          "rtframe-recover deletes it)\n", rec->leftovers[i].path);
-    printf ("%s\n", faults ? "FAULTS FOUND" : in_use ? "IN USE" : "OK");
+      if (rtf_recover_leftover_holds_none (&rec->leftovers[i]))
+        printf ("note: %s: a file prepared for a split and never given its "
+            "name, left by a crash (its index holds no record, so no frame "
+            "of it was reported written; rtframe-recover deletes it)\n",
+            rec->leftovers[i].path);
   }
+  faults += print_leftovers_with_frames (rec);
+  if (!quiet)
+    printf ("%s\n", faults ? "FAULTS FOUND" : in_use ? "IN USE" : "OK");
   rtf_recording_free (rec);
   return faults ? 1 : in_use ? 2 : 0;
 }
