@@ -243,9 +243,10 @@ rtf_recover_leftover_holds_none (const RtfRecordingFile * f)
 }
 
 /* Its index holds records: its rename was lost (a power cut on a
- * filesystem that did not keep the rename before the file's data), and
- * its frames were reported written (L1 of adversarial review 2).  Left
- * for the user to give it its name. */
+ * filesystem that did not keep the rename before the file's data) and
+ * its frames were reported written (L1 of adversarial review 2) - or a
+ * kill came before the rename, and none was; nothing on disk tells which.
+ * Left for the user to give it its name. */
 static void
 refuse_leftover_with_frames (const RtfRecordingFile * f, RtfRecoverPlan * plan)
 {
@@ -265,7 +266,8 @@ refuse_leftover_with_frames (const RtfRecordingFile * f, RtfRecoverPlan * plan)
   refuse (plan, g_strdup_printf ("prepared for a split and never given its "
           "name, but its index holds %" G_GUINT64_FORMAT " record%s (%"
           G_GUINT64_FORMAT " whole frame%s in the file): its rename was lost "
-          "(a power cut), and those frames may have been reported written; "
+          "(a power cut) or a kill came before it, and those frames may have "
+          "been reported written; "
           "left as it is.  To read them with the recording, rename it to %s "
           "and its index to %s.idx (%s), then run rtframe-recover again",
           f->index->n_records, f->index->n_records == 1 ? "" : "s",

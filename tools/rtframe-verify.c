@@ -119,19 +119,22 @@ print_leftovers_with_frames (const RtfRecording * rec)
 
     if (rtf_recover_leftover_holds_none (f))
       continue;
+    /* (worded as recover says it: "<path>: prepared for a split ...
+     * left as it is") */
     if (f->state == RTF_FILE_OK)
-      printf ("FAULT %s: a file prepared for a split and never given its "
-          "name (%s), but its index holds %" G_GUINT64_FORMAT " record%s "
-          "(%" G_GUINT64_FORMAT " whole frame%s): its rename was lost (a "
-          "power cut), and those frames may have been reported written; not "
-          "read with the recording (rtframe-recover leaves it and says how "
-          "to give it its name)\n", f->path, f->index->header.data_name,
-          f->index->n_records, f->index->n_records == 1 ? "" : "s",
-          f->walk.frames, f->walk.frames == 1 ? "" : "s");
+      printf ("FAULT %s: prepared for a split and never given its name (%s), "
+          "but its index holds %" G_GUINT64_FORMAT " record%s (%"
+          G_GUINT64_FORMAT " whole frame%s): its rename was lost (a power "
+          "cut) or a kill came before it, and those frames may have been "
+          "reported written; not read with the recording, left as it is "
+          "(rtframe-recover says how to give it its name)\n", f->path,
+          f->index->header.data_name, f->index->n_records,
+          f->index->n_records == 1 ? "" : "s", f->walk.frames,
+          f->walk.frames == 1 ? "" : "s");
     else
-      printf ("FAULT %s: a file prepared for a split and never given its "
-          "name, and its index holds something (%s): some of its frames may "
-          "have been reported written\n", f->path, f->why);
+      printf ("FAULT %s: prepared for a split and never given its name, and "
+          "its index holds something (%s): some of its frames may have been "
+          "reported written; left as it is\n", f->path, f->why);
     n++;
   }
   return n;
