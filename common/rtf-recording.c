@@ -423,13 +423,141 @@ end_before (RtfRecording * rec, GArray * files, guint cut)
   g_array_set_size (files, cut);
 }
 
+/* The id the file at path names, read cheaply (its index's header, of
+ * version 2 on, else its mark), as named_id() does once it is identified:
+ * FALSE when it names none */
+static gboolean
+peek_id (const gchar * path, RtfRecordingId * id)
+{
+  gchar *why = NULL, *index_path = rtf_index_path (path);
+  RtfIndexHeader h;
+  struct stat st;
+  gboolean named = FALSE, short_read;
+  guint64 number;
+  guint8 *head;
+  gsize len;
+  gint fd = rtf_safe_open (index_path, FALSE, &st, &why);
+
+  g_clear_pointer (&why, g_free);
+  if (fd >= 0) {
+    len = MIN ((guint64) st.st_size, RTF_INDEX_MAX_HEADER);
+    head = g_malloc (MAX (len, 1));
+    memset (&h, 0, sizeof (h));
+    if (rtf_read_full (fd, 0, head, len, &short_read) == 0
+        && rtf_index_decode_header (head, len, &h, &why)
+        && h.version != RTF_INDEX_VERSION_1) {
+      *id = h.recording_id;
+      named = TRUE;
+    }
+    rtf_index_header_clear (&h);
+    g_clear_pointer (&why, g_free);
+    g_free (head);
+    close (fd);
+  }
+  g_free (index_path);
+  if (named)
+    return TRUE;
+  fd = rtf_safe_open (path, FALSE, &st, &why);
+  g_free (why);
+  if (fd < 0)
+    return FALSE;
+  named = rtf_file_mark_get (fd, id, &number);
+  close (fd);
+  return named;
+}
+
+/* The recording a set is read as: the one named by most of the files
+ * found at its names (from start_index on), the lowest-numbered one's of
+ * those named as often - so that a file below the recording's first that
+ * is not its own (a user's, an earlier take's, left below the files
+ * max-files kept: the sink never reaches it again) is never taken for
+ * the set and the recording's own files dropped after it.  FALSE when no
+ * file names one (version 1, nothing identified). */
+static gboolean
+choose_id (const gchar * location, GArray * numbers, guint64 start_index,
+    RtfRecordingId * chosen)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (RtfRecordingId));
+  GArray *counts = g_array_new (FALSE, TRUE, sizeof (guint));
+  guint i, k, best = G_MAXUINT;
+
+  for (i = 0; i < numbers->len; i++) {
+    guint64 n = g_array_index (numbers, guint64, i);
+    gchar *path;
+    RtfRecordingId id;
+    gboolean named;
+
+    if (n < start_index)
+      continue;
+    path = rtf_pattern_format (location, n);
+    named = peek_id (path, &id);
+    g_free (path);
+    if (!named)
+      continue;
+    for (k = 0; k < ids->len; k++)
+      if (rtf_recording_id_equal (&g_array_index (ids, RtfRecordingId, k), &id))
+        break;
+    if (k == ids->len) {
+      g_array_append_val (ids, id);
+      g_array_set_size (counts, k + 1);
+    }
+    g_array_index (counts, guint, k)++;
+  }
+  for (k = 0; k < ids->len; k++)
+    if (best == G_MAXUINT || g_array_index (counts, guint, k)
+        > g_array_index (counts, guint, best))
+      best = k;
+  if (best != G_MAXUINT)
+    *chosen = g_array_index (ids, RtfRecordingId, best);
+  g_array_free (ids, TRUE);
+  g_array_free (counts, TRUE);
+  return best != G_MAXUINT;
+}
+
+/* A file before the set's first that is not the recording's (it names
+ * another, or nothing: a user's file, a FIFO): skipped, a note says so */
+static gboolean
+skipped_before (GString * notes, const RtfRecordingFile * f, Whose w,
+    const RtfRecordingId * chosen)
+{
+  const RtfRecordingId *named = named_id (f);
+  gchar *theirs;
+
+  if (named ? rtf_recording_id_equal (named, chosen) : w != WHOSE_NOBODYS)
+    return FALSE;
+  theirs = named ? rtf_recording_id_to_string (named) : NULL;
+  g_string_append_printf (notes, "%s%s, before the recording's first file, "
+      "is not this recording's: %s%s%s; it is not read with it (it is left "
+      "as it is)", notes->len ? "; " : "", f->path, named ? "it belongs to "
+      "another recording (" : f->state == RTF_FILE_NOT_REGULAR ? f->why :
+      "it has no index, and no mark of a recording", named ? theirs : "",
+      named ? ")" : "");
+  g_free (theirs);
+  return TRUE;
+}
+
+/* The notes of files skipped before the set go first */
+static void
+prepend_notes (RtfRecording * rec, GString * notes)
+{
+  if (notes->len && rec->note)
+    g_string_append_printf (notes, "; %s", rec->note);
+  if (notes->len) {
+    g_free (rec->note);
+    rec->note = g_string_free (notes, FALSE);
+  } else
+    g_string_free (notes, TRUE);
+}
+
 static gboolean
 open_set (RtfRecording * rec, GArray * files, const gchar * location,
     guint64 start_index, GError ** error)
 {
   GPtrArray *hidden = g_ptr_array_new_with_free_func (g_free);
   GArray *numbers = list_numbers (location, hidden, error);
-  gboolean started = FALSE;
+  gboolean started = FALSE, have_chosen;
+  GString *skipped;
+  RtfRecordingId chosen;
   guint64 last = 0;
   guint i, cut = G_MAXUINT;
 
@@ -439,6 +567,8 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   }
   add_leftovers (rec, hidden, location);
   g_ptr_array_unref (hidden);
+  have_chosen = choose_id (location, numbers, start_index, &chosen);
+  skipped = g_string_new (NULL);
   for (i = 0; i < numbers->len; i++) {
     guint64 n = g_array_index (numbers, guint64, i);
     RtfRecordingFile f;
@@ -451,6 +581,15 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
     rtf_recording_file_identify (&f, path, n);
     g_free (path);
     w = whose (rec, files, &f);
+    if (!started && have_chosen && skipped_before (skipped, &f, w, &chosen)) {
+      rtf_recording_file_clear (&f);
+      continue;
+    }
+    /* (the chosen recording's own files, after a gap, are the set's even
+     * when a file without an id began it) */
+    if (have_chosen && named_id (&f)
+        && rtf_recording_id_equal (named_id (&f), &chosen))
+      w = WHOSE_OURS;
     if (started && !joins (rec, &f, w, location, last)) {
       rtf_recording_file_clear (&f);
       break;
@@ -472,6 +611,7 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   g_array_unref (numbers);
   if (cut != G_MAXUINT)
     end_before (rec, files, cut);
+  prepend_notes (rec, skipped);
   if (!started) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
         "no file named by \"%s\" (from number %" G_GUINT64_FORMAT ")",

@@ -1,0 +1,134 @@
+/* The readers' verdicts on a set that is not as the sink left it (the
+ * second adversarial review): S1, a user's file at a set name below the
+ * recording's first file (the sink deleted the files before it, or began
+ * at start-index, and never reaches that name again) is skipped with a
+ * note, never taken for the set.  Recordings are made through
+ * rtframesink, the damage done as a user or a disk does it. */
+#include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "rtf-pattern.h"
+#include "rtf-test-sink.h"
+#include "rtf-test-util.h"
+
+#define CAPS "video/x-raw,format=GRAY10_LE32,width=64,height=16,framerate=20/1"
+#define FRAME 1408
+
+typedef struct
+{
+  gint64 frames;                /* whole frames played, in order (-1: a
+                                 * frame was wrong) */
+  guint64 *seqs;                /* their stamps */
+  gchar *error;                 /* the error's text, or NULL */
+  GString *warnings;            /* every warning's text */
+} Played;
+
+/* Plays location through rtframesrc into a file, every message kept */
+static void
+play (const gchar * location, Played * p)
+{
+  gchar *out = rtf_test_tmp_path ("played.raw");
+  gchar *desc = g_strdup_printf ("rtframesrc location=\"%s\" ! filesink "
+      "location=\"%s\"", location, out);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  gboolean done = FALSE;
+
+  memset (p, 0, sizeof (*p));
+  p->warnings = g_string_new (NULL);
+  fail_unless (pipe != NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (GST_ELEMENT_BUS (pipe),
+        20 * GST_SECOND);
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    fail_unless (msg != NULL, "%s: no EOS nor error in 20 s", desc);
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_WARNING:
+        gst_message_parse_warning (msg, &err, &dbg);
+        g_string_append_printf (p->warnings, "%s\n", err->message);
+        break;
+      case GST_MESSAGE_ERROR:
+        gst_message_parse_error (msg, &err, &dbg);
+        p->error = g_strdup (err->message);
+        done = TRUE;
+        break;
+      case GST_MESSAGE_EOS:
+        done = TRUE;
+        break;
+      default:
+        break;
+    }
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  rtf_test_stop_pipeline (pipe);
+  p->frames = p->error ? 0 : rtf_test_scan_frames (out, FRAME, 0, &p->seqs);
+  g_unlink (out);
+  g_free (desc);
+  g_free (out);
+}
+
+static void
+played_clear (Played * p)
+{
+  g_free (p->seqs);
+  g_free (p->error);
+  g_string_free (p->warnings, TRUE);
+}
+
+/* ---- S1: a user's file below the set ---------------------------------- */
+
+/* 10 frames, 2 a file, max-files=3: c002..c004 (frames 4..9) kept; then a
+ * user's note at c000.raw.  The set is still the recording's: verify OK
+ * with its 6 frames and a note naming the user's file, rtframesrc plays
+ * them; the user's file is left as it was. */
+GST_START_TEST (test_user_file_below_set_skipped)
+{
+  gchar *pattern = rtf_test_tmp_path ("c%03d.raw");
+  gchar *user = rtf_pattern_format (pattern, 0), *out = NULL, *now = NULL;
+  gchar *props = g_strdup_printf ("max-file-size=%d max-files=3", 2 * FRAME);
+  const gchar *notes = "user notes\n";
+  Played p;
+  guint i;
+
+  rtf_test_record (pattern, props, CAPS, 10);
+  fail_if (g_file_test (user, G_FILE_TEST_EXISTS), "max-files kept c000");
+  fail_unless (g_file_set_contents (user, notes, -1, NULL));
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
+          pattern, NULL), 0);
+  fail_unless (strstr (out, "3 files, 6 frames") != NULL, "%s", out);
+  fail_unless (strstr (out, "c000.raw, before the recording's first file, "
+          "is not this recording's") != NULL, "%s", out);
+  g_free (out);
+  play (pattern, &p);
+  fail_unless (p.error == NULL, "rtframesrc: %s", p.error);
+  fail_unless_equals_int64 (p.frames, 6);
+  for (i = 0; i < 6; i++)
+    fail_unless_equals_uint64 (p.seqs[i], 4 + i);
+  played_clear (&p);
+  fail_unless (g_file_get_contents (user, &now, NULL, NULL));
+  fail_unless_equals_string (now, notes);
+  g_free (now);
+  g_free (props);
+  g_free (user);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
+static Suite *
+readers_verdicts_suite (void)
+{
+  Suite *s = suite_create ("readers-verdicts");
+  TCase *tc = rtf_test_tcase (s, "sets");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_user_file_below_set_skipped);
+  return s;
+}
+
+GST_CHECK_MAIN (readers_verdicts);
