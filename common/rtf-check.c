@@ -166,26 +166,89 @@ rtf_check_gaps_text (const RtfRecording * rec, guint max)
   return g_string_free (s, FALSE);
 }
 
-/* Whether rec holds the file of the set `location` numbered n */
+/* The file of the set `location` numbered n that rec holds, or NULL */
+static const RtfRecordingFile *
+held_file (const RtfRecording * rec, const gchar * location, guint64 n)
+{
+  gchar *path = rtf_pattern_format (location, n);
+  const RtfRecordingFile *held = NULL;
+  guint i;
+
+  for (i = 0; i < rec->n_files && held == NULL; i++)
+    if (g_strcmp0 (rec->files[i].path, path) == 0)
+      held = &rec->files[i];
+  g_free (path);
+  return held;
+}
+
 static gboolean
 holds_file (const RtfRecording * rec, const gchar * location, guint64 n)
 {
-  gchar *path = rtf_pattern_format (location, n);
-  gboolean held = FALSE;
+  return held_file (rec, location, n) != NULL;
+}
+
+/* Files of a set found, that a player cannot read (rtf_recording_open()
+ * with require_index lists them with the missing ones): what it is, and
+ * that their frames do not play */
+/* The frame numbers between the files read around files[at] (those it
+ * held, as far as they show), as text; "" when none is read before it */
+static gchar *
+numbers_around (const RtfRecording * rec, guint at)
+{
+  const RtfRecordingFile *before = NULL, *after = NULL;
+  guint64 first, last;
   guint i;
 
-  for (i = 0; i < rec->n_files && !held; i++)
-    held = g_strcmp0 (rec->files[i].path, path) == 0;
-  g_free (path);
-  return held;
+  for (i = at; i-- > 0 && before == NULL;)
+    if (rec->files[i].state == RTF_FILE_OK && rec->files[i].walk.frames)
+      before = &rec->files[i];
+  for (i = at + 1; i < rec->n_files && after == NULL; i++)
+    if (rec->files[i].state == RTF_FILE_OK && rec->files[i].walk.frames)
+      after = &rec->files[i];
+  if (before == NULL || after == NULL)
+    return g_strdup ("");
+  first = before->index->records[before->walk.frames - 1].seq + 1;
+  last = after->index->records[0].seq;
+  if (last <= first)
+    return g_strdup ("");
+  return last - 1 == first ? g_strdup_printf (" (frame %" G_GUINT64_FORMAT
+      ", between the files read around it)", first) :
+      g_strdup_printf (" (frames %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+      ", between the files read around it)", first, last - 1);
+}
+
+static gchar *
+unread_files_text (const RtfRecording * rec, const RtfRecordingFile * f,
+    const RtfMissingFiles * m)
+{
+  gchar *numbers = numbers_around (rec, f - rec->files), *text;
+
+  if (m->numbers.first == m->numbers.last)
+    text = g_strdup_printf ("file %" G_GUINT64_FORMAT " of the set %s (%s) "
+        "cannot be read: %s (%s): the frames it holds%s are not played",
+        m->numbers.first, m->location, f->path, f->why,
+        rtf_file_state_name (f->state), numbers);
+  else
+    text = g_strdup_printf ("files %" G_GUINT64_FORMAT " to %"
+        G_GUINT64_FORMAT " of the set %s cannot be read, the first (%s): %s "
+        "(%s): the frames they hold%s are not played", m->numbers.first,
+        m->numbers.last, m->location, f->path, f->why,
+        rtf_file_state_name (f->state), numbers);
+  g_free (numbers);
+  return text;
 }
 
 static gchar *
 missing_files_text (const RtfRecording * rec, const RtfMissingFiles * m)
 {
-  gchar *first = rtf_pattern_format (m->location, m->numbers.first);
-  gchar *last = rtf_pattern_format (m->location, m->numbers.last);
-  gchar *text;
+  const RtfRecordingFile *held = held_file (rec, m->location,
+      m->numbers.first);
+  gchar *first, *last, *text;
+
+  if (held && held->state != RTF_FILE_OK)
+    return unread_files_text (rec, held, m);
+  first = rtf_pattern_format (m->location, m->numbers.first);
+  last = rtf_pattern_format (m->location, m->numbers.last);
   /* (else, a spread: the files before are the ones its final state says
    * the sink deleted, rtf-spread-recording.c) */
   const gchar *where = m->numbers.first > 0 && holds_file (rec, m->location,

@@ -621,21 +621,74 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   return TRUE;
 }
 
-/* For a player: every file whole and paired (never-written ones aside) */
-static gboolean
-all_readable (RtfRecording * rec, GError ** error)
+/* A file of the set at `location` a player cannot read is listed with the
+ * files missing (the same warning, in its own words: rtf-check.c) */
+static void
+list_unread (RtfRecording * rec, const gchar * location,
+    const RtfRecordingFile * f)
 {
+  RtfMissingFiles *m = rec->n_missing_files ?
+      &rec->missing_files[rec->n_missing_files - 1] : NULL;
+
+  if (m && g_strcmp0 (m->location, location) == 0
+      && m->numbers.last + 1 == f->number) {
+    m->numbers.last = f->number;
+    return;
+  }
+  rec->missing_files = g_renew (RtfMissingFiles, rec->missing_files,
+      rec->n_missing_files + 1);
+  m = &rec->missing_files[rec->n_missing_files++];
+  m->location = g_strdup (location);
+  m->numbers.first = m->numbers.last = f->number;
+}
+
+/* Whether a player plays the set past file i, which is not OK: it carries
+ * the recording's own mark (its data is the recording's, its index lost
+ * or damaged) and a file after it holds frames to play, so it is a part
+ * missing in the middle, as the file lost whole would be.  A file proven
+ * the recording's by nothing (adversarial 2, U1), or the set's last
+ * (nothing after it to play), is refused as before. */
+static gboolean
+skipped_when_played (const RtfRecording * rec, guint i)
+{
+  const RtfRecordingFile *f = &rec->files[i];
+  guint j;
+
+  if (!f->has_mark || rtf_recording_id_is_zero (&rec->id)
+      || !rtf_recording_id_equal (&f->mark_id, &rec->id))
+    return FALSE;
+  for (j = i + 1; j < rec->n_files; j++)
+    if (rec->files[j].state == RTF_FILE_OK && rec->files[j].walk.frames > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* For a player: every file whole and paired (never-written ones aside);
+ * a file in the middle of a set that carries the recording's mark but
+ * cannot be read (its index lost: adversarial 2, N2) is skipped as a file
+ * missing there is - the others play, a warning names it (listed in
+ * missing_files) */
+static gboolean
+all_readable (RtfRecording * rec, const gchar * location, GError ** error)
+{
+  gboolean set = rtf_pattern_check (location, NULL) == RTF_PATTERN_OK;
   guint i;
 
   for (i = 0; i < rec->n_files; i++) {
     const RtfRecordingFile *f = &rec->files[i];
 
-    if (f->state != RTF_FILE_OK && f->state != RTF_FILE_NEVER_WRITTEN) {
+    if (f->state == RTF_FILE_OK || f->state == RTF_FILE_NEVER_WRITTEN)
+      continue;
+    if (!set || !skipped_when_played (rec, i)) {
       g_set_error (error, G_FILE_ERROR, f->state == RTF_FILE_UNREADABLE ?
           G_FILE_ERROR_NOENT : G_FILE_ERROR_INVAL, "%s: %s", f->path, f->why);
       return FALSE;
     }
   }
+  for (i = 0; i < rec->n_files; i++)
+    if (rec->files[i].state != RTF_FILE_OK
+        && rec->files[i].state != RTF_FILE_NEVER_WRITTEN)
+      list_unread (rec, location, &rec->files[i]);
   return TRUE;
 }
 
@@ -771,7 +824,7 @@ rtf_recording_open_files (const gchar * location, guint64 start_index,
   rec->n_files = files->len;
   rec->files = (RtfRecordingFile *) g_array_free (files, FALSE);
   if (ok && require_index)
-    ok = all_readable (rec, error);
+    ok = all_readable (rec, location, error);
   if (!ok) {
     rtf_recording_free (rec);
     return NULL;

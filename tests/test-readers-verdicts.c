@@ -2,12 +2,17 @@
  * second adversarial review): S1, a user's file at a set name below the
  * recording's first file (the sink deleted the files before it, or began
  * at start-index, and never reaches that name again) is skipped with a
- * note, never taken for the set.  Recordings are made through
+ * note, never taken for the set; N2, a file in the middle of a set that
+ * lost its index is skipped by rtframesrc like a file lost whole - the
+ * rest plays, a warning names it.  Recordings are made through
  * rtframesink, the damage done as a user or a disk does it. */
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "rtf-file-mark.h"
 #include "rtf-pattern.h"
 #include "rtf-test-sink.h"
 #include "rtf-test-util.h"
@@ -120,6 +125,57 @@ GST_START_TEST (test_user_file_below_set_skipped)
 
 GST_END_TEST;
 
+/* ---- N2: a file in the middle of a set lost its index ------------------- */
+
+/* 10 frames, 2 a file (c000..c004); c002.raw.idx removed: rtframesrc
+ * plays the 8 other frames, in order, with a warning naming c002.raw -
+ * as when c002.raw is lost whole - instead of refusing the recording */
+GST_START_TEST (test_index_lost_in_middle_plays_rest)
+{
+  gchar *pattern = rtf_test_tmp_path ("m%03d.raw");
+  gchar *mid = rtf_pattern_format (pattern, 2);
+  gchar *idx = g_strconcat (mid, ".idx", NULL);
+  gchar *props = g_strdup_printf ("max-file-size=%d", 2 * FRAME);
+  guint64 want[] = { 0, 1, 2, 3, 6, 7, 8, 9 };
+  RtfRecordingId id;
+  guint64 number;
+  Played p;
+  guint i;
+  gint fd;
+
+  rtf_test_record (pattern, props, CAPS, 10);
+  fd = open (mid, O_RDONLY);
+  fail_unless (fd >= 0);
+  if (!rtf_file_mark_get (fd, &id, &number)) {
+    g_print ("SKIP: %s keeps no extended attributes (no mark: nothing "
+        "shows it is the recording's)\n", mid);
+    close (fd);
+    goto out;
+  }
+  close (fd);
+  fail_unless (g_unlink (idx) == 0);
+  play (pattern, &p);
+  fail_unless (p.error == NULL, "rtframesrc refused the recording: %s",
+      p.error);
+  fail_unless_equals_int64 (p.frames, 8);
+  for (i = 0; i < 8; i++)
+    fail_unless_equals_uint64 (p.seqs[i], want[i]);
+  fail_unless (strstr (p.warnings->str, "m002.raw") != NULL
+      && strstr (p.warnings->str, "not played") != NULL, "warnings: %s",
+      p.warnings->str);
+  played_clear (&p);
+  /* the tools still report it as the fault it is */
+  fail_unless_equals_int (rtf_test_run_tool (NULL, "rtframe-verify",
+          pattern, NULL), 1);
+out:
+  g_free (props);
+  g_free (idx);
+  g_free (mid);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 static Suite *
 readers_verdicts_suite (void)
 {
@@ -128,6 +184,7 @@ readers_verdicts_suite (void)
 
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_user_file_below_set_skipped);
+  tcase_add_test (tc, test_index_lost_in_middle_plays_rest);
   return s;
 }
 
