@@ -535,6 +535,12 @@ deleted_cannot_explain (Gathered * g, gchar ** locations,
   guint64 taken = 0;
   guint i;
 
+  /* (a frame failed over may be written at two locations, and counted in
+   * both figures: then a number does not stand for one frame written) */
+  if (g->failed_over > 0) {
+    g_array_free (order, TRUE);
+    return;
+  }
   for (i = 0; i < g->found->len; i++)
     if (ends[i].files_deleted > 0 && unexplained (g, i, &ends[i]) > 0
         && g_array_index (g->first_seq, guint64, i) != G_MAXUINT64)
