@@ -595,13 +595,14 @@ test_never_written (void)
 }
 
 /* A hidden file prepared for a split while its name held an earlier
- * take's file, left by a crash before it got its name: no frame of it was
- * reported written; deleted when its mark proves it, else left */
+ * take's file, left by a crash before it got its name: its index holds no
+ * record, so no frame of it was reported written; deleted when its mark
+ * proves it, else left (one holding records: test-hostile-readers, L1) */
 static void
 test_leftover_prepared_file (void)
 {
   RtfTestRecording a = { "lo-0.raw", 0, 2, FRAME, FALSE, 0, 0x77, TRUE };
-  RtfTestRecording h = { "lo-1.raw", 1, 1, FRAME, FALSE, 0, 0x77, TRUE };
+  RtfTestRecording h = { "lo-1.raw", 1, 0, FRAME, FALSE, 0, 0x77, TRUE };
   gchar *pattern = in_dir ("lo-%d.raw"), *hidden, *hidx, *made, *why = NULL;
   gchar *stray = in_dir (".lo-2.raw.0badc0de.rtfprep");
   RtfRecording *rec;
