@@ -49,14 +49,47 @@ rtf_spread_manifest_probe (gint fd)
       && memcmp (buf, HEAD, sizeof (HEAD) - 1) == 0;
 }
 
+/* The manifest open at fd (st: its fstat), named path in *why */
+static gboolean
+read_fd (gint fd, const struct stat *st, const gchar * path,
+    RtfSpreadManifest * m, gchar ** why)
+{
+  gchar *text, *what = NULL;
+  gboolean short_read, ok = FALSE;
+  gint err;
+
+  if (st->st_size > RTF_SPREAD_MANIFEST_MAX_BYTES) {
+    *why = g_strdup_printf ("%s has %" G_GUINT64_FORMAT " bytes: a manifest "
+        "is at most %u bytes (64 KiB); not read", path,
+        (guint64) st->st_size, RTF_SPREAD_MANIFEST_MAX_BYTES);
+    return FALSE;
+  }
+  text = g_malloc (st->st_size + 1);
+  if ((err = rtf_read_full (fd, 0, text, st->st_size, &short_read)) != 0) {
+    *why = g_strdup_printf ("%s cannot be read: %s", path, short_read ?
+        "it ended while being read" : g_strerror (err));
+    goto out;
+  }
+  text[st->st_size] = '\0';
+  ok = rtf_spread_manifest_parse (text, st->st_size, m, &what);
+  if (!ok) {
+    *why = g_strdup_printf ("%s is no rtframe spread manifest this build "
+        "reads: %s", path, what);
+    g_free (what);
+  }
+out:
+  g_free (text);
+  return ok;
+}
+
 gboolean
 rtf_spread_manifest_read (const gchar * path, RtfSpreadManifest * m,
     gchar ** why)
 {
   struct stat st;
-  gchar *text = NULL, *what = NULL;
-  gboolean short_read, ok = FALSE;
-  gint fd, err;
+  gchar *what = NULL;
+  gboolean ok;
+  gint fd;
 
   memset (m, 0, sizeof (*m));
   fd = rtf_safe_open (path, FALSE, &st, &what);
@@ -65,27 +98,7 @@ rtf_spread_manifest_read (const gchar * path, RtfSpreadManifest * m,
     g_free (what);
     return FALSE;
   }
-  if (st.st_size > RTF_SPREAD_MANIFEST_MAX_BYTES) {
-    *why = g_strdup_printf ("%s has %" G_GUINT64_FORMAT " bytes: a manifest "
-        "is at most %u bytes (64 KiB); not read", path,
-        (guint64) st.st_size, RTF_SPREAD_MANIFEST_MAX_BYTES);
-    goto out;
-  }
-  text = g_malloc (st.st_size + 1);
-  if ((err = rtf_read_full (fd, 0, text, st.st_size, &short_read)) != 0) {
-    *why = g_strdup_printf ("%s cannot be read: %s", path, short_read ?
-        "it ended while being read" : g_strerror (err));
-    goto out;
-  }
-  text[st.st_size] = '\0';
-  ok = rtf_spread_manifest_parse (text, st.st_size, m, &what);
-  if (!ok) {
-    *why = g_strdup_printf ("%s is no rtframe spread manifest this build "
-        "reads: %s", path, what);
-    g_free (what);
-  }
-out:
-  g_free (text);
+  ok = read_fd (fd, &st, path, m, why);
   close (fd);
   return ok;
 }
@@ -312,56 +325,213 @@ manifest_for (const RtfSpreadManifest * m, const gchar * self,
 typedef enum
 {
   NAME_FREE,                    /* nothing at the name */
-  NAME_MANIFEST,                /* a manifest (this build reads it or not) */
-  NAME_OTHER                    /* anything else: left as it is */
+  NAME_MANIFEST                 /* a manifest this recording may replace:
+                                 * its own (the lock in *held), or an
+                                 * earlier take of its locations (locked
+                                 * now, in *held) */
 } NameHolds;
 
-/* What is at the manifest's name, looked at without following a link or
- * opening anything but a regular file (a FIFO there would block) */
-static NameHolds
-name_holds (const gchar * path, struct stat *st, gchar ** why)
+/* Whether the recording's lock (held: -1 or a descriptor) is on the inode
+ * st describes: its own manifest, which it may rewrite (its lock would
+ * make any other open of it look live).  The descriptor keeps the inode,
+ * so its number is not reused while held. */
+static gboolean
+holds_it (gint held, const struct stat *st)
 {
-  gchar *what = NULL;
-  gboolean manifest;
-  gint fd;
+  struct stat hs;
 
-  if (lstat (path, st) < 0 && errno == ENOENT)
-    return NAME_FREE;
-  fd = rtf_safe_open (path, FALSE, st, &what);
-  if (fd < 0) {
-    *why = g_strdup_printf ("%s %s: left as it is", path, what);
-    g_free (what);
-    return NAME_OTHER;
-  }
-  manifest = st->st_size <= RTF_SPREAD_MANIFEST_MAX_BYTES
-      && rtf_spread_manifest_probe (fd);
-  close (fd);
-  if (manifest)
-    return NAME_MANIFEST;
-  *why = g_strdup_printf ("%s holds a file that is not a manifest (it does "
-      "not begin with \"" HEAD "\", or is larger than one): left as it is",
-      path);
-  return NAME_OTHER;
+  return held >= 0 && fstat (held, &hs) == 0 && hs.st_dev == st->st_dev
+      && hs.st_ino == st->st_ino;
+}
+
+/* Whether the path still names the inode open at fd: the holder of a
+ * live manifest renames its next one into place before it lets the
+ * lock of the last go, so a lock taken on a manifest that is no longer
+ * at the name proves nothing */
+static gboolean
+still_named (const gchar * path, gint fd)
+{
+  struct stat a, b;
+
+  return fstat (fd, &a) == 0 && lstat (path, &b) == 0
+      && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static gboolean
+in_list (gchar ** list, const gchar * s)
+{
+  guint i;
+
+  for (i = 0; list[i]; i++)
+    if (strcmp (list[i], s) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The same locations, in any order (neither list names one twice: a
+ * reader refuses such a manifest, the sink such locations) */
+static gboolean
+same_set (gchar ** a, gchar ** b)
+{
+  guint i;
+
+  if (a == NULL || b == NULL || g_strv_length (a) != g_strv_length (b))
+    return FALSE;
+  for (i = 0; a[i]; i++)
+    if (!in_list (b, a[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether theirs (at the name) is an earlier take of ours: the same
+ * locations, absolute, as given (version 1), or relative to the
+ * manifest's directory (the set moved as a whole) */
+static gboolean
+earlier_take (const RtfSpreadManifest * theirs, const RtfSpreadManifest * m,
+    const RtfSpreadManifest * ours)
+{
+  return same_set (theirs->locations, ours->locations)
+      || same_set (theirs->locations, m->locations)
+      || (theirs->relative && same_set (theirs->relative, ours->relative));
+}
+
+/* The manifest open (and locked) at fd: ours to replace, or another
+ * recording's (FOREIGN, *why) */
+static RtfSpreadManifestClaim
+judge (gint fd, const struct stat *st, const gchar * path,
+    const RtfSpreadManifest * m, const RtfSpreadManifest * ours, gchar ** why)
+{
+  RtfSpreadManifest theirs = { {{0}}, 0 };
+  gchar *what = NULL, *list;
+  gboolean take;
+
+  if (!read_fd (fd, st, path, &theirs, &what)) {
+    /* a manifest (its head says so) of some other build, or damaged:
+     * nothing proves it is this recording's */
+    *why = g_strdup_printf ("%s, maybe another recording's", what);
+    g_free (what);
+    return RTF_SPREAD_MANIFEST_FOREIGN;
+  }
+  take = earlier_take (&theirs, m, ours);
+  if (!take) {
+    list = g_strjoinv (";", theirs.locations);
+    *why = g_strdup_printf ("\"%s\" is the manifest of another recording "
+        "(locations %s)", path, list);
+    g_free (list);
+  }
+  rtf_spread_manifest_clear (&theirs);
+  return take ? RTF_SPREAD_MANIFEST_OURS : RTF_SPREAD_MANIFEST_FOREIGN;
+}
+
+/* A manifest found at the name (not the recording's own): opened without
+ * following a link or opening anything but a regular file (a FIFO would
+ * block), locked - a running recording holds the lock on the manifests
+ * it wrote (LIVE) -, looked at.  OURS: *fd is open and locked;
+ * CLAIM_AGAIN (private): it was renamed away meanwhile. */
+#define CLAIM_AGAIN ((RtfSpreadManifestClaim) (RTF_SPREAD_MANIFEST_FAILED + 1))
+static RtfSpreadManifestClaim
+try_claim (const gchar * path, const RtfSpreadManifest * m,
+    const RtfSpreadManifest * ours, struct stat *st, gint * fd, gchar ** why)
+{
+  RtfSpreadManifestClaim claim;
+  gchar *what = NULL;
+  gint err;
+
+  *fd = rtf_safe_open (path, FALSE, st, &what);
+  if (*fd < 0) {
+    *why = g_strdup_printf ("%s %s: left as it is", path, what);
+    g_free (what);
+    return RTF_SPREAD_MANIFEST_NOT_ONE;
+  }
+  if (st->st_size > RTF_SPREAD_MANIFEST_MAX_BYTES
+      || !rtf_spread_manifest_probe (*fd)) {
+    *why = g_strdup_printf ("%s holds a file that is not a manifest (it does "
+        "not begin with \"" HEAD "\", or is larger than one): left as it is",
+        path);
+    claim = RTF_SPREAD_MANIFEST_NOT_ONE;
+  } else if ((err = rtf_lock (*fd, TRUE)) == EWOULDBLOCK) {
+    *why = g_strdup_printf ("the manifest \"%s\" belongs to a recording "
+        "that is running", path);
+    claim = RTF_SPREAD_MANIFEST_LIVE;
+  } else if (err != 0) {
+    *why = g_strdup_printf ("the manifest \"%s\" cannot be locked (%s), so "
+        "whether its recording is running is not known: left as it is",
+        path, g_strerror (err));
+    claim = RTF_SPREAD_MANIFEST_NOT_ONE;
+  } else if (!still_named (path, *fd)) {
+    claim = CLAIM_AGAIN;
+  } else {
+    claim = judge (*fd, st, path, m, ours, why);
+  }
+  if (claim != RTF_SPREAD_MANIFEST_OURS) {
+    close (*fd);
+    *fd = -1;
+  }
+  return claim;
+}
+
+/* What is at the manifest's name, and whether this recording may write
+ * there: OURS with *holds (and, for a manifest, its lock in *held and its
+ * lstat in *st), else what is there, left as it is (*why) */
+static RtfSpreadManifestClaim
+claim_name (const gchar * path, const RtfSpreadManifest * m,
+    const RtfSpreadManifest * ours, gint * held, NameHolds * holds,
+    struct stat *st, gchar ** why)
+{
+  RtfSpreadManifestClaim claim = CLAIM_AGAIN;
+  guint tries;
+  gint fd;
+
+  /* a live holder renames its next manifest in now and then (at EOS):
+   * a few looks find the name still */
+  for (tries = 0; tries < 8 && claim == CLAIM_AGAIN; tries++) {
+    *holds = NAME_FREE;
+    if (lstat (path, st) < 0 && errno == ENOENT)
+      return RTF_SPREAD_MANIFEST_OURS;
+    *holds = NAME_MANIFEST;
+    if (holds_it (*held, st))
+      return RTF_SPREAD_MANIFEST_OURS;
+    claim = try_claim (path, m, ours, st, &fd, why);
+  }
+  if (claim == CLAIM_AGAIN) {
+    *why = g_strdup_printf ("%s: a new manifest came there each time it "
+        "was looked at: left as it is", path);
+    return RTF_SPREAD_MANIFEST_NOT_ONE;
+  }
+  if (claim == RTF_SPREAD_MANIFEST_OURS) {
+    /* an earlier take of its locations: this recording's lock now */
+    if (*held >= 0)
+      close (*held);
+    *held = fd;
+  }
+  return claim;
+}
+
+/* The new manifest in a hidden file, locked before a byte is in it (a
+ * recording starting meanwhile finds it live once it has the name):
+ * its descriptor, or -1 */
+static gint
 write_hidden (const gchar * tmp, const gchar * text, gsize len, gchar ** why)
 {
   gint fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
       0644);
-  gboolean ok;
+  gint err = 0;
 
   if (fd < 0) {
     *why = g_strdup_printf ("%s: %s", tmp, g_strerror (errno));
-    return FALSE;
+    return -1;
   }
-  ok = write (fd, text, len) == (gssize) len && fdatasync (fd) == 0;
-  if (!ok)
-    *why = g_strdup_printf ("%s: %s", tmp, g_strerror (errno));
+  if ((err = rtf_lock (fd, TRUE)) == 0) {
+    errno = 0;
+    if (write (fd, text, len) != (gssize) len || fdatasync (fd) != 0)
+      err = errno ? errno : EIO;
+  }
+  if (err == 0)
+    return fd;
+  *why = g_strdup_printf ("%s: %s", tmp, g_strerror (err));
   close (fd);
-  if (!ok)
-    unlink (tmp);
-  return ok;
+  unlink (tmp);
+  return -1;
 }
 
 /* tmp at path: over the manifest looked at, or where nothing is (never
@@ -386,16 +556,49 @@ move_to_name (const gchar * tmp, const gchar * path, NameHolds holds,
   return FALSE;
 }
 
-gboolean
-rtf_spread_manifest_write (const gchar * location,
-    const RtfSpreadManifest * m, gchar ** why)
+/* A hidden name beside path for its next version */
+static gchar *
+hidden_name (const gchar * path)
+{
+  gchar *dir = g_path_get_dirname (path), *base = g_path_get_basename (path);
+  gchar *tmp = g_strdup_printf ("%s/.%s.%08x.tmp", dir, base,
+      g_random_int ());
+
+  g_free (base);
+  g_free (dir);
+  return tmp;
+}
+
+RtfSpreadManifestClaim
+rtf_spread_manifest_claim (const gchar * location,
+    const RtfSpreadManifest * m, gint * held, gchar ** why)
+{
+  RtfSpreadManifest ours = { {{0}}, 0 };
+  gchar *self = absolute (location), *path;
+  RtfSpreadManifestClaim claim;
+  NameHolds holds;
+  struct stat st;
+
+  path = rtf_spread_manifest_path (self);
+  manifest_for (m, self, &ours);
+  claim = claim_name (path, m, &ours, held, &holds, &st, why);
+  rtf_spread_manifest_clear (&ours);
+  g_free (path);
+  g_free (self);
+  return claim;
+}
+
+RtfSpreadManifestClaim
+rtf_spread_manifest_write_held (const gchar * location,
+    const RtfSpreadManifest * m, gint * held, gchar ** why)
 {
   RtfSpreadManifest out = { 0 };
-  gchar *self = absolute (location), *path, *tmp = NULL, *text, *dir, *base;
-  gboolean ok = FALSE;
+  gchar *self = absolute (location), *path, *tmp = NULL, *text;
+  RtfSpreadManifestClaim claim = RTF_SPREAD_MANIFEST_NOT_ONE;
   struct stat st;
   NameHolds holds;
   gsize len;
+  gint fd;
 
   path = rtf_spread_manifest_path (self);
   manifest_for (m, self, &out);
@@ -406,21 +609,39 @@ rtf_spread_manifest_write (const gchar * location,
         RTF_SPREAD_MANIFEST_MAX_BYTES);
     goto out;
   }
-  holds = name_holds (path, &st, why);
-  if (holds == NAME_OTHER)
+  claim = claim_name (path, m, &out, held, &holds, &st, why);
+  if (claim != RTF_SPREAD_MANIFEST_OURS)
     goto out;
-  dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  tmp = g_strdup_printf ("%s/.%s.%08x.tmp", dir, base, g_random_int ());
-  g_free (base);
-  g_free (dir);
-  ok = write_hidden (tmp, text, len, why)
-      && move_to_name (tmp, path, holds, &st, why);
+  tmp = hidden_name (path);
+  fd = write_hidden (tmp, text, len, why);
+  if (fd < 0 || !move_to_name (tmp, path, holds, &st, why)) {
+    if (fd >= 0)
+      close (fd);
+    claim = RTF_SPREAD_MANIFEST_FAILED;
+    goto out;
+  }
+  /* the new one is at the name, locked: the last one's lock may go */
+  if (*held >= 0)
+    close (*held);
+  *held = fd;
 out:
   rtf_spread_manifest_clear (&out);
   g_free (text);
   g_free (tmp);
   g_free (path);
   g_free (self);
+  return claim;
+}
+
+gboolean
+rtf_spread_manifest_write (const gchar * location,
+    const RtfSpreadManifest * m, gchar ** why)
+{
+  gint held = -1;
+  gboolean ok = rtf_spread_manifest_write_held (location, m, &held, why)
+      == RTF_SPREAD_MANIFEST_OURS;
+
+  if (held >= 0)
+    close (held);
   return ok;
 }

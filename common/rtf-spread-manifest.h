@@ -124,15 +124,46 @@ gboolean rtf_spread_manifest_is_path (const gchar * path);
  * regular file. */
 gboolean rtf_spread_manifest_probe (gint fd);
 
+/* Whether a recording may write its manifest at the name beside a
+ * location, and what it found there otherwise */
+typedef enum
+{
+  RTF_SPREAD_MANIFEST_OURS,     /* nothing there, this recording's own
+                                 * manifest, or an earlier take's naming
+                                 * the same locations (not running): may be
+                                 * written; (_write_held) written */
+  RTF_SPREAD_MANIFEST_NOT_ONE,  /* not a manifest (a link, a FIFO - never
+                                 * opened -, someone's file), or one that
+                                 * cannot be locked: left as it is */
+  RTF_SPREAD_MANIFEST_LIVE,     /* the manifest of a recording that is
+                                 * running (it holds the lock): left */
+  RTF_SPREAD_MANIFEST_FOREIGN,  /* another recording's (other locations, or
+                                 * a manifest this build does not read):
+                                 * left */
+  RTF_SPREAD_MANIFEST_FAILED    /* (_write_held) an I/O error, or something
+                                 * else came to the name meanwhile */
+} RtfSpreadManifestClaim;
+
+/* Looks at the manifest's name beside location for a recording naming
+ * m->locations: OURS, else what is there (*why names the path).  held is
+ * the descriptor of the lock the recording holds at that name (-1: none
+ * yet); an earlier take's manifest found there is locked and *held
+ * becomes its descriptor (the last one's closed), so that no one else
+ * takes it before the recording writes its own.  Writes nothing. */
+RtfSpreadManifestClaim rtf_spread_manifest_claim (const gchar * location,
+    const RtfSpreadManifest * m, gint * held, gchar ** why);
 /* Writes a manifest beside location naming m->id, m->start_index and
  * m->locations (each made absolute, with its path relative to this
  * manifest's directory), and when m->state is FINAL m->ends: a hidden
- * file renamed into place.  What is at
- * the manifest's name is replaced only when it is a manifest (a regular
- * file of at most RTF_SPREAD_MANIFEST_MAX_BYTES beginning with
- * "[rtframe-spread]", read or not by this build); anything else (a link,
- * a FIFO - never opened -, someone's file) is left as it is: FALSE with
- * *why. */
+ * file, locked (flock LOCK_EX) before it is written, renamed into place
+ * where _claim() says OURS; then *held becomes its descriptor (the last
+ * one's closed): a running recording keeps the lock on its manifests
+ * until it closes *held at its end, and no other replaces them
+ * meanwhile.  OURS when written, else what was found (*why). */
+RtfSpreadManifestClaim rtf_spread_manifest_write_held (const gchar *
+    location, const RtfSpreadManifest * m, gint * held, gchar ** why);
+/* The same without keeping the lock (the tools, the tests): TRUE when
+ * written */
 gboolean rtf_spread_manifest_write (const gchar * location,
     const RtfSpreadManifest * m, gchar ** why);
 /* Reads a manifest (see above): FALSE with *why (naming path) when it is

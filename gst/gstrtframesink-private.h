@@ -108,7 +108,9 @@ void gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
 
 /* start(): the spread over self->locations (config as for one location):
  * its first location's writer, or NULL with what failed (*why: the
- * locations disagree; else *failed_location, *err, *step) */
+ * locations disagree; *failed_location, *err, *step: a location could
+ * not be opened; neither: the error is posted - a manifest's name holds
+ * a running or another recording's manifest) */
 RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     const RtfWriterConfig * config, gchar ** failed_location, gint * err,
     RtfFailStep * step, gchar ** why);

@@ -340,6 +340,12 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       gst_rtframe_sink_free_running_state (self);
       goto bad_location;
     }
+    if (writer == NULL && failed == NULL) {
+      /* a manifest's name refused: the error is posted */
+      gst_rtframe_sink_free_running_state (self);
+      g_free (location);
+      return FALSE;
+    }
     if (writer == NULL) {
       g_free (location);
       location = failed;

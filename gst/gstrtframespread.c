@@ -16,6 +16,7 @@
 #include "rtf-pattern.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
 
@@ -131,6 +132,65 @@ typedef enum
                                  * as long as its disk) */
 } Beside;
 
+/* What the manifests written say, kept on the element (qdata) from start
+ * to stop: the stream going on after an EOS that wrote the final state (a
+ * flush) takes it back first; and the lock held on each manifest (flock,
+ * one descriptor for each location, -1: none) - a recording starting at
+ * the same names finds them live and leaves them (the adversarial review,
+ * M1: a second recorder replaced a running one's manifests) - released
+ * when the spread is freed */
+typedef struct
+{
+  guint64 first_index;
+  RtfSpreadManifestState state;
+  guint n;
+  gint *held;
+} Manifests;
+
+static GQuark
+manifests_quark (void)
+{
+  static gsize q;
+
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string
+        ("rtframesink-spread-manifests"));
+  return (GQuark) q;
+}
+
+static Manifests *
+manifests_of (GstRtFrameSink * self)
+{
+  return g_object_get_qdata (G_OBJECT (self), manifests_quark ());
+}
+
+static Manifests *
+manifests_new (guint n, guint64 first_index)
+{
+  Manifests *written = g_new0 (Manifests, 1);
+  guint i;
+
+  written->first_index = first_index;
+  written->n = n;
+  written->held = g_new (gint, n);
+  for (i = 0; i < n; i++)
+    written->held[i] = -1;
+  return written;
+}
+
+/* The locks go: another recording may take the names now */
+static void
+manifests_free (Manifests * written)
+{
+  guint i;
+
+  for (i = 0; i < written->n; i++)
+    if (written->held[i] >= 0)
+      close (written->held[i]);
+  g_free (written->held);
+  g_free (written);
+}
+
 /* One manifest; beside a location that failed it is tried once,
  * quietly (the manifests beside the others say all) */
 static void
@@ -139,7 +199,8 @@ write_one (GstRtFrameSink * self, const RtfSpreadManifest * m, guint i,
 {
   gchar *why = NULL;
 
-  if (rtf_spread_manifest_write (m->locations[i], m, &why))
+  if (rtf_spread_manifest_write_held (m->locations[i], m,
+          &manifests_of (self)->held[i], &why) == RTF_SPREAD_MANIFEST_OURS)
     return;
   if (state == RTF_LOCATION_FAILED)
     GST_INFO_OBJECT (self, "no manifest beside \"%s\", which left the "
@@ -176,32 +237,6 @@ write_manifests (GstRtFrameSink * self, RtfSpread * s, guint64 first_index,
           state);
   }
   g_free (m.locations);
-}
-
-/* What the manifests written say, kept on the element (qdata) from start
- * to stop: the stream going on after an EOS that wrote the final state (a
- * flush) takes it back first */
-typedef struct
-{
-  guint64 first_index;
-  RtfSpreadManifestState state;
-} Manifests;
-
-static GQuark
-manifests_quark (void)
-{
-  static gsize q;
-
-  if (g_once_init_enter (&q))
-    g_once_init_leave (&q, g_quark_from_static_string
-        ("rtframesink-spread-manifests"));
-  return (GQuark) q;
-}
-
-static Manifests *
-manifests_of (GstRtFrameSink * self)
-{
-  return g_object_get_qdata (G_OBJECT (self), manifests_quark ());
 }
 
 static RtfSpreadEndState
@@ -298,6 +333,40 @@ spread_location_released (guint index, gpointer user_data)
   gst_object_unref (self);
 }
 
+/* Start, before anything is created: what is at every manifest's name
+ * may be replaced by this recording (nothing, or an earlier take of
+ * these locations, locked now in written->held); a running recording's
+ * manifest or another recording's is left as it was and the start
+ * refused (the error posted); something that is no manifest is left too,
+ * with a warning when it is written (write_one). */
+static gboolean
+claim_manifests (GstRtFrameSink * self, Manifests * written)
+{
+  RtfSpreadManifest m = { {{0}}, 0 };
+  RtfSpreadManifestClaim claim = RTF_SPREAD_MANIFEST_OURS;
+  gchar *why = NULL;
+  guint i;
+
+  m.locations = self->locations;
+  for (i = 0; i < written->n && claim != RTF_SPREAD_MANIFEST_LIVE
+      && claim != RTF_SPREAD_MANIFEST_FOREIGN; i++) {
+    g_clear_pointer (&why, g_free);
+    claim = rtf_spread_manifest_claim (self->locations[i], &m,
+        &written->held[i], &why);
+  }
+  if (claim == RTF_SPREAD_MANIFEST_LIVE)
+    GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
+        ("Cannot record to \"%s\": %s; record under another name.",
+            self->locations[i - 1], why), (NULL));
+  else if (claim == RTF_SPREAD_MANIFEST_FOREIGN)
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": %s; remove it, or record under another "
+            "name.", self->locations[i - 1], why), (NULL));
+  g_free (why);
+  return claim != RTF_SPREAD_MANIFEST_LIVE
+      && claim != RTF_SPREAD_MANIFEST_FOREIGN;
+}
+
 RtfWriter *
 gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     const RtfWriterConfig * config, gchar ** failed_location, gint * err,
@@ -324,6 +393,12 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
           g_strv_length (self->locations), config->rotate,
           config->first_file_number, why))
     return NULL;
+  written = manifests_new (g_strv_length (self->locations),
+      config->first_file_number);
+  if (!claim_manifests (self, written)) {
+    manifests_free (written);
+    return NULL;                /* posted */
+  }
   sc.locations = (const gchar * const *) self->locations;
   sc.n_locations = g_strv_length (self->locations);
   sc.placement = (RtfPlacement) self->placement;
@@ -336,14 +411,13 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   cb.location_released = spread_location_released;
   s = rtf_spread_new (config, &sc, &cb, self, &failed, err, step);
   if (s == NULL) {
+    manifests_free (written);
     *failed_location = g_strdup (self->locations[failed]);
     return NULL;
   }
   attach_mappings (self, s);
-  written = g_new0 (Manifests, 1);
-  written->first_index = config->first_file_number;
   g_object_set_qdata_full (G_OBJECT (self), manifests_quark (), written,
-      g_free);
+      (GDestroyNotify) manifests_free);
   write_manifests (self, s, config->first_file_number, NULL, BESIDE_EVERY);
   self->spread = s;
   return rtf_spread_writer (s, 0);

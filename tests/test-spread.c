@@ -932,6 +932,137 @@ GST_START_TEST (test_gap_wording_final_state)
 
 GST_END_TEST;
 
+/* The same locations with another width of the number (c%03d, c%05d):
+ * other data names, the same manifest names */
+static gchar **
+other_width (gchar ** locs, const gchar * name)
+{
+  gchar **v = g_new0 (gchar *, 3);
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    gchar *dir = g_path_get_dirname (locs[i]);
+
+    v[i] = g_build_filename (dir, name, NULL);
+    g_free (dir);
+  }
+  return v;
+}
+
+/* The adversarial review, M1: a recording starting at the names of a
+ * running one's manifests - another width of the number (other data
+ * names: nothing else stops it; on c249b86 it started and replaced the
+ * running one's manifests), or the same locations (its files are busy
+ * too) - is refused BUSY, and the running one's manifests keep their
+ * bytes, inode and time; that one then reads back whole through them.
+ * Once it has stopped, its lock is gone and a new take replaces them. */
+static void
+assert_refused_busy (gchar ** locs, const gchar * m0, const gchar * m1)
+{
+  gchar *props = rtf_test_spread_props (locs, "max-file-size=8000");
+  Snapshot was0, was1;
+
+  snapshot_take (&was0, m0);
+  snapshot_take (&was1, m1);
+  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
+      GST_RESOURCE_ERROR_BUSY, "belongs to a recording that is running");
+  snapshot_assert_same (&was0, m0);
+  snapshot_assert_same (&was1, m1);
+  g_free (props);
+}
+
+GST_START_TEST (test_live_manifest_kept)
+{
+  gchar **locs = two_locations ("l-%03d.raw");
+  gchar **wide = other_width (locs, "l-%05d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  gchar *m1 = rtf_test_spread_manifest (locs[1]);
+  Rec *a = rtf_test_spread_start (locs, "max-file-size=8000", CAPS);
+
+  assert_refused_busy (wide, m0, m1);
+  rtf_test_spread_push (a, 0, 14, 0);
+  assert_refused_busy (wide, m0, m1);
+  assert_refused_busy (locs, m0, m1);
+  rtf_test_spread_push (a, 14, 20, 0);
+  fail_unless (gst_harness_push_event (a->h, gst_event_new_eos ()));
+  rtf_test_assert_no_message (a->bus, GST_MESSAGE_ERROR);
+  rtf_test_assert_no_message (a->bus, GST_MESSAGE_WARNING);
+  rtf_test_rec_stop (a);
+  rtf_test_spread_assert_whole (m0, FRAME, 20);
+  rtf_test_spread_assert_whole (m1, FRAME, 20);
+  gst_structure_free (record_spread (locs, NULL, 4));
+  rtf_test_spread_assert_whole (m0, FRAME, 4);
+  g_free (m0);
+  g_free (m1);
+  g_strfreev (wide);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
+/* The adversarial review, M1: patterns that differ in the number's width
+ * only (c%03d, c%05d) share the manifest's name; the second recording
+ * is refused with a message naming the other recording's manifest, which
+ * keeps its bytes (it replaced it, and the first recording could then be
+ * read only location by location); nothing is created */
+GST_START_TEST (test_other_recordings_manifest_kept)
+{
+  gchar **a = two_locations ("c%03d.raw"), **b;
+  gchar *m0 = rtf_test_spread_manifest (a[0]);
+  gchar *m1 = rtf_test_spread_manifest (a[1]);
+  gchar *dir0 = g_path_get_dirname (a[0]), *before, *after, *props;
+  Snapshot was0, was1;
+
+  gst_structure_free (record_spread (a, "max-file-size=8000", 10));
+  b = other_width (a, "c%05d.raw");
+  after = rtf_test_spread_manifest (b[0]);
+  fail_unless_equals_string (after, m0);        /* the same name */
+  g_free (after);
+  snapshot_take (&was0, m0);
+  snapshot_take (&was1, m1);
+  before = dir_listing (dir0);
+  props = rtf_test_spread_props (b, NULL);
+  rtf_test_assert_start_fails ("rtframesink", b[0], props,
+      GST_RESOURCE_ERROR_OPEN_WRITE, "is the manifest of another recording");
+  snapshot_assert_same (&was0, m0);
+  snapshot_assert_same (&was1, m1);
+  after = dir_listing (dir0);
+  fail_unless_equals_string (after, before);
+  rtf_test_spread_assert_whole (m0, FRAME, 10);
+  g_free (after);
+  g_free (before);
+  g_free (props);
+  g_free (dir0);
+  g_free (m0);
+  g_free (m1);
+  g_strfreev (b);
+  g_strfreev (a);
+}
+
+GST_END_TEST;
+
+/* An earlier take of the same locations (not running) is replaced: its
+ * manifests name the new recording, which reads back whole */
+GST_START_TEST (test_earlier_take_manifest_replaced)
+{
+  gchar **locs = two_locations ("t-%03d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *why = NULL;
+  RtfSpreadManifest first, second;
+
+  gst_structure_free (record_spread (locs, "max-file-size=8000", 12));
+  fail_unless (rtf_spread_manifest_read (m0, &first, &why), "%s", why);
+  gst_structure_free (record_spread (locs, "max-file-size=8000", 7));
+  fail_unless (rtf_spread_manifest_read (m0, &second, &why), "%s", why);
+  fail_if (rtf_recording_id_equal (&first.id, &second.id));
+  rtf_test_spread_assert_whole (m0, FRAME, 7);
+  rtf_spread_manifest_clear (&first);
+  rtf_spread_manifest_clear (&second);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 static Suite *
 spread_suite (void)
 {
@@ -960,6 +1091,9 @@ spread_suite (void)
   tcase_add_test (tc, test_newest_file_lost_after_max_files_gaps);
   tcase_add_test (tc, test_first_kept_file_lost_after_max_files);
   tcase_add_test (tc, test_gap_wording_final_state);
+  tcase_add_test (tc, test_live_manifest_kept);
+  tcase_add_test (tc, test_other_recordings_manifest_kept);
+  tcase_add_test (tc, test_earlier_take_manifest_replaced);
   return s;
 }
 
