@@ -261,16 +261,12 @@ assert_played (const Played * p, const guint64 * want, guint n)
 
 /* ---- recordings ------------------------------------------------------- */
 
-/* A recording spread over locs by rtframesink (round robin, so each
- * location holds every other frame), `props` pairs of name, value after */
-static Rec *
-spread_start (gchar ** locs, const gchar * first, ...)
+/* An rtframesink recording to locs */
+static GstElement *
+spread_sink (gchar ** locs)
 {
   GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
   GValue arr = G_VALUE_INIT;
-  Rec *r = g_new0 (Rec, 1);
-  const gchar *name;
-  va_list args;
   guint i;
 
   g_value_init (&arr, GST_TYPE_ARRAY);
@@ -285,6 +281,19 @@ spread_start (gchar ** locs, const gchar * first, ...)
   g_object_set_property (G_OBJECT (sink), "locations", &arr);
   g_value_unset (&arr);
   g_object_set (sink, "location", locs[0], NULL);
+  return sink;
+}
+
+/* A recording spread over locs by rtframesink (round robin, so each
+ * location holds every other frame), `props` pairs of name, value after */
+static Rec *
+spread_start (gchar ** locs, const gchar * first, ...)
+{
+  GstElement *sink = spread_sink (locs);
+  Rec *r = g_new0 (Rec, 1);
+  const gchar *name;
+  va_list args;
+
   gst_util_set_object_arg (G_OBJECT (sink), "placement", "round-robin");
   /* a location is never left for a slow write (valgrind): the frames
    * alternate, whatever the timing */
@@ -1031,30 +1040,64 @@ GST_START_TEST (test_non_utf8_location_readable)
 
 GST_END_TEST;
 
-/* What an earlier recording left at the manifests' names - a version 1
- * manifest with a path that is not UTF-8, one of a later version this
- * build cannot parse - is replaced by the next recording, without a
- * warning (a manifest the reader refused was "not a manifest": left, and
- * the new recording had none there) */
-GST_START_TEST (test_stale_manifest_replaced)
+/* A spread over locs fails to start with a RESOURCE/OPEN_WRITE error
+ * whose text holds substr */
+static void
+assert_spread_refused (gchar ** locs, const gchar * substr)
+{
+  GstElement *sink = spread_sink (locs);
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (sink, bus);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, substr);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+}
+
+/* What another recording left at the manifests' names - a version 1
+ * manifest naming other locations (a path that is not UTF-8), one of a
+ * later version this build cannot parse - is nothing that proves it
+ * belongs to the new recording: the start is refused naming it, and it
+ * keeps its bytes (the adversarial review, M1: it was replaced, and the
+ * recording it named lost the file tying its locations together).  A
+ * version 1 manifest naming the same locations (as they were given) is
+ * an earlier take: replaced by the next recording, without a warning. */
+GST_START_TEST (test_stale_manifest_left)
 {
   gchar **locs = two_locations ("s-%05d.raw");
   gchar *m0 = rtf_spread_manifest_path (locs[0]);
   gchar *m1 = rtf_spread_manifest_path (locs[1]);
+  const gchar *later = "[rtframe-spread]\nversion=9\nrecording-id=" ID_HEX
+      "\nlocations=whatever a later build writes\n";
+  gchar *same = g_strdup_printf ("%s;%s;", locs[0], locs[1]), *now = NULL;
   RtfSpreadManifest m;
   gchar *why = NULL;
 
   write_manifest_v1 (m0, NULL, "/old/\xff/s-%05d.raw;/old/b/s-%05d.raw;");
-  write_text (m1, "[rtframe-spread]\nversion=9\nrecording-id=" ID_HEX
-      "\nlocations=whatever a later build writes\n");
+  assert_spread_refused (locs, "is the manifest of another recording");
+  fail_unless (g_file_get_contents (m0, &now, NULL, NULL));
+  fail_unless (strstr (now, "/old/\xff/s-%05d.raw") != NULL);
+  g_free (now);
+  write_manifest_v1 (m0, NULL, same);
+  write_text (m1, later);
+  assert_spread_refused (locs, "maybe another recording's");
+  fail_unless (g_file_get_contents (m1, &now, NULL, NULL));
+  fail_unless_equals_string (now, later);
+  g_free (now);
+
+  fail_unless (g_unlink (m1) == 0);
   spread_finish (spread_start (locs, NULL), 6);
   fail_unless (rtf_spread_manifest_read (m0, &m, &why), "%s", why);
-#ifdef RTF_SPREAD_MANIFEST_VERSION      /* (to run this on c8d0d25) */
   fail_unless_equals_int (m.version, RTF_SPREAD_MANIFEST_VERSION);
-#endif
   rtf_spread_manifest_clear (&m);
   assert_whole (m0, 6);
   assert_whole (m1, 6);
+  g_free (same);
   g_free (m0);
   g_free (m1);
   g_strfreev (locs);
@@ -2510,7 +2553,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_relative_locations_found_from_anywhere);
   tcase_add_test (tc, test_old_manifest_relative_locations);
   tcase_add_test (tc, test_non_utf8_location_readable);
-  tcase_add_test (tc, test_stale_manifest_replaced);
+  tcase_add_test (tc, test_stale_manifest_left);
   return s;
 }
 
