@@ -1,11 +1,12 @@
 /* rtframe: the manifest of a spread recording (see rtf-spread-manifest.h)
  * as a file.  Read like every file a reader finds: rtf_safe_open() (no
  * link, no FIFO - opening one blocks until a writer comes -, regular
- * files only), its size bounded before a byte is read.  Written once at
- * the start, beside each location: a hidden file created with O_EXCL,
- * renamed to its name only when that name holds nothing (and still does:
- * RENAME_NOREPLACE) or a manifest (still the inode looked at); what a file
- * of another kind is, is left as it was. */
+ * files only), its size bounded before a byte is read.  Written at the
+ * start (and at EOS), beside each location: a hidden file created with
+ * O_EXCL and locked, renamed to its name only when that name holds
+ * nothing (and still does: RENAME_NOREPLACE) or a manifest the recording
+ * may replace (its own, or an earlier take's of its locations, locked
+ * and still the inode looked at); anything else is left as it was. */
 #include "rtf-spread-manifest.h"
 #include "rtf-pattern.h"
 #include "rtf-safe-open.h"

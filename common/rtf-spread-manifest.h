@@ -50,6 +50,16 @@
  * flush), the sink writes the manifests back without the final state
  * before its next frame.
  *
+ * The sink holds flock(LOCK_EX) on each manifest it wrote while the
+ * recording runs (taken on the hidden file before it is renamed to the
+ * name), and writes at a name only what it may replace: nothing, its own
+ * manifest, or an earlier take's naming the same locations (the name
+ * leaves out the number's width, so c%03d.raw and c%05d.raw share it).
+ * A running recording's manifest (locked), another recording's (other
+ * locations) and one this build cannot read are left as they are: the
+ * sink refuses to start (the adversarial review, M1: it replaced them,
+ * and the recording named lost the file tying its locations together).
+ *
  * A reader takes a manifest only as a regular file (no link, no FIFO:
  * rtf_safe_open()) of at most RTF_SPREAD_MANIFEST_MAX_BYTES, beginning
  * with "[rtframe-spread]"; it refuses one that names a manifest
