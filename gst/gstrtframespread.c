@@ -348,23 +348,26 @@ claim_manifests (GstRtFrameSink * self, Manifests * written)
   guint i;
 
   m.locations = self->locations;
-  for (i = 0; i < written->n && claim != RTF_SPREAD_MANIFEST_LIVE
-      && claim != RTF_SPREAD_MANIFEST_FOREIGN; i++) {
-    g_clear_pointer (&why, g_free);
+  for (i = 0; i < written->n; i++) {
     claim = rtf_spread_manifest_claim (self->locations[i], &m,
         &written->held[i], &why);
+    if (claim == RTF_SPREAD_MANIFEST_LIVE
+        || claim == RTF_SPREAD_MANIFEST_FOREIGN)
+      break;
+    g_clear_pointer (&why, g_free);
   }
+  if (i == written->n)
+    return TRUE;
   if (claim == RTF_SPREAD_MANIFEST_LIVE)
     GST_ELEMENT_ERROR (self, RESOURCE, BUSY,
         ("Cannot record to \"%s\": %s; record under another name.",
-            self->locations[i - 1], why), (NULL));
-  else if (claim == RTF_SPREAD_MANIFEST_FOREIGN)
+            self->locations[i], why), (NULL));
+  else
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Cannot record to \"%s\": %s; remove it, or record under another "
-            "name.", self->locations[i - 1], why), (NULL));
+            "name.", self->locations[i], why), (NULL));
   g_free (why);
-  return claim != RTF_SPREAD_MANIFEST_LIVE
-      && claim != RTF_SPREAD_MANIFEST_FOREIGN;
+  return FALSE;
 }
 
 RtfWriter *
