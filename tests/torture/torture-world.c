@@ -225,9 +225,11 @@ make_location (TortureWorld * w, guint i, const TortureLocPlan * lp)
   return ok && g_mkdir (l->dir, 0755) == 0;
 }
 
-/* A filler leaving `free` bytes for the recording (statfs's f_bavail) */
+/* A filler leaving `free` bytes for the recording (statfs's f_bavail);
+ * watched as a foreign file unless the round removes its directory (an
+ * rmdir fault's rm -rf takes it with it: 5 false finds in a 60-min run) */
 static gboolean
-fill_location (TortureWorld * w, guint i, guint64 free_left)
+fill_location (TortureWorld * w, guint i, guint64 free_left, gboolean watch)
 {
   gchar *path = g_strdup_printf ("%s/" FILLER, w->loc[i].dir);
   struct statvfs sv;
@@ -244,7 +246,7 @@ fill_location (TortureWorld * w, guint i, guint64 free_left)
     goto out;
   ok = size == 0 || posix_fallocate (fd, 0, size) == 0;
   close (fd);
-  if (ok) {
+  if (ok && watch) {
     TortureForeign *f = g_new0 (TortureForeign, 1);
 
     f->path = g_strdup (path);
@@ -574,7 +576,8 @@ torture_world_make (const TorturePlan * p, const gchar * base, GError ** error)
       goto failed;
   }
   if (p->fill_loc >= 0
-      && !fill_location (w, p->fill_loc, p->loc[p->fill_loc].fill_free))
+      && !fill_location (w, p->fill_loc, p->loc[p->fill_loc].fill_free,
+          p->rmdir_loc != p->fill_loc || p->rmdir_how != TORTURE_RMDIR_RM))
     goto failed;
   for (i = 0; i < w->foreign->len; i++) {
     TortureForeign *f = g_ptr_array_index (w->foreign, i);
