@@ -466,52 +466,38 @@ peek_id (const gchar * path, RtfRecordingId * id)
   return named;
 }
 
-/* The recording a set is read as: the one named by most of the files
- * found at its names (from start_index on), the lowest-numbered one's of
- * those named as often - so that a file below the recording's first that
- * is not its own (a user's, an earlier take's, left below the files
- * max-files kept: the sink never reaches it again) is never taken for
- * the set and the recording's own files dropped after it.  FALSE when no
- * file names one (version 1, nothing identified). */
+/* The recording a set is read as, when the caller does not name it (a
+ * manifest does): the one the lowest-numbered file found at its names
+ * (from start_index on) names - so that a file below the recording's
+ * first that names none (a user's, left below the files max-files kept:
+ * the sink never reaches that name again) is skipped, never taken for
+ * the set with the recording's own files dropped after it.  A new take
+ * starts at the first number and replaces the names upwards, so the
+ * files of an earlier, longer take left after its last end the set (the
+ * set was the recording most files named, from S1's fix on: then the new
+ * take's own first file was "not this recording's"); a take's file below
+ * start-index is read, the note naming --start-index for the others.
+ * FALSE when no file names one (version 1, nothing identified). */
 static gboolean
 choose_id (const gchar * location, GArray * numbers, guint64 start_index,
     RtfRecordingId * chosen)
 {
-  GArray *ids = g_array_new (FALSE, FALSE, sizeof (RtfRecordingId));
-  GArray *counts = g_array_new (FALSE, TRUE, sizeof (guint));
-  guint i, k, best = G_MAXUINT;
+  guint i;
 
   for (i = 0; i < numbers->len; i++) {
     guint64 n = g_array_index (numbers, guint64, i);
     gchar *path;
-    RtfRecordingId id;
     gboolean named;
 
     if (n < start_index)
       continue;
     path = rtf_pattern_format (location, n);
-    named = peek_id (path, &id);
+    named = peek_id (path, chosen);
     g_free (path);
-    if (!named)
-      continue;
-    for (k = 0; k < ids->len; k++)
-      if (rtf_recording_id_equal (&g_array_index (ids, RtfRecordingId, k), &id))
-        break;
-    if (k == ids->len) {
-      g_array_append_val (ids, id);
-      g_array_set_size (counts, k + 1);
-    }
-    g_array_index (counts, guint, k)++;
+    if (named)
+      return TRUE;
   }
-  for (k = 0; k < ids->len; k++)
-    if (best == G_MAXUINT || g_array_index (counts, guint, k)
-        > g_array_index (counts, guint, best))
-      best = k;
-  if (best != G_MAXUINT)
-    *chosen = g_array_index (ids, RtfRecordingId, best);
-  g_array_free (ids, TRUE);
-  g_array_free (counts, TRUE);
-  return best != G_MAXUINT;
+  return FALSE;
 }
 
 /* A file before the set's first that is not the recording's (it names
@@ -551,7 +537,7 @@ prepend_notes (RtfRecording * rec, GString * notes)
 
 static gboolean
 open_set (RtfRecording * rec, GArray * files, const gchar * location,
-    guint64 start_index, GError ** error)
+    guint64 start_index, const RtfRecordingId * wanted, GError ** error)
 {
   GPtrArray *hidden = g_ptr_array_new_with_free_func (g_free);
   GArray *numbers = list_numbers (location, hidden, error);
@@ -567,7 +553,10 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
   }
   add_leftovers (rec, hidden, location);
   g_ptr_array_unref (hidden);
-  have_chosen = choose_id (location, numbers, start_index, &chosen);
+  if (wanted)
+    chosen = *wanted;
+  have_chosen = wanted ? TRUE : choose_id (location, numbers, start_index,
+      &chosen);
   skipped = g_string_new (NULL);
   for (i = 0; i < numbers->len; i++) {
     guint64 n = g_array_index (numbers, guint64, i);
@@ -781,6 +770,14 @@ RtfRecording *
 rtf_recording_open_files (const gchar * location, guint64 start_index,
     gboolean require_index, GError ** error)
 {
+  return rtf_recording_open_files_of (location, start_index, NULL,
+      require_index, error);
+}
+
+RtfRecording *
+rtf_recording_open_files_of (const gchar * location, guint64 start_index,
+    const RtfRecordingId * wanted, gboolean require_index, GError ** error)
+{
   RtfRecording *rec;
   GArray *files;
   gchar *why = NULL;
@@ -814,7 +811,7 @@ rtf_recording_open_files (const gchar * location, guint64 start_index,
       ok = FALSE;
       break;
     case RTF_PATTERN_OK:
-      ok = open_set (rec, files, location, start_index, error);
+      ok = open_set (rec, files, location, start_index, wanted, error);
       if (ok) {
         refuse_unmarked (rec, files);
         mark_successors (files);

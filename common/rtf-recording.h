@@ -193,6 +193,12 @@ RtfRecording *rtf_spread_recording_open (const gchar * manifest,
  * manifest's locations are opened with) */
 RtfRecording *rtf_recording_open_files (const gchar * location,
     guint64 start_index, gboolean require_index, GError ** error);
+/* ... of the recording `wanted` (a manifest names it): a set is read as
+ * that recording's, whatever else its names hold (NULL: chosen as
+ * rtf_recording_open_files() chooses) */
+RtfRecording *rtf_recording_open_files_of (const gchar * location,
+    guint64 start_index, const RtfRecordingId * wanted,
+    gboolean require_index, GError ** error);
 /* rec->order: the frames of every OK file in frame-number order, a
  * number found twice read once (counted in rec->duplicates); n_frames
  * the frames in that order */

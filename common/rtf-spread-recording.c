@@ -126,7 +126,8 @@ open_candidate (const RtfSpreadManifest * m, const gchar * path,
     g_string_append (whys, "a manifest, not a recording");
     return NULL;
   }
-  one = rtf_recording_open_files (path, m->start_index, require_index, &error);
+  one = rtf_recording_open_files_of (path, m->start_index, &m->id,
+      require_index, &error);
   if (one == NULL) {
     g_string_append (whys, error->message);
     g_clear_error (&error);
