@@ -166,6 +166,19 @@ recover_and_read (const gchar * location, gsize frame_size)
   guint64 n, count;
 
   fail_unless_equals_int (run_tool ("rtframe-recover", location), 0);
+  /* killed before its first frame was indexed, the recording's only file
+   * holds no record: recover deletes it (the caller then sees 0 frames,
+   * fewer than any reported written; seen on Debian 13, 4 accepted and
+   * none reported at a kill after 80 ms) */
+  rec = rtf_recording_open (location, 0, FALSE, &error);
+  if (rec == NULL) {
+    g_print (" (%s)", error->message);
+    g_clear_error (&error);
+    g_free (want);
+    g_free (got);
+    return 0;
+  }
+  rtf_recording_free (rec);
   fail_unless_equals_int (run_tool ("rtframe-verify", location), 0);
   rec = rtf_recording_open (location, 0, TRUE, &error);
   fail_unless (rec != NULL, "%s", error ? error->message : "");
