@@ -37,6 +37,41 @@ hidden_name (const gchar * path)
   return out;
 }
 
+/* The directory path is in, held (O_PATH) so that what the output made
+ * there can be deleted by that descriptor at the end: a directory moved
+ * away mid-recording takes the output's files with it, and their path no
+ * longer reaches them (torture 0x8cc4e23970e28c24: a prepared file left in
+ * the moved directory).  -1 where it cannot be opened: by path then. */
+static gint
+open_dir_of (const gchar * path)
+{
+  gchar *dir = g_path_get_dirname (path);
+  gint fd = open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+  g_free (dir);
+  return fd;
+}
+
+/* Deletes path's name if it is still fd's inode (device, inode, ctime),
+ * in the directory the output holds wherever it is now, else by path */
+static void
+unlink_own (RtfOutput * o, gint fd, const gchar * path)
+{
+  gchar *base = g_path_get_basename (path);
+  struct stat st, now;
+
+  if (fd >= 0 && fstat (fd, &st) == 0) {
+    if (o->dir_fd < 0) {
+      if (rtf_same_file (path, &st))
+        (void) unlink (path);
+    } else if (fstatat (o->dir_fd, base, &now, AT_SYMLINK_NOFOLLOW) == 0
+        && rtf_same_inode (&now, &st)) {
+      (void) unlinkat (o->dir_fd, base, 0);
+    }
+  }
+  g_free (base);
+}
+
 /* An index already at ipath, for the file location names: used and
  * emptied only if it is an rtframe index (or an empty file) no one holds,
  * checked on the descriptor once locked */
@@ -177,6 +212,7 @@ rtf_output_open (const gchar * path, guint64 number,
   o->number = number;
   o->index_fd = -1;
   o->replace_guard = -1;
+  o->dir_fd = -1;
   o->file.fd = -1;
   init_tags (o);
 
@@ -199,6 +235,7 @@ rtf_output_open (const gchar * path, guint64 number,
   if (!rtf_file_open (&o->file, o->tmp_path ? o->tmp_path : path, how,
           config->direct, &config->xflags, &config->recording_id, number, err))
     goto fail;
+  o->dir_fd = open_dir_of (o->tmp_path ? o->tmp_path : path);
   o->mark_errno = o->file.mark_errno;
   regular = !o->file.stream && !o->file.device;
   if (!regular && (config->xflags.realtime || config->xflags.extent_size))
@@ -635,21 +672,20 @@ rtf_output_free (RtfOutput * o, gboolean never_reached)
   if (o->tmp_path)
     never_reached = TRUE;
   if (never_reached) {
-    rtf_file_unlink_created (&o->file, o->tmp_path ? o->tmp_path : o->path);
-    if (o->index_created && o->index_fd >= 0) {
-      const gchar *ipath = o->tmp_index_path ? o->tmp_index_path :
-          o->index_path;
-      struct stat st;
-
-      if (fstat (o->index_fd, &st) == 0 && rtf_same_file (ipath, &st))
-        (void) unlink (ipath);
-    }
+    if (o->file.created)
+      unlink_own (o, o->file.fd, o->tmp_path ? o->tmp_path : o->path);
+    o->file.created = FALSE;
+    if (o->index_created)
+      unlink_own (o, o->index_fd, o->tmp_index_path ? o->tmp_index_path :
+          o->index_path);
   }
   rtf_file_close (&o->file);
   if (o->index_fd >= 0)
     close (o->index_fd);
   if (o->replace_guard >= 0)
     close (o->replace_guard);
+  if (o->dir_fd >= 0)
+    close (o->dir_fd);
   g_free (o->path);
   g_free (o->index_path);
   g_free (o->tmp_path);

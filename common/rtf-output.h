@@ -69,6 +69,9 @@ struct _RtfOutput
   gchar *tmp_path;              /* NULL: already at path */
   gchar *tmp_index_path;
   gint replace_guard;           /* the file at path, locked until then */
+  gint dir_fd;                  /* O_PATH: the directory it was made in, to
+                                 * delete what it made there also after
+                                 * that directory was moved away */
   gboolean drop_stale_index;    /* index=false: an rtframe index at the
                                  * name describes the file replaced */
   gint named;                   /* atomic: at its names; frames written to

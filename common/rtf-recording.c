@@ -220,7 +220,9 @@ rtf_recording_file_identify (RtfRecordingFile * f, const gchar * path,
   f->data_size = st.st_size;
   /* a writer holds an exclusive lock from open to close */
   f->in_use = rtf_lock (fd, FALSE) == EWOULDBLOCK;
+  errno = 0;
   f->has_mark = rtf_file_mark_get (fd, &f->mark_id, &f->mark_number);
+  f->no_marks = !f->has_mark && (errno == ENOTSUP || errno == EOPNOTSUPP);
   close (fd);
   if (f->has_mark && number != G_MAXUINT64 && f->mark_number != number) {
     set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("the file was "

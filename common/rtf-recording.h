@@ -59,6 +59,8 @@ typedef struct
                                  * is checked to be that inode, unchanged */
   struct stat index_st;         /* the same for the index (st_ino 0: none) */
   gboolean has_mark;            /* the data file's extended attribute */
+  gboolean no_marks;            /* its filesystem keeps no extended
+                                 * attributes (ramfs): nothing can carry one */
   RtfRecordingId mark_id;
   guint64 mark_number;
   RtfIndexWalk walk;            /* its records against the data (OK) */

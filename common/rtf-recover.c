@@ -277,6 +277,22 @@ refuse_leftover_with_frames (const RtfRecordingFile * f, RtfRecoverPlan * plan)
   g_free (dir);
 }
 
+/* A prepared file where no mark can be (ramfs keeps no extended
+ * attributes) and whose index holds no header yet (it is written with the
+ * first frame): a kill between its creation and its first frame leaves
+ * exactly this, but so could anyone, and nothing on disk tells the two
+ * apart (torture 0x4d1ae2f5c6c97ffd).  Left, saying how to tell. */
+static void
+refuse_unmarkable_leftover (RtfRecoverPlan * plan)
+{
+  refuse (plan, g_strdup ("named like a file rtframesink prepares for a "
+          "split, empty and without an index header (no frame of it was "
+          "written), but its filesystem keeps no marks (no extended "
+          "attributes), so nothing proves it is the recording's: left as it "
+          "is.  A recording killed after it prepared the file leaves this; "
+          "delete it and its .idx by hand if they are not yours"));
+}
+
 void
 rtf_recover_plan_leftover (const RtfRecording * rec,
     const RtfRecordingFile * f, RtfRecoverPlan * plan)
@@ -289,6 +305,8 @@ rtf_recover_plan_leftover (const RtfRecording * rec,
             "still running"));
   else if (f->state == RTF_FILE_NOT_REGULAR || f->state == RTF_FILE_UNREADABLE)
     refuse (plan, g_strdup_printf ("%s: left as it is", f->why));
+  else if (f->no_marks && rtf_recover_leftover_holds_none (f))
+    refuse_unmarkable_leftover (plan);
   else if (!f->has_mark || f->mark_number != f->number)
     refuse (plan, g_strdup ("named like a file rtframesink prepares, but it "
             "carries no rtframe mark for that file: left as it is"));

@@ -602,6 +602,45 @@ test_output_index_name_claimed (void)
   g_free (path);
 }
 
+/* The directory moved away while a file is prepared in it (torture
+ * 0x8cc4e23970e28c24): reaching it fails (its names are gone), and the
+ * hidden file and index it made are deleted where the directory is now;
+ * the user's file stays.  A new file at a free name, never reached, goes
+ * the same way. */
+static void
+test_output_dir_moved (void)
+{
+  gchar *sub = g_build_filename (dir, "d", NULL);
+  gchar *moved = g_build_filename (dir, "moved", NULL);
+  gchar *taken = g_build_filename (sub, "cam-00004.raw", NULL);
+  gchar *fresh = g_build_filename (sub, "cam-00005.raw", NULL);
+  gchar *user = g_build_filename (moved, "cam-00004.raw", NULL);
+  RtfOutput *o, *n;
+  gint err;
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  put_user_file (taken);
+  o = output_open (taken, 4, RTF_FILE_CREATE_NEW, &err);
+  g_assert_nonnull (o);
+  g_assert_nonnull (o->tmp_path);
+  n = output_open (fresh, 5, RTF_FILE_CREATE_NEW, &err);
+  g_assert_nonnull (n);
+  g_assert_null (n->tmp_path);
+  /* the user's, the hidden data and index, the new data and index */
+  g_assert_cmpuint (count_entries (sub), ==, 5);
+  g_assert_cmpint (g_rename (sub, moved), ==, 0);
+  g_assert_cmpint (rtf_output_name (o), ==, ENOENT);
+  rtf_output_free (o, TRUE);
+  rtf_output_free (n, TRUE);
+  g_assert_cmpuint (count_entries (moved), ==, 1);
+  assert_unmarked_user_file (user);
+  g_free (user);
+  g_free (fresh);
+  g_free (taken);
+  g_free (moved);
+  g_free (sub);
+}
+
 static void
 add (const gchar * name, void (*func) (void))
 {
@@ -622,6 +661,7 @@ main (int argc, char **argv)
   add ("/file/link-refused", test_link_refused);
   add ("/file/output/opened-ahead", test_output_opened_ahead);
   add ("/file/output/location", test_output_location);
+  add ("/file/output/dir-moved", test_output_dir_moved);
   add ("/file/output/index-locked", test_output_index_locked);
   add ("/file/output/index-name-claimed", test_output_index_name_claimed);
   return g_test_run ();

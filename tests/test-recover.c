@@ -6,6 +6,7 @@
  * root (it skips, saying so, otherwise). */
 #include "rtf-check.h"
 #include "rtf-file-mark.h"
+#include "rtf-output.h"
 #include "rtf-recording.h"
 #include "rtf-recover.h"
 #include "rtf-safe-open.h"
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -712,6 +714,71 @@ test_safe_open (void)
   g_free (fifo);
 }
 
+/* ramfs keeps no extended attributes: a file the sink prepared there
+ * beside a user's file, then killed before its first frame (torture
+ * 0x4d1ae2f5c6c97ffd), is empty, its index empty, and unmarked - nothing
+ * tells it from a file anyone made.  Left as it is (the data safety rule),
+ * saying so and how to remove it; the user's file untouched. */
+static void
+test_leftover_prepared_ramfs (void)
+{
+  RtfTestRecording a = { "lo-0.raw", 0, 2, FRAME, FALSE, 0, 0x77, FALSE };
+  RtfOutputConfig config = { 0 };
+  RtfFailStep step;
+  RtfTestFs *fs;
+  RtfRecording *rec;
+  RtfRecoverPlan plan;
+  GError *error = NULL;
+  gchar *pattern, *user;
+  gint status, err;
+  pid_t pid;
+
+  if (!rtf_test_is_root ()) {
+    g_test_skip ("mounting ramfs needs root");
+    return;
+  }
+  fs = rtf_test_fs_new ("ramfs", 16);
+  g_free (rtf_test_index_write (fs->dir, &a));
+  pattern = g_build_filename (fs->dir, "lo-%d.raw", NULL);
+  user = g_build_filename (fs->dir, "lo-1.raw", NULL);
+  g_assert_true (g_file_set_contents (user, "the user's", -1, NULL));
+  config.direct = RTF_DIRECT_AUTO;
+  config.index = TRUE;
+  memset (config.recording_id.bytes, 0x77, RTF_RECORDING_ID_SIZE);
+  /* the sink prepares lo-1 and is killed: nothing of it cleaned up */
+  pid = fork ();
+  if (pid == 0) {
+    RtfOutput *o = rtf_output_open (user, 1, &config, RTF_FILE_CREATE_NEW,
+        &err, &step);
+
+    _exit (o && o->tmp_path && o->mark_errno != 0 ? 0 : 1);
+  }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  rec = rtf_recording_open (pattern, 0, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec->n_leftovers, ==, 1);
+  g_assert_true (rec->leftovers[0].no_marks);
+  rtf_recover_plan_leftover (rec, &rec->leftovers[0], &plan);
+  g_assert_cmpint (plan.action, ==, RTF_RECOVER_REFUSE);
+  g_assert_nonnull (strstr (plan.why, "keeps no marks"));
+  g_assert_nonnull (strstr (plan.why, "delete it and its .idx by hand"));
+  rtf_recover_plan_clear (&plan);
+  g_assert_true (g_file_test (rec->leftovers[0].path, G_FILE_TEST_EXISTS));
+  rtf_recording_free (rec);
+  {
+    gchar *text = NULL;
+
+    g_assert_true (g_file_get_contents (user, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "the user's");
+    g_free (text);
+  }
+  g_free (user);
+  g_free (pattern);
+  rtf_test_fs_free (fs);
+}
+
 static void
 add (const gchar * name, void (*func) (void))
 {
@@ -739,6 +806,7 @@ main (int argc, char **argv)
   add ("/recover/index-length-bounded", test_index_length_bounded);
   add ("/recover/never-written", test_never_written);
   add ("/recover/leftover-prepared-file", test_leftover_prepared_file);
+  add ("/recover/leftover-prepared-ramfs", test_leftover_prepared_ramfs);
   add ("/recover/set-ends-at-another-recording",
       test_set_ends_at_another_recording);
   add ("/recover/safe-open", test_safe_open);

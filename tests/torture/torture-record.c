@@ -560,6 +560,15 @@ do_mid (Rec * r, guint64 k)
       gint eos = eos_seen (r), errors = errors_seen (r);
       gboolean got;
 
+      /* the sink posted an error (a write failed after its frame was
+       * taken, so the push went through): it forwards no EOS after that -
+       * an EOS message would say the recording ended whole -, as finish()
+       * knows (seed 0x142bbb9a8d795b50 waited 30 s for one) */
+      if (errors > 0) {
+        HIST (r, "mid %" G_GUINT64_FORMAT " eos skipped: an error was posted",
+            k);
+        break;
+      }
       gst_app_src_end_of_stream (GST_APP_SRC (r->src));
       got = wait_eos (r, eos, errors);
       HIST (r, "mid %" G_GUINT64_FORMAT " eos %s", k, got ? "ok" : "timeout");
