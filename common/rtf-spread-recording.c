@@ -633,6 +633,7 @@ gathered_recording (Gathered * g, RtfSpreadManifest * m)
   rec->id = m->id;
   rec->locations = m->locations;
   m->locations = NULL;
+  rec->start_index = m->start_index;
   rec->n_files = g->files->len;
   rec->files = (RtfRecordingFile *) g_array_free (g->files, FALSE);
   rec->n_leftovers = g->leftovers->len;
