@@ -1524,17 +1524,17 @@ kill_after_first_frame (gchar ** locs)
   g_string_free (lines, TRUE);
 }
 
-/* Removes the files at dir that are not hidden (what "rm dir/ *" does):
- * the manifest stays */
+/* Removes every file at dir but the manifests (the user's "rm dir/ *
+ * dir/.*p-*": the manifest stays, hidden) */
 static void
-remove_visible (const gchar * dir)
+remove_but_manifests (const gchar * dir)
 {
   GDir *d = g_dir_open (dir, 0, NULL);
   const gchar *name;
 
   fail_unless (d != NULL);
   while ((name = g_dir_read_name (d)))
-    if (name[0] != '.') {
+    if (!g_str_has_suffix (name, ".rtfspread")) {
       gchar *path = g_build_filename (dir, name, NULL);
 
       fail_unless (g_unlink (path) == 0, "%s", path);
@@ -1548,8 +1548,10 @@ remove_visible (const gchar * dir)
  * which shows it held none - the recording is whole, through either
  * manifest, once rtframe-recover has cut the first location's tail (it
  * keeps that file: it deleted it, and the location was then "missing",
- * torture seeds 0x3cde76c42dc626a8, 0xc2f1d3577caf2677).  Its files removed
- * by the user (the manifest stays) are a fault again. */
+ * torture seeds 0x3cde76c42dc626a8, 0xc2f1d3577caf2677).  The same after
+ * a second take over the first, where a set's first file at the second
+ * location is still under the hidden name it was prepared under.  Its
+ * files removed by the user (the manifest stays) are a fault again. */
 GST_START_TEST (test_spread_kill_before_first_frame)
 {
   const gchar *names[] = { "one.raw", "p-%05d.raw" };
@@ -1581,7 +1583,18 @@ GST_START_TEST (test_spread_kill_before_first_frame)
           0
         }, 1);
     played_clear (&p);
-    remove_visible (dir1);
+    /* a second take over the first: a set's first file at the second
+     * location is prepared beside the first take's, and a kill leaves it
+     * there, never named */
+    kill_after_first_frame (locs);
+    run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
+    assert_run (&r, 0, NULL);
+    run_clear (&r);
+    run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+    assert_run (&r, 0, k ? "holds no frame of this recording: its first "
+        "file" : "the location holds no frame");
+    run_clear (&r);
+    remove_but_manifests (dir1);
     run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
     assert_run (&r, 1, "of the recording is missing");
     run_clear (&r);
