@@ -1039,3 +1039,10 @@ rtf_recording_frame (RtfRecording * rec, guint64 n, guint * file)
     *file = lo;
   return &rec->files[lo].index->records[n - rec->files[lo].first_frame];
 }
+
+gboolean
+rtf_recording_is_location_first (const RtfRecording * rec,
+    const RtfRecordingFile * f)
+{
+  return rec->locations != NULL && f->number == rec->start_index;
+}

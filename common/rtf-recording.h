@@ -138,6 +138,8 @@ typedef struct
    * duplicates.  NULL otherwise: the files' records in their order. */
   RtfFrameRef *order;
   gchar **locations;            /* from the manifest (a spread), or NULL */
+  guint64 start_index;          /* a spread's: every location's first file
+                                 * number (the manifest's start-index) */
   guint64 duplicates;
   RtfMissingLocation *missing_locations;
   guint n_missing_locations;
@@ -207,6 +209,13 @@ RtfRecording *rtf_recording_open_files_of (const gchar * location,
 void rtf_recording_order_by_number (RtfRecording * rec);
 /* Counts the frame numbers missing from rec (rec->missing, rec->gaps) */
 void rtf_recording_find_gaps (RtfRecording * rec);
+/* f is a location's first file of a spread: made at start, before the
+ * manifests were written and any frame was reported written, so after a
+ * crash it is what shows the location was recording and held no frame
+ * (rtframe-recover keeps it, emptied, rather than delete it: a location
+ * with no file is missing) */
+gboolean rtf_recording_is_location_first (const RtfRecording * rec,
+    const RtfRecordingFile * f);
 
 /* The first file of rec that is in use (being written), or NULL */
 const RtfRecordingFile *rtf_recording_in_use (const RtfRecording * rec);

@@ -64,7 +64,13 @@ plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
 {
   gchar *theirs;
 
-  if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
+  if (f->state == RTF_FILE_NEVER_WRITTEN
+      && rtf_recording_is_location_first (rec, f)) {
+    /* nothing changed: deleted, the location would read as missing */
+    plan->action = RTF_RECOVER_WHOLE;
+    plan->why = g_strdup ("empty: a location's first file, made at start; "
+        "kept, it shows the location held no frame");
+  } else if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
     refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
             "recording (nor does it carry rtframesink's mark), left as it is",
             f->why));
@@ -214,7 +220,8 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
    * past its data lost frames reported written, it was not opened ahead
    * (U1 of adversarial review 2) - cut, its index's header kept */
   plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK
-      && idx->n_records == 0 && idx->file_bytes == idx->valid_bytes ?
+      && idx->n_records == 0 && idx->file_bytes == idx->valid_bytes
+      && !rtf_recording_is_location_first (rec, f) ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {
     plan->needs_force = TRUE;

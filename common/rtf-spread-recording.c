@@ -15,6 +15,7 @@
  * twice, refuse the manifest (each frame would be read twice). */
 #include "rtf-recording.h"
 #include "rtf-pattern.h"
+#include "rtf-recover.h"
 #include "rtf-safe-open.h"
 #include "rtf-spread-manifest.h"
 
@@ -194,6 +195,103 @@ note_firsts (Gathered * g, const RtfRecording * one, const gchar * path)
   g_ptr_array_add (g->paths, g_strdup (path));
 }
 
+static void add_note (Gathered * g, gchar * note);
+
+/* Whether name is the hidden name rtframesink prepares a file of `shown`
+ * under (rtf-output.c hidden_name(): ".<shown>.<8 hex digits>.rtfprep") */
+static gboolean
+hides (const gchar * name, const gchar * shown)
+{
+  gsize n = strlen (shown), i;
+
+  if (name[0] != '.' || strncmp (name + 1, shown, n) != 0
+      || name[1 + n] != '.' || strlen (name + 2 + n) != 8 + strlen (".rtfprep")
+      || strcmp (name + 2 + n + 8, ".rtfprep") != 0)
+    return FALSE;
+  for (i = 0; i < 8; i++)
+    if (!g_ascii_isxdigit (name[2 + n + i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The first file of the manifest's recording at the set `pattern`, still
+ * under the hidden name it was prepared under because its name held an
+ * earlier take: marked as that file of that recording and holding no
+ * record.  Its first frame there would have given it its name, so none
+ * was written at this location: a kill came before (the sink deletes it
+ * at EOS).  Its path, or NULL. */
+static gchar *
+first_still_prepared (const RtfSpreadManifest * m, const gchar * pattern)
+{
+  gchar *first, *dir, *shown, *found = NULL;
+  const gchar *name;
+  GDir *d;
+
+  if (rtf_pattern_check (pattern, NULL) != RTF_PATTERN_OK)
+    return NULL;
+  first = rtf_pattern_format (pattern, m->start_index);
+  dir = g_path_get_dirname (first);
+  shown = g_path_get_basename (first);
+  d = g_dir_open (dir, 0, NULL);
+  while (d && found == NULL && (name = g_dir_read_name (d))) {
+    RtfRecordingFile f = { 0 };
+    gchar *path;
+
+    if (!hides (name, shown))
+      continue;
+    path = g_build_filename (dir, name, NULL);
+    rtf_recording_file_identify (&f, path, m->start_index);
+    if (!f.in_use && f.has_mark && f.mark_number == m->start_index
+        && rtf_recording_id_equal (&f.mark_id, &m->id)
+        && rtf_recover_leftover_holds_none (&f))
+      found = g_strdup (path);
+    rtf_recording_file_clear (&f);
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  g_free (shown);
+  g_free (dir);
+  g_free (first);
+  return found;
+}
+
+/* Location i, none of whose candidates holds the recording: a note when
+ * one holds its first file still prepared, else missing */
+static void
+location_not_read (const RtfSpreadManifest * m, guint i, gchar ** cands,
+    GString * whys, Gathered * g)
+{
+  RtfMissingLocation lost;
+  gchar *prepared = NULL;
+  guint64 none = G_MAXUINT64, zero = 0;
+  guint c;
+
+  for (c = 0; cands[c] && prepared == NULL; c++)
+    prepared = first_still_prepared (m, cands[c]);
+  if (prepared) {
+    add_note (g, g_strdup_printf ("location %s holds no frame of this "
+            "recording: its first file, %s, prepared at start beside an "
+            "earlier file at its name, was never given that name, which its "
+            "first frame there would have done (the recording ended without "
+            "EOS before it); the earlier files there are not this "
+            "recording's, left as they are", m->locations[i], prepared));
+    g_free (prepared);
+    g_string_free (whys, TRUE);
+    g_array_append_val (g->found, zero);
+  } else {
+    lost.location = g_strdup (m->locations[i]);
+    lost.why = g_string_free (whys, FALSE);
+    lost.index = i;
+    lost.frames = G_MAXUINT64;
+    g_array_append_val (g->missing_locations, lost);
+    g_array_append_val (g->found, none);
+  }
+  g_array_append_val (g->first_seq, none);
+  g_array_append_val (g->first_file, none);
+  g_ptr_array_add (g->paths, NULL);
+}
+
 /* Location i: its recording from the first candidate that holds the
  * manifest's; else listed as missing.  FALSE with *error when it is a
  * place another location named already. */
@@ -204,23 +302,12 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
   gchar **cands = rtf_spread_manifest_candidates (manifest, m, i), *key;
   GString *whys = g_string_new (NULL);
   RtfRecording *one = NULL;
-  RtfMissingLocation lost;
   guint c;
 
   for (c = 0; cands[c] && one == NULL; c++)
     one = open_candidate (m, cands[c], require_index, whys);
   if (one == NULL) {
-    guint64 none = G_MAXUINT64;
-
-    lost.location = g_strdup (m->locations[i]);
-    lost.why = g_string_free (whys, FALSE);
-    lost.index = i;
-    lost.frames = G_MAXUINT64;
-    g_array_append_val (g->missing_locations, lost);
-    g_array_append_val (g->found, none);
-    g_array_append_val (g->first_seq, none);
-    g_array_append_val (g->first_file, none);
-    g_ptr_array_add (g->paths, NULL);
+    location_not_read (m, i, cands, whys, g);
     g_strfreev (cands);
     return TRUE;
   }
@@ -634,6 +721,7 @@ gathered_recording (Gathered * g, RtfSpreadManifest * m)
   rec->id = m->id;
   rec->locations = m->locations;
   m->locations = NULL;
+  rec->start_index = m->start_index;
   rec->n_files = g->files->len;
   rec->files = (RtfRecordingFile *) g_array_free (g->files, FALSE);
   rec->n_leftovers = g->leftovers->len;

@@ -1362,6 +1362,38 @@ reported (const gchar * lines)
   return set;
 }
 
+/* The child of test_spread_kill_before_first_frame: records one frame to
+ * two locations (round robin: it goes to the first), prints "W 0" once it
+ * is reported written, and waits to be killed - the second location has
+ * had no frame (no check macros: check does not run it) */
+static int
+spread_one_frame_child (gchar ** locs)
+{
+  GstElement *sink = gst_element_factory_make ("rtframesink", NULL);
+  GstBus *bus = gst_bus_new ();
+  gchar *value = g_strdup_printf ("<\"%s\",\"%s\">", locs[0], locs[1]);
+  GstHarness *h;
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  gst_util_set_object_arg (G_OBJECT (sink), "locations", value);
+  gst_util_set_object_arg (G_OBJECT (sink), "placement", "round-robin");
+  g_object_set (sink, "location", locs[0], "frame-messages", TRUE, NULL);
+  gst_element_set_bus (sink, bus);
+  gst_bus_set_sync_handler (bus, child_bus, NULL, NULL);
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  buf = gst_harness_create_buffer (h, FRAME);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  rtf_test_fill_frame (map.data, FRAME, 0, 0);
+  gst_buffer_unmap (buf, &map);
+  if (gst_harness_push (h, buf) != GST_FLOW_OK)
+    return 2;
+  for (;;)
+    g_usleep (G_USEC_PER_SEC);
+  return 0;
+}
+
 /* Kills a child recording to locs at a random moment: the frames it
  * reported written */
 static GHashTable *
@@ -1460,6 +1492,117 @@ GST_START_TEST (test_spread_sigkill_tools_agree)
   }
   g_print ("  %u of 4 kills left frame numbers missing\n", with_gaps);
   g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Starts the one-frame child on locs, kills it once frame 0 is reported
+ * written */
+static void
+kill_after_first_frame (gchar ** locs)
+{
+  gchar *argv[] = { (gchar *) self_exe, (gchar *) "--spread-one-frame-child",
+    locs[0], locs[1], NULL
+  };
+  GString *lines = g_string_new (NULL);
+  gchar buf[256];
+  gssize got;
+  gint out, status;
+  GPid pid;
+
+  fail_unless (g_spawn_async_with_pipes (NULL, argv, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL, &out, NULL, NULL));
+  while (!strstr (lines->str, "W 0\n")
+      && (got = read (out, buf, sizeof (buf))) > 0)
+    g_string_append_len (lines, buf, got);
+  kill (pid, SIGKILL);
+  close (out);
+  fail_unless (waitpid (pid, &status, 0) == pid);
+  fail_unless (WIFSIGNALED (status), "the child ended on its own");
+  g_spawn_close_pid (pid);
+  fail_unless (strstr (lines->str, "W 0\n") != NULL, "%s", lines->str);
+  g_string_free (lines, TRUE);
+}
+
+/* Removes every file at dir but the manifests (the user's "rm dir/ *
+ * dir/.*p-*": the manifest stays, hidden) */
+static void
+remove_but_manifests (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  fail_unless (d != NULL);
+  while ((name = g_dir_read_name (d)))
+    if (!g_str_has_suffix (name, ".rtfspread")) {
+      gchar *path = g_build_filename (dir, name, NULL);
+
+      fail_unless (g_unlink (path) == 0, "%s", path);
+      g_free (path);
+    }
+  g_dir_close (d);
+}
+
+/* A kill after the first frame, before the second location had one: the
+ * second location holds its first file, made at start, with no frame,
+ * which shows it held none - the recording is whole, through either
+ * manifest, once rtframe-recover has cut the first location's tail (it
+ * keeps that file: it deleted it, and the location was then "missing",
+ * torture seeds 0x3cde76c42dc626a8, 0xc2f1d3577caf2677).  The same after
+ * a second take over the first, where a set's first file at the second
+ * location is still under the hidden name it was prepared under.  Its
+ * files removed by the user (the manifest stays) are a fault again. */
+GST_START_TEST (test_spread_kill_before_first_frame)
+{
+  const gchar *names[] = { "one.raw", "p-%05d.raw" };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (names); k++) {
+    gchar **locs = two_locations (names[k]);
+    gchar *m0 = rtf_spread_manifest_path (locs[0]);
+    gchar *m1 = rtf_spread_manifest_path (locs[1]);
+    gchar *dir1 = g_path_get_dirname (locs[1]);
+    Run r = { 0 };
+    Played p;
+
+    kill_after_first_frame (locs);
+    run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
+    assert_run (&r, 0, NULL);
+    run_clear (&r);
+    run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+    assert_run (&r, 0, "1 frames in frame-number order");
+    run_clear (&r);
+    run_bounded (&r, 20, 0, "rtframe-recover", m1, NULL);
+    assert_run (&r, 0, NULL);
+    run_clear (&r);
+    run_bounded (&r, 20, 0, "rtframe-verify", m1, NULL);
+    assert_run (&r, 0, "1 frames in frame-number order");
+    run_clear (&r);
+    play (m0, &p);
+    assert_played (&p, (const guint64[]) {
+          0
+        }, 1);
+    played_clear (&p);
+    /* a second take over the first: a set's first file at the second
+     * location is prepared beside the first take's, and a kill leaves it
+     * there, never named */
+    kill_after_first_frame (locs);
+    run_bounded (&r, 20, 0, "rtframe-recover", m0, NULL);
+    assert_run (&r, 0, NULL);
+    run_clear (&r);
+    run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+    assert_run (&r, 0, k ? "holds no frame of this recording: its first "
+        "file" : "the location holds no frame");
+    run_clear (&r);
+    remove_but_manifests (dir1);
+    run_bounded (&r, 20, 0, "rtframe-verify", m0, NULL);
+    assert_run (&r, 1, "of the recording is missing");
+    run_clear (&r);
+    g_free (dir1);
+    g_free (m1);
+    g_free (m0);
+    g_strfreev (locs);
+  }
 }
 
 GST_END_TEST;
@@ -2554,6 +2697,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_old_manifest_relative_locations);
   tcase_add_test (tc, test_non_utf8_location_readable);
   tcase_add_test (tc, test_stale_manifest_left);
+  tcase_add_test (tc, test_spread_kill_before_first_frame);
   return s;
 }
 
@@ -2564,6 +2708,10 @@ main (int argc, char **argv)
   if (argc == 4 && strcmp (argv[1], "--spread-crash-child") == 0) {
     gst_init (NULL, NULL);
     return spread_crash_child (argv + 2);
+  }
+  if (argc == 4 && strcmp (argv[1], "--spread-one-frame-child") == 0) {
+    gst_init (NULL, NULL);
+    return spread_one_frame_child (argv + 2);
   }
   /* under valgrind (a time scale above 1), as tools/test.sh --valgrind:
    * valgrind keeps its lock while a thread waits in io_uring_enter(), so

@@ -128,8 +128,11 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
   refuse_bad_sums (f, &c, &plan);
   switch (plan.action) {
     case RTF_RECOVER_WHOLE:
-      printf ("%s: whole, %" G_GUINT64_FORMAT " frames\n", f->path,
-          f->walk.frames);
+      if (plan.why)
+        printf ("%s: %s\n", f->path, plan.why);
+      else
+        printf ("%s: whole, %" G_GUINT64_FORMAT " frames\n", f->path,
+            f->walk.frames);
       break;
     case RTF_RECOVER_REFUSE:
       printf ("%s: %s\n", f->path, plan.why);

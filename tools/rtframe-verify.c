@@ -186,8 +186,10 @@ main (int argc, char **argv)
     }
     if (f->state == RTF_FILE_NEVER_WRITTEN) {
       if (!quiet)
-        printf ("%s: empty, opened ahead for a split that never came\n",
-            f->path);
+        printf ("%s: empty, %s\n", f->path,
+            rtf_recording_is_location_first (rec, f) ? "a location's first "
+            "file, made at start: the location holds no frame" :
+            "opened ahead for a split that never came");
       continue;
     }
     rtf_check_file (f, !no_checksums, 0, &c);
