@@ -132,13 +132,36 @@ in_location_dir (Check * c, guint i, guint s, const gchar * path)
   return in;
 }
 
-/* The locations that left session s before any file there had a frame
- * (a location-left, no file-opened there): a bit each */
+/* The locations at which a frame-written message placed a frame (a bit
+ * each); FALSE when the history does not say where frames went */
+static gboolean
+written_at (const TortureSession * S, guint * at)
+{
+  guint i;
+
+  *at = 0;
+  for (i = 0; i < S->written->len; i++) {
+    const TortureWritten *w = &g_array_index (S->written, TortureWritten, i);
+
+    if (!w->placed)
+      return FALSE;
+    if (w->location < 32)
+      *at |= 1u << w->location;
+  }
+  return TRUE;
+}
+
+/* The locations that left session s holding no frame reported written
+ * there: a bit each.  Where the history places every frame, by that (a
+ * file opened for a frame that was handed back and written elsewhere
+ * holds none: the sink cuts it back to nothing, and with no EOS no
+ * manifest says the location held none - 0x02bbb7c342b85d4c); else
+ * those with no file-opened there. */
 static guint
 left_empty (Check * c, guint s)
 {
   const TortureSession *S = &c->h->s[s];
-  guint left = 0, opened = 0, i, k, index;
+  guint left = 0, opened = 0, i, k, index, at;
 
   for (i = 0; i < S->messages->len; i++) {
     const GstStructure *m = g_ptr_array_index (S->messages, i);
@@ -153,6 +176,8 @@ left_empty (Check * c, guint s)
         if (in_location_dir (c, k, s, path))
           opened |= 1u << k;
   }
+  if (written_at (S, &at))
+    return left & ~at;
   return left & ~opened;
 }
 
