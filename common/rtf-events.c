@@ -8,6 +8,7 @@
  * the writer nothing.  When the ring is full the event is counted as
  * overflowed instead, and the reporter says how many were lost. */
 #include "rtf-events.h"
+#include "rtf-output.h"
 
 struct _RtfEvents
 {
@@ -84,6 +85,11 @@ rtf_events_push_written (RtfEvents * ev, const RtfFrame * f)
   e.u.written.submit_ns = f->submit_ns;
   e.u.written.offset = f->offset;
   e.u.written.copied = f->copied;
+  /* which file holds it: a failed-over frame lies out of number order in
+   * another location's file, so first-frame..last-frame of a file does
+   * not say which frames it holds (torture 0x02bbb7c342b85d4c) */
+  e.u.written.file = f->output ? ((RtfOutput *) f->output)->number : 0;
+  e.u.written.location = f->location;
   return push_event (ev, &e);
 }
 

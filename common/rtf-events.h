@@ -34,6 +34,8 @@ typedef struct
       gint64 submit_ns;
       guint64 offset;
       gboolean copied;
+      guint64 file;             /* its file's number in the set */
+      guint location;           /* which location of a spread */
     } written;                  /* WRITTEN */
     RtfFrameOrigin upstream;    /* UPSTREAM_GAP: what upstream said of the
                                  * frame after the gap, and the gap */

@@ -71,6 +71,7 @@ struct _RtfFileWorker
   /* max-files: the closed files, oldest first; those numbered at most
    * current - max_files go */
   GQueue kept;
+  gboolean unheard;             /* the owner refused a deletion: none more */
   guint64 current;
   gboolean have_current;
   /* the free-space guard: min_free in force (0: off); space reserved in
@@ -108,9 +109,12 @@ typedef enum
   KEPT_DELETED,                 /* gone, with its index */
   KEPT_NOT_OURS,                /* no longer provably the file written:
                                  * left, and forgotten */
-  KEPT_IN_USE                   /* provably ours, but a tool (or another
+  KEPT_IN_USE,                  /* provably ours, but a tool (or another
                                  * recording) holds its lock: left for
                                  * now, tried again later */
+  KEPT_UNHEARD                  /* the owner no longer hears of deletions
+                                 * (the location left the recording, or
+                                 * was given up at stop): kept for good */
 } KeptFate;
 
 /* Why the file at k's name is no longer provably the one this recording
@@ -182,6 +186,31 @@ tell_deleted (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
     fw->cb.deleted (&info, fw->data);
 }
 
+/* A file is deleted only while the owner hears of it: the deletion and
+ * its announcement happen inside cb.deleting (TRUE ... FALSE), which the
+ * owner refuses once it stopped listening (torture 0xc2dd404235fb5512: a
+ * location that stalled and left the recording went on trimming for
+ * max-files once its writes ended, and a file holding frames reported
+ * written went with no file-deleted message).  Refused once, refused for
+ * good: the files stay as the owner last heard of them. */
+static gboolean
+deleting_begins (RtfFileWorker * fw)
+{
+  gboolean heard;
+
+  g_mutex_lock (&fw->lock);
+  heard = !fw->unheard;
+  g_mutex_unlock (&fw->lock);
+  if (heard && fw->cb.deleting && !fw->cb.deleting (TRUE, fw->data))
+    heard = FALSE;
+  if (!heard) {
+    g_mutex_lock (&fw->lock);
+    fw->unheard = TRUE;
+    g_mutex_unlock (&fw->lock);
+  }
+  return heard;
+}
+
 /* Deletes k and its index, only if the name is still the file this
  * recording wrote and closed (regular, no link, same inode and ctime,
  * its mark) and neither is in use (their locks held across the unlinks).
@@ -210,17 +239,23 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
     refused = "it is in use (its lock, or its index's, is held): it goes "
         "once let go";
     fate = KEPT_IN_USE;
-  } else if (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0) {
-    refused = "it could not be deleted";
+  } else if (!deleting_begins (fw)) {
+    fate = KEPT_UNHEARD;
   } else {
-    fate = KEPT_DELETED;
-    *freed = (guint64) k->data.st_blocks * 512;
-    /* its index goes with it, if it is still the one written */
-    if (ifd >= 0 && rtf_same_file (index, &k->index) && unlink (index) == 0)
-      *freed += (guint64) k->index.st_blocks * 512;
-    else
-      g_clear_pointer (&index, g_free);
-    tell_deleted (fw, k, reason, index, *freed);
+    if (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0) {
+      refused = "it could not be deleted";
+    } else {
+      fate = KEPT_DELETED;
+      *freed = (guint64) k->data.st_blocks * 512;
+      /* its index goes with it, if it is still the one written */
+      if (ifd >= 0 && rtf_same_file (index, &k->index) && unlink (index) == 0)
+        *freed += (guint64) k->index.st_blocks * 512;
+      else
+        g_clear_pointer (&index, g_free);
+      tell_deleted (fw, k, reason, index, *freed);
+    }
+    if (fw->cb.deleting)
+      fw->cb.deleting (FALSE, fw->data);
   }
   if (refused && fw->cb.left && !(fate == KEPT_IN_USE && k->told_in_use))
     fw->cb.left (k->path, refused, fw->data);
@@ -233,7 +268,7 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
     close (fd);
   g_free (why);
   g_free (index);
-  if (fate != KEPT_IN_USE)
+  if (fate != KEPT_IN_USE && fate != KEPT_UNHEARD)
     kept_free (k);
   return fate;
 }
@@ -281,9 +316,14 @@ do_trim (RtfFileWorker * fw)
   guint64 freed;
   Kept *k;
 
-  while ((k = pop_kept (fw, TRUE)) != NULL)
-    if (delete_kept (fw, k, RTF_DELETE_MAX_FILES, &freed) == KEPT_IN_USE)
+  while ((k = pop_kept (fw, TRUE)) != NULL) {
+    KeptFate fate = delete_kept (fw, k, RTF_DELETE_MAX_FILES, &freed);
+
+    if (fate == KEPT_IN_USE || fate == KEPT_UNHEARD)
       g_queue_push_tail (&in_use, k);
+    if (fate == KEPT_UNHEARD)
+      break;
+  }
   put_back (fw, &in_use);
 }
 
@@ -298,9 +338,13 @@ do_room (RtfFileWorker * fw, guint64 need)
 
   /* one in use is passed over for the next oldest, and kept */
   while (freed < need && (k = pop_kept (fw, FALSE)) != NULL) {
-    if (delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE, &one) == KEPT_IN_USE)
+    KeptFate fate = delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE, &one);
+
+    if (fate == KEPT_IN_USE || fate == KEPT_UNHEARD)
       g_queue_push_tail (&in_use, k);
     freed += one;
+    if (fate == KEPT_UNHEARD)
+      break;
   }
   put_back (fw, &in_use);
   /* XFS gives a deleted file's blocks back in the background (inode

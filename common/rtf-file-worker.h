@@ -49,6 +49,12 @@ typedef struct
    * it is, because it is no longer provably the file the recording wrote
    * (why says what was found); on the worker thread. */
   void (*left) (const gchar * path, const gchar * why, gpointer data);
+  /* A file is about to be deleted (begin TRUE): FALSE refuses it, and
+   * every deletion after it (the owner no longer hears of them); TRUE
+   * is followed, once the deletion is done or failed, by a call with
+   * begin FALSE - `deleted` comes between the two, on the worker thread.
+   * NULL: every deletion is allowed. */
+  gboolean (*deleting) (gboolean begin, gpointer data);
 } RtfFileWorkerCallbacks;
 
 /* pattern: what rtf_pattern_format() turns into each file name.

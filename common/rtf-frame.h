@@ -110,6 +110,9 @@ struct _RtfFrame
   gboolean handed_back;         /* handed back in flight and taken
                                  * (frame_handed_back): written elsewhere */
   gpointer output;              /* the file it goes to (RtfOutput) */
+  guint location;               /* the location of a spread whose writer
+                                 * released it (0: not spread), set as it
+                                 * is released */
   guint32 checksum;             /* CRC32C of its bytes, when asked for */
   guint64 record_no;            /* its record is the nth of its index */
 

@@ -85,6 +85,7 @@ loc_frame_done (RtfFrame * f, gpointer data)
 {
   SpreadLocation *l = data;
 
+  f->location = l->index;
   if (f->state == RTF_FRAME_WRITTEN)
     note_written (l, f);
   else if (f->state == RTF_FRAME_FAILED && !f->handed_back)

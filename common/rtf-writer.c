@@ -102,17 +102,46 @@ worker_closed (const RtfFileInfo * info, gpointer data)
   RTF_WRITER_CALLBACK (w, file_closed, info);
 }
 
+/* A deletion happens only while the owner listens, and the owner hears
+ * of it: cb_lock is held from its start to its end, so the owner cannot
+ * stop listening (rtf_writer_retire(), rtf_writer_abandon()) between the
+ * unlink and the file_deleted callback; once it has, nothing more is
+ * deleted (rtf-file-worker.c, deleting_begins()) */
+static gboolean
+worker_deleting (gboolean begin, gpointer data)
+{
+  RtfWriter *w = data;
+
+  if (!begin) {
+    g_mutex_unlock (&w->cb_lock);
+    return TRUE;
+  }
+  g_mutex_lock (&w->cb_lock);
+  if (w->callbacks_on)
+    return TRUE;
+  g_mutex_unlock (&w->cb_lock);
+  return FALSE;
+}
+
+/* Between worker_deleting (TRUE) and (FALSE): cb_lock held, the owner
+ * listening */
 static void
 worker_deleted (const RtfFileDeleted * info, gpointer data)
 {
   RtfWriter *w = data;
 
-  rtf_writer_log (w, RTF_LOG_INFO, "deleted %s (%s)", info->path,
-      rtf_delete_reason_name (info->reason));
+  if (w->cb.log) {
+    gchar *msg = g_strdup_printf ("deleted %s (%s)", info->path,
+        rtf_delete_reason_name (info->reason));
+
+    w->cb.log (RTF_LOG_INFO, msg, w->user_data);
+    g_free (msg);
+  }
   g_mutex_lock (&w->lock);
   w->stats.files_deleted++;
   g_mutex_unlock (&w->lock);
-  RTF_WRITER_CALLBACK (w, file_deleted, info);
+  if (w->cb.file_deleted)
+    w->cb.file_deleted (info, w->user_data);
 }
 
 static void
@@ -126,6 +155,7 @@ static const RtfFileWorkerCallbacks worker_callbacks = {
   .closed = worker_closed,
   .deleted = worker_deleted,
   .left = worker_left,
+  .deleting = worker_deleting,
 };
 
 /* ---- making one ------------------------------------------------------ */

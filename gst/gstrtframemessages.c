@@ -89,7 +89,9 @@ gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
       "device-latency", G_TYPE_INT64, m->detected_ns - e->u.written.submit_ns,
       "missed", G_TYPE_BOOLEAN, m->times.deadline_ns != 0
       && m->detected_ns > m->times.deadline_ns,
-      "copied", G_TYPE_BOOLEAN, e->u.written.copied, NULL);
+      "copied", G_TYPE_BOOLEAN, e->u.written.copied,
+      "file-index", G_TYPE_UINT64, e->u.written.file,
+      "location-index", G_TYPE_UINT, e->u.written.location, NULL);
   return gst_message_new_element (src, s);
 }
 

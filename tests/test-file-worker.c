@@ -225,6 +225,124 @@ test_max_files_reason (void)
   rtf_test_tmpdir_free (dir);
 }
 
+/* The owner stops hearing of deletions (a location of a spread that
+ * stalled and left the recording, or a writer given up at stop): no
+ * file is deleted after that, by max-files or min-free-space, also not
+ * at the end.  Torture 0xc2dd404235fb5512: a location retired while a
+ * file's close waited on its stalled disk trimmed the oldest file once
+ * the disk moved, with nobody told - frames reported written, gone
+ * without a file-deleted message. */
+typedef struct
+{
+  Seen seen;
+  gint listening;
+  gint inside;                  /* a deletion going on */
+  gint refused;
+} Owner;
+
+static gboolean
+owner_deleting (gboolean begin, gpointer data)
+{
+  Owner *o = data;
+
+  if (!begin) {
+    g_assert_cmpint (g_atomic_int_get (&o->inside), ==, 1);
+    g_atomic_int_set (&o->inside, 0);
+    return TRUE;
+  }
+  if (!g_atomic_int_get (&o->listening)) {
+    g_atomic_int_inc (&o->refused);
+    return FALSE;
+  }
+  g_atomic_int_set (&o->inside, 1);
+  return TRUE;
+}
+
+static void
+owner_deleted (const RtfFileDeleted * info, gpointer data)
+{
+  Owner *o = data;
+
+  /* told inside the deletion, while the owner listens */
+  g_assert_cmpint (g_atomic_int_get (&o->inside), ==, 1);
+  seen_deleted (info, &o->seen);
+}
+
+static void
+owner_left (const gchar * path, const gchar * why, gpointer data)
+{
+  seen_left (path, why, &((Owner *) data)->seen);
+}
+
+static void
+owner_closed (const RtfFileInfo * info, gpointer data)
+{
+  seen_closed (info, &((Owner *) data)->seen);
+}
+
+static const RtfFileWorkerCallbacks owner_callbacks = {
+  .wake = seen_wake,
+  .closed = owner_closed,
+  .deleted = owner_deleted,
+  .left = owner_left,
+  .deleting = owner_deleting,
+};
+
+static void
+test_unheard_kept (void)
+{
+  gchar *dir = rtf_test_tmpdir_new ("rtframe-worker");
+  gchar *pattern = g_build_filename (dir, "h-%d.raw", NULL);
+  RtfOutputConfig config = { 0 };
+  Owner owner;
+  RtfFileWorker *fw;
+  guint64 number;
+
+  memset (&owner, 0, sizeof (owner));
+  g_mutex_init (&owner.seen.lock);
+  owner.seen.deleted = g_ptr_array_new_with_free_func (g_free);
+  owner.seen.left = g_ptr_array_new_with_free_func (g_free);
+  owner.listening = 1;
+  config.direct = RTF_DIRECT_OFF;
+  config.index = TRUE;
+  rtf_recording_id_new (&config.recording_id);
+  fw = rtf_file_worker_new (pattern, &config, 2, NULL, &owner_callbacks,
+      &owner);
+  for (number = 0; number < 3; number++) {
+    write_and_retire (fw, pattern, &config, number);
+    rtf_file_worker_current (fw, number + 1);
+  }
+  rtf_file_worker_wait_idle (fw);
+  /* current 3: 0 and 1 gone, told */
+  g_assert_cmpuint (owner.seen.deleted->len, ==, 2);
+
+  /* the owner stops listening; files 3 and 4 close, 5 is current */
+  g_atomic_int_set (&owner.listening, 0);
+  for (number = 3; number < 5; number++) {
+    write_and_retire (fw, pattern, &config, number);
+    rtf_file_worker_current (fw, number + 1);
+  }
+  rtf_file_worker_set_min_free (fw, 1);
+  rtf_file_worker_make_room (fw, 3 * DATA);
+  rtf_file_worker_wait_idle (fw);
+  rtf_file_worker_free (fw);
+  /* asked once, refused, never asked again; 2, 3 and 4 all there */
+  g_assert_cmpint (owner.refused, ==, 1);
+  g_assert_cmpuint (owner.seen.deleted->len, ==, 2);
+  g_assert_cmpuint (owner.seen.left->len, ==, 0);
+  for (number = 2; number < 5; number++) {
+    gchar *path = rtf_pattern_format (pattern, number);
+
+    g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+    g_free (path);
+  }
+  g_ptr_array_unref (owner.seen.deleted);
+  g_ptr_array_unref (owner.seen.left);
+  g_mutex_clear (&owner.seen.lock);
+  g_free (pattern);
+  rtf_test_tmpdir_free (dir);
+}
+
 /* A closed file a tool holds (its lock) when it is due to go stays, and
  * stays in the list: make_room passes over it for the next oldest and
  * max-files leaves it; once let go it is the next to go, and at the end
@@ -404,6 +522,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file-worker/make-room", test_make_room);
   g_test_add_func ("/file-worker/max-files-reason", test_max_files_reason);
   g_test_add_func ("/file-worker/in-use-kept", test_in_use_kept);
+  g_test_add_func ("/file-worker/unheard-kept", test_unheard_kept);
   g_test_add_func ("/file-worker/writer-ends-under-the-line",
       test_writer_ends_under_the_line);
   return g_test_run ();

@@ -265,6 +265,45 @@ GST_START_TEST (test_round_robin_alternates)
 
 GST_END_TEST;
 
+/* frame-written names the file and the location that hold the frame:
+ * with failover a frame lies out of number order in another location's
+ * file, and a file's first-frame..last-frame does not say which frames it
+ * holds (torture 0x02bbb7c342b85d4c: frames of files max-files deleted
+ * could not be told from frames lost).  Round robin over files of 4
+ * frames: frame i at location i % 2, in its file (i / 2) / 4 there. */
+GST_START_TEST (test_written_names_file)
+{
+  gchar **locs = two_locations ("wf-%02d.raw");
+  Rec *r = rtf_test_spread_start (locs, "placement=round-robin "
+      "frame-messages=true max-file-size=5632", CAPS);
+  GList *msgs, *l;
+  guint64 i = 0;
+
+  rtf_test_spread_push (r, 0, 24, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  msgs = rtf_test_pop_element_messages (r->bus, "rtframesink-frame-written");
+  rtf_test_rec_stop (r);
+  fail_unless_equals_int (g_list_length (msgs), 24);
+  for (l = msgs; l; l = l->next) {
+    const GstStructure *s = gst_message_get_structure (l->data);
+    guint64 frame = rtf_test_stat_u64 (s, "frame"), file = 99;
+    guint loc = 99;
+
+    fail_unless (gst_structure_get_uint64 (s, "file-index", &file));
+    fail_unless (gst_structure_get_uint (s, "location-index", &loc));
+    fail_unless_equals_int (loc, frame % 2);
+    fail_unless_equals_uint64 (file, frame / 2 / 4);
+    fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "offset"),
+        (frame / 2 % 4) * FRAME);
+    i++;
+  }
+  fail_unless_equals_uint64 (i, 24);
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 /* The stamp of the frame a sample holds (rtf_test_fill_frame()) */
 static guint64
 sample_frame (GstSample * sample)
@@ -1078,6 +1117,7 @@ spread_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_two_locations_read_back);
   tcase_add_test (tc, test_round_robin_alternates);
+  tcase_add_test (tc, test_written_names_file);
   tcase_add_test (tc, test_src_seeks_across_locations);
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_foreign_manifest_left);

@@ -108,8 +108,9 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
     guint64 duration_ns)
 {
   TortureSession *s = &h->s[*cur];
-  guint64 a, b, c;
-  guint sess;
+  guint64 a, b, c, d;
+  guint sess, e;
+  gint n;
 
   if (sscanf (line, "session %u", &sess) == 1 && sess < 2) {
     *cur = sess;
@@ -118,9 +119,12 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
     s->first_k = MIN (s->first_k, a);
     s->last_k = s->pushed ? MAX (s->last_k, a) : a;
     s->pushed++;
-  } else if (sscanf (line, "w %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
-          G_GUINT64_FORMAT, &a, &b, &c) == 3) {
-    TortureWritten w = { a, b / duration_ns, c };
+  } else if ((n = sscanf (line, "w %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u", &a, &b, &c,
+              &d, &e)) >= 3) {
+    TortureWritten w = { a, b / duration_ns, c, n == 5 ? d : 0,
+      n == 5 ? e : 0, n == 5
+    };
 
     if (b % duration_ns != 0)
       w.k = G_MAXUINT64;        /* a pts no frame had */

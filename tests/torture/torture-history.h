@@ -36,6 +36,10 @@ typedef struct
   guint64 frame;           /* the sink's number */
   guint64 k;               /* the stamp: pts / duration */
   guint64 offset;
+  guint64 file;            /* its file's number in the set */
+  guint location;          /* the location that holds it */
+  gboolean placed;         /* file and location known (older histories
+                            * have neither) */
 } TortureWritten;
 
 typedef struct

@@ -85,15 +85,19 @@ static void
 log_element (Rec * r, GstMessage * msg)
 {
   const GstStructure *s = gst_message_get_structure (msg);
-  guint64 frame = 0, pts = 0, offset = 0;
+  guint64 frame = 0, pts = 0, offset = 0, file = 0;
+  guint location = 0;
   gchar *str;
 
   if (gst_structure_has_name (s, "rtframesink-frame-written")) {
     gst_structure_get_uint64 (s, "frame", &frame);
     gst_structure_get_uint64 (s, "pts", &pts);
     gst_structure_get_uint64 (s, "offset", &offset);
+    gst_structure_get_uint64 (s, "file-index", &file);
+    gst_structure_get_uint (s, "location-index", &location);
     HIST (r, "w %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
-        G_GUINT64_FORMAT, frame, pts, offset);
+        G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u", frame, pts, offset,
+        file, location);
     return;
   }
   if (!g_str_has_prefix (gst_structure_get_name (s), "rtframesink-")
