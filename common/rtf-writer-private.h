@@ -120,6 +120,10 @@ struct _RtfWriter
    * frames, so rtf_writer_abandon() can turn them off for good */
   GMutex cb_lock;
   gboolean callbacks_on;        /* the owner still listens */
+  gboolean deleting;            /* the file worker is deleting a file: the
+                                 * owner hears of it before it stops
+                                 * listening (waits on deleting_done) */
+  GCond deleting_done;
   gint give_back;               /* atomic: retired, the frames in flight
                                  * are to be handed back (frame_handed_back) */
 

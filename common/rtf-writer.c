@@ -103,45 +103,43 @@ worker_closed (const RtfFileInfo * info, gpointer data)
 }
 
 /* A deletion happens only while the owner listens, and the owner hears
- * of it: cb_lock is held from its start to its end, so the owner cannot
- * stop listening (rtf_writer_retire(), rtf_writer_abandon()) between the
- * unlink and the file_deleted callback; once it has, nothing more is
- * deleted (rtf-file-worker.c, deleting_begins()) */
+ * of it: `deleting` is set from its start to its end, and the owner does
+ * not stop listening (rtf_writer_retire(), rtf_writer_abandon()) until
+ * it is clear, so the unlink and its file_deleted callback go together;
+ * once it has stopped, nothing more is deleted (rtf-file-worker.c,
+ * deleting_begins()).  No lock is held across the unlink: the writer
+ * thread's callbacks (every frame's) take cb_lock, and an unlink of a
+ * large file on ext4 frees its extents before it returns. */
 static gboolean
 worker_deleting (gboolean begin, gpointer data)
 {
   RtfWriter *w = data;
+  gboolean allowed = TRUE;
 
-  if (!begin) {
-    g_mutex_unlock (&w->cb_lock);
-    return TRUE;
-  }
   g_mutex_lock (&w->cb_lock);
-  if (w->callbacks_on)
-    return TRUE;
+  if (begin) {
+    allowed = w->callbacks_on;
+    w->deleting = allowed;
+  } else {
+    w->deleting = FALSE;
+    g_cond_broadcast (&w->deleting_done);
+  }
   g_mutex_unlock (&w->cb_lock);
-  return FALSE;
+  return allowed;
 }
 
-/* Between worker_deleting (TRUE) and (FALSE): cb_lock held, the owner
- * listening */
+/* Between worker_deleting (TRUE) and (FALSE): the owner listening */
 static void
 worker_deleted (const RtfFileDeleted * info, gpointer data)
 {
   RtfWriter *w = data;
 
-  if (w->cb.log) {
-    gchar *msg = g_strdup_printf ("deleted %s (%s)", info->path,
-        rtf_delete_reason_name (info->reason));
-
-    w->cb.log (RTF_LOG_INFO, msg, w->user_data);
-    g_free (msg);
-  }
+  rtf_writer_log (w, RTF_LOG_INFO, "deleted %s (%s)", info->path,
+      rtf_delete_reason_name (info->reason));
   g_mutex_lock (&w->lock);
   w->stats.files_deleted++;
   g_mutex_unlock (&w->lock);
-  if (w->cb.file_deleted)
-    w->cb.file_deleted (info, w->user_data);
+  RTF_WRITER_CALLBACK (w, file_deleted, info);
 }
 
 static void
@@ -253,6 +251,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
   g_mutex_init (&w->cb_lock);
+  g_cond_init (&w->deleting_done);
   w->callbacks_on = TRUE;
   w->refs = 1;
   w->phase = RTF_PHASE_STARTING;
@@ -735,6 +734,15 @@ rtf_writer_wait_finished (RtfWriter * w, gint64 timeout_ns)
   return finished;
 }
 
+/* Under cb_lock: a deletion under way ends, and is told, first (the file
+ * worker's unlink; a stalled disk can make the owner wait for it here) */
+static void
+wait_deletion (RtfWriter * w)
+{
+  while (w->deleting)
+    g_cond_wait (&w->deleting_done, &w->cb_lock);
+}
+
 /* The owner stops listening: from here no frame is counted written
  * (release_done()), what is held is lost; FALSE when the thread has
  * finished (or, retiring, failed) already.  Both locks held. */
@@ -756,6 +764,7 @@ rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
     RtfWriterStats * final, RtfWriterLatency * latency)
 {
   g_mutex_lock (&w->cb_lock);
+  wait_deletion (w);
   g_mutex_lock (&w->lock);
   if (!stop_listening (w, FALSE)) {
     g_mutex_unlock (&w->lock);
@@ -790,6 +799,7 @@ rtf_writer_retire (RtfWriter * w)
   gboolean retired;
 
   g_mutex_lock (&w->cb_lock);
+  wait_deletion (w);
   g_mutex_lock (&w->lock);
   retired = stop_listening (w, TRUE);
   if (retired)
@@ -897,5 +907,6 @@ writer_destroy (RtfWriter * w)
   g_cond_clear (&w->cond);
   g_mutex_clear (&w->lock);
   g_mutex_clear (&w->cb_lock);
+  g_cond_clear (&w->deleting_done);
   g_free (w);
 }
