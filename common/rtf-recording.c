@@ -321,6 +321,37 @@ named_id (const RtfRecordingFile * f)
   return f->has_mark ? &f->mark_id : NULL;
 }
 
+/* A file of the set whose data carries the recording's mark, on f's
+ * filesystem (which then keeps extended attributes), or NULL */
+static const RtfRecordingFile *
+marked_beside (GArray * files, const RtfRecordingFile * f)
+{
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    const RtfRecordingFile *o = &g_array_index (files, RtfRecordingFile, i);
+
+    if (o->state == RTF_FILE_OK && o->proof == RTF_PROOF_MARK
+        && o->data_st.st_dev == f->data_st.st_dev)
+      return o;
+  }
+  return NULL;
+}
+
+/* f shows nothing of a recording (no mark, an index that is no rtframe
+ * index or another file's) on a filesystem where the set's files carry
+ * the mark: the sink marks every file it makes, before it names it, so f
+ * is not one it made - a user's file at the name, with a user's file at
+ * the index name (torture seeds 0x04d8b7ea2b98720b, 0xdddb56ee1e033f44).
+ * Without a marked file beside it (no xattrs there) it stays unknown. */
+static gboolean
+unmarked_beside_marked (GArray * files, const RtfRecordingFile * f)
+{
+  return !f->has_mark && (f->state == RTF_FILE_NO_INDEX
+      || f->state == RTF_FILE_FOREIGN_INDEX)
+      && marked_beside (files, f) != NULL;
+}
+
 static Whose
 whose (const RtfRecording * rec, GArray * files, const RtfRecordingFile * f)
 {
@@ -336,7 +367,8 @@ whose (const RtfRecording * rec, GArray * files, const RtfRecordingFile * f)
     return files->len == 0 || legacy ? WHOSE_OURS : WHOSE_UNKNOWN;
   if (f->state == RTF_FILE_OK)  /* version 1 */
     return known ? WHOSE_UNKNOWN : WHOSE_LEGACY;
-  if (f->state == RTF_FILE_NOT_REGULAR || f->index_absent)
+  if (f->state == RTF_FILE_NOT_REGULAR || f->index_absent
+      || unmarked_beside_marked (files, f))
     return WHOSE_NOBODYS;
   return WHOSE_UNKNOWN;
 }
@@ -416,10 +448,12 @@ end_before (RtfRecording * rec, GArray * files, guint cut)
   guint i;
 
   g_free (rec->note);
-  rec->note = g_strdup_printf ("%s is not this recording's: it %s; the set "
-      "ends before it (it is left as it is)", f->path,
-      f->state == RTF_FILE_NOT_REGULAR ? f->why : "has no index, and no "
-      "mark of this recording");
+  rec->note = g_strdup_printf ("%s is not this recording's: it %s%s; the "
+      "set ends before it (it is left as it is)", f->path,
+      f->state == RTF_FILE_NOT_REGULAR ? f->why : f->index_absent ? "has no "
+      "index, and no mark of this recording" : "carries no rtframe mark while "
+      "the set's files beside it do, and ", f->state == RTF_FILE_NOT_REGULAR
+      || f->index_absent ? "" : f->why);
   for (i = cut; i < files->len; i++)
     rtf_recording_file_clear (&g_array_index (files, RtfRecordingFile, i));
   g_array_set_size (files, cut);
@@ -693,23 +727,6 @@ rtf_recording_open (const gchar * location, guint64 start_index,
 }
 
 static void count_failed_over (RtfRecording * rec);
-
-/* A file of the set whose data carries the recording's mark, on f's
- * filesystem (which then keeps extended attributes), or NULL */
-static const RtfRecordingFile *
-marked_beside (GArray * files, const RtfRecordingFile * f)
-{
-  guint i;
-
-  for (i = 0; i < files->len; i++) {
-    const RtfRecordingFile *o = &g_array_index (files, RtfRecordingFile, i);
-
-    if (o->state == RTF_FILE_OK && o->proof == RTF_PROOF_MARK
-        && o->data_st.st_dev == f->data_st.st_dev)
-      return o;
-  }
-  return NULL;
-}
 
 /* The sink marks every file it makes: in a set whose other files carry
  * the mark on the same filesystem, a file without it whose index only

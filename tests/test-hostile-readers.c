@@ -1798,12 +1798,15 @@ GST_START_TEST (test_foreign_file_after_set_not_read)
 {
   gchar *pattern = rtf_test_tmp_path ("c-%05d.raw");
   gchar *next = rtf_pattern_format (pattern, 2), *first;
+  gchar *next_index = rtf_index_path (next), *first_index, *copy;
+  gsize copy_len;
   guint64 *want = upto (10);
   RtfRecordingId theirs;
-  Found f;
+  Found f, fi;
 
   rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
   first = rtf_pattern_format (pattern, 0);
+  first_index = rtf_index_path (first);
   memset (theirs.bytes, 0x5a, sizeof (theirs.bytes));
 
   write_text (next, "someone's notes, not a recording\n");
@@ -1826,6 +1829,34 @@ GST_START_TEST (test_foreign_file_after_set_not_read)
       "recording's: it is a directory");
   fail_unless (g_rmdir (next) == 0);
 
+  /* a user's file at the index name too (torture seeds 0x04d8b7ea2b98720b,
+   * 0xdddb56ee1e033f44): the file carries no mark while the set's do, so
+   * it is not one the sink made, whatever lies at its index name.  Before:
+   * verify FAULT and exit 1, rtframesrc refused the whole recording */
+  write_text (next, "someone's notes, not a recording\n");
+  write_text (next_index, "someone's index of the notes\n");
+  found_take (&f, next);
+  found_take (&fi, next_index);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw is not this "
+      "recording's: it carries no rtframe mark while the set's files beside "
+      "it do, and its index");
+  assert_found_alone (&f, next);
+  assert_found_alone (&fi, next_index);
+  /* ... or a copy of an index of the set (another file's) */
+  fail_unless (g_unlink (next_index) == 0);
+  fail_unless (g_file_get_contents (first_index, &copy, &copy_len, NULL));
+  fail_unless (g_file_set_contents (next_index, copy, copy_len, NULL));
+  g_free (copy);
+  found_take (&f, next);
+  found_take (&fi, next_index);
+  assert_read_with_note (pattern, want, 10, "c-00002.raw is not this "
+      "recording's: it carries no rtframe mark while the set's files beside "
+      "it do, and its index is of file number 0, not 2");
+  assert_found_alone (&f, next);
+  assert_found_alone (&fi, next_index);
+  fail_unless (g_unlink (next) == 0);
+  fail_unless (g_unlink (next_index) == 0);
+
   write_marked (next, FRAME, &theirs, 2);
   found_take (&f, next);
   assert_read_with_note (pattern, want, 10, "c-00002.raw belongs to another "
@@ -1833,6 +1864,8 @@ GST_START_TEST (test_foreign_file_after_set_not_read)
   assert_found_alone (&f, next);
   fail_unless (g_unlink (next) == 0);
   g_free (want);
+  g_free (first_index);
+  g_free (next_index);
   g_free (first);
   g_free (next);
   g_free (pattern);
