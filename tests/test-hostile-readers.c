@@ -1873,6 +1873,38 @@ GST_START_TEST (test_foreign_file_after_set_not_read)
 
 GST_END_TEST;
 
+/* A user's file named like one the sink prepares (.c-00002.raw.*.rtfprep,
+ * no mark, no index) is no crash's leftover: verify says what recover does
+ * with it - leaves it.  Before: verify's note called it "left by a crash
+ * ... rtframe-recover deletes it" (torture seed 0x04d8b7ea2b98720b) */
+GST_START_TEST (test_user_file_at_hidden_name_noted)
+{
+  gchar *pattern = rtf_test_tmp_path ("h-%05d.raw");
+  gchar *hidden = rtf_test_tmp_path (".h-00002.raw.54d20e1e.rtfprep");
+  Found f;
+  Run r = { 0 };
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
+  write_text (hidden, "x");
+  found_take (&f, hidden);
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 0, ".h-00002.raw.54d20e1e.rtfprep: named like a file "
+      "rtframesink prepares, but it carries no rtframe mark for that file: "
+      "left as it is");
+  fail_unless (strstr (r.out, "deletes it") == NULL, "%s", r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 1, ".h-00002.raw.54d20e1e.rtfprep: named like a file "
+      "rtframesink prepares, but it carries no rtframe mark for that file: "
+      "left as it is");
+  run_clear (&r);
+  assert_found_alone (&f, hidden);
+  g_free (hidden);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* ... but a file that carries the recording's own mark is the recording's,
  * whatever its index: one made empty and marked, whose index a crash kept
  * from existing, is an empty file opened ahead (verify OK, recover deletes
@@ -2709,6 +2741,7 @@ hostile_readers_suite (void)
   tc = rtf_test_tcase (s, "torture findings");
   tcase_set_timeout (tc, 120 * rtf_test_time_scale ());
   tcase_add_test (tc, test_foreign_file_after_set_not_read);
+  tcase_add_test (tc, test_user_file_at_hidden_name_noted);
   tcase_add_test (tc, test_marked_file_after_set_is_recordings);
   tcase_add_test (tc, test_fifo_reached_by_sink_not_read);
   tcase_add_test (tc, test_location_without_frame_noted);

@@ -140,6 +140,24 @@ print_leftovers_with_frames (const RtfRecording * rec)
   return n;
 }
 
+/* A hidden file that holds no frame: a crash's leftover when its mark
+ * proves it (recover deletes it), else what recover says of it - a user's
+ * file of that form carries no mark, and recover leaves it */
+static void
+print_leftover_note (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  RtfRecoverPlan plan;
+
+  rtf_recover_plan_leftover (rec, f, &plan);
+  if (plan.action == RTF_RECOVER_DELETE)
+    printf ("note: %s: a file prepared for a split and never given its "
+        "name, left by a crash (its index holds no record, so no frame of "
+        "it was reported written; rtframe-recover deletes it)\n", f->path);
+  else
+    printf ("note: %s: %s\n", f->path, plan.why);
+  rtf_recover_plan_clear (&plan);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -269,10 +287,7 @@ main (int argc, char **argv)
       printf ("note: %s\n", rec->note);
     for (i = 0; i < rec->n_leftovers; i++)
       if (rtf_recover_leftover_holds_none (&rec->leftovers[i]))
-        printf ("note: %s: a file prepared for a split and never given its "
-            "name, left by a crash (its index holds no record, so no frame "
-            "of it was reported written; rtframe-recover deletes it)\n",
-            rec->leftovers[i].path);
+        print_leftover_note (rec, &rec->leftovers[i]);
   }
   faults += print_leftovers_with_frames (rec);
   if (!quiet)
