@@ -120,9 +120,12 @@ struct _RtfWriter
    * frames, so rtf_writer_abandon() can turn them off for good */
   GMutex cb_lock;
   gboolean callbacks_on;        /* the owner still listens */
-  gboolean deleting;            /* the file worker is deleting a file: the
-                                 * owner hears of it before it stops
-                                 * listening (waits on deleting_done) */
+  gboolean deletes_on;          /* the file worker may delete (off once the
+                                 * owner retires or abandons the writer) */
+  gboolean deleting;            /* the file worker is deleting a file: its
+                                 * file_deleted is told even if the writer
+                                 * is retired meanwhile; abandon waits for
+                                 * it on deleting_done */
   GCond deleting_done;
   gint give_back;               /* atomic: retired, the frames in flight
                                  * are to be handed back (frame_handed_back) */

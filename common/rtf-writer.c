@@ -102,14 +102,17 @@ worker_closed (const RtfFileInfo * info, gpointer data)
   RTF_WRITER_CALLBACK (w, file_closed, info);
 }
 
-/* A deletion happens only while the owner listens, and the owner hears
- * of it: `deleting` is set from its start to its end, and the owner does
- * not stop listening (rtf_writer_retire(), rtf_writer_abandon()) until
- * it is clear, so the unlink and its file_deleted callback go together;
- * once it has stopped, nothing more is deleted (rtf-file-worker.c,
- * deleting_begins()).  No lock is held across the unlink: the writer
- * thread's callbacks (every frame's) take cb_lock, and an unlink of a
- * large file on ext4 frees its extents before it returns. */
+/* A deletion starts only while deletes_on, and the owner hears of every
+ * one that started: the unlink and its file_deleted callback go together.
+ * rtf_writer_retire() turns deletes_on off without waiting - a deletion
+ * under way still tells the owner, who keeps a retired writer (waiting
+ * held the streaming thread for as long as an unlink on the stalled disk
+ * took: 15 s against location-timeout=0.3s, adversarial read 3);
+ * rtf_writer_abandon() waits for it, the owner may go after.  No lock is
+ * held across the unlink: the writer thread's callbacks (every frame's)
+ * take cb_lock, and an unlink of a large file on ext4 frees its extents
+ * before it returns.  Torture 0xc2dd404235fb5512: a retired location's
+ * trim deleted a file of frames reported written, unannounced. */
 static gboolean
 worker_deleting (gboolean begin, gpointer data)
 {
@@ -118,7 +121,7 @@ worker_deleting (gboolean begin, gpointer data)
 
   g_mutex_lock (&w->cb_lock);
   if (begin) {
-    allowed = w->callbacks_on;
+    allowed = w->deletes_on;
     w->deleting = allowed;
   } else {
     w->deleting = FALSE;
@@ -128,7 +131,8 @@ worker_deleting (gboolean begin, gpointer data)
   return allowed;
 }
 
-/* Between worker_deleting (TRUE) and (FALSE): the owner listening */
+/* Between worker_deleting (TRUE) and (FALSE): told whether or not the
+ * writer was retired meanwhile */
 static void
 worker_deleted (const RtfFileDeleted * info, gpointer data)
 {
@@ -139,7 +143,12 @@ worker_deleted (const RtfFileDeleted * info, gpointer data)
   g_mutex_lock (&w->lock);
   w->stats.files_deleted++;
   g_mutex_unlock (&w->lock);
-  RTF_WRITER_CALLBACK (w, file_deleted, info);
+  if (w->cb.file_deleted) {
+    g_mutex_lock (&w->cb_lock);
+    if (w->deleting)
+      w->cb.file_deleted (info, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
+  }
 }
 
 static void
@@ -253,6 +262,7 @@ rtf_writer_new (const RtfWriterConfig * config,
   g_mutex_init (&w->cb_lock);
   g_cond_init (&w->deleting_done);
   w->callbacks_on = TRUE;
+  w->deletes_on = TRUE;
   w->refs = 1;
   w->phase = RTF_PHASE_STARTING;
   w->end_seq = w->last_released_seq = G_MAXUINT64;
@@ -735,7 +745,8 @@ rtf_writer_wait_finished (RtfWriter * w, gint64 timeout_ns)
 }
 
 /* Under cb_lock: a deletion under way ends, and is told, first (the file
- * worker's unlink; a stalled disk can make the owner wait for it here) */
+ * worker's unlink; a stalled disk can make abandon wait for it here, as
+ * the writer's own finish already waits for the file worker) */
 static void
 wait_deletion (RtfWriter * w)
 {
@@ -764,6 +775,7 @@ rtf_writer_abandon (RtfWriter * w, GDestroyNotify notify, gpointer data,
     RtfWriterStats * final, RtfWriterLatency * latency)
 {
   g_mutex_lock (&w->cb_lock);
+  w->deletes_on = FALSE;
   wait_deletion (w);
   g_mutex_lock (&w->lock);
   if (!stop_listening (w, FALSE)) {
@@ -799,7 +811,7 @@ rtf_writer_retire (RtfWriter * w)
   gboolean retired;
 
   g_mutex_lock (&w->cb_lock);
-  wait_deletion (w);
+  w->deletes_on = FALSE;        /* one under way is still told */
   g_mutex_lock (&w->lock);
   retired = stop_listening (w, TRUE);
   if (retired)
