@@ -212,6 +212,55 @@ GST_START_TEST (test_newer_shorter_take_read)
 
 GST_END_TEST;
 
+/* ---- F3 of the third adversarial read: a damaged index ---------------- */
+
+/* 8 frames, 2 a file (d000..d003); d003.raw copied over itself (its mark
+ * lost, as by cp without -a) and one byte written over the start of its
+ * index: an index of this recording whose header is damaged, not a
+ * user's file - a fault, as with its index intact, never the set's end */
+GST_START_TEST (test_damaged_index_of_unmarked_file_is_fault)
+{
+  gchar *pattern = rtf_test_tmp_path ("d%03d.raw"), *out = NULL;
+  gchar *last = rtf_pattern_format (pattern, 3), *copy, *bytes = NULL;
+  gchar *idx = g_strconcat (last, ".idx", NULL);
+  gchar *props = g_strdup_printf ("max-file-size=%d", 2 * FRAME);
+  RtfRecordingId id;
+  guint64 number;
+  gsize len;
+  gint fd;
+
+  rtf_test_record (pattern, props, CAPS, 8);
+  fd = open (last, O_RDONLY);
+  fail_unless (fd >= 0);
+  if (!rtf_file_mark_get (fd, &id, &number)) {
+    g_print ("SKIP: %s keeps no extended attributes\n", last);
+    close (fd);
+    goto out;
+  }
+  close (fd);
+  fail_unless (g_file_get_contents (last, &bytes, &len, NULL));
+  copy = g_strconcat (last, ".copy", NULL);
+  fail_unless (g_file_set_contents (copy, bytes, len, NULL));
+  fail_unless (g_rename (copy, last) == 0);
+  g_free (copy);
+  fd = open (idx, O_WRONLY);
+  fail_unless (fd >= 0 && pwrite (fd, "X", 1, 0) == 1);
+  close (fd);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify",
+          pattern, NULL), 1);
+  fail_unless (strstr (out, "FAULT") != NULL && strstr (out, "d003.raw")
+      != NULL, "%s", out);
+  g_free (out);
+out:
+  g_free (bytes);
+  g_free (props);
+  g_free (idx);
+  g_free (last);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 static Suite *
 readers_verdicts_suite (void)
 {
@@ -222,6 +271,7 @@ readers_verdicts_suite (void)
   tcase_add_test (tc, test_user_file_below_set_skipped);
   tcase_add_test (tc, test_index_lost_in_middle_plays_rest);
   tcase_add_test (tc, test_newer_shorter_take_read);
+  tcase_add_test (tc, test_damaged_index_of_unmarked_file_is_fault);
   return s;
 }
 
