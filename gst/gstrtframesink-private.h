@@ -117,8 +117,10 @@ RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
 /* The other locations' writer threads: 0 or the errno of their engine */
 gint gst_rtframe_sink_spread_run (GstRtFrameSink * self);
 /* stop(): the other locations get until end_us to finish, then are given
- * up (the error posted says what was lost) */
-void gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us);
+ * up (the error posted says what was lost); with all finished
+ * (first_finished: location 0's writer) the manifests say the end */
+void gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us,
+    gboolean first_finished);
 void gst_rtframe_sink_spread_free (GstRtFrameSink * self);
 /* render: the frame placed and offered (w: the location's writer) */
 RtfOffer gst_rtframe_sink_spread_offer (GstRtFrameSink * self,

@@ -525,7 +525,7 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
       rtf_writer_shutdown (self->writer);
     finished = rtf_writer_wait_finished (self->writer,
         timeout ? (gint64) timeout : -1);
-    gst_rtframe_sink_spread_finish (self, end_us);
+    gst_rtframe_sink_spread_finish (self, end_us, finished);
     if (finished || !gst_rtframe_sink_abandon_writer (self, timeout)) {
       gst_rtframe_sink_join_writer_task (self);
       gst_rtframe_sink_stop_reporter (self);

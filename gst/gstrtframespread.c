@@ -253,13 +253,17 @@ end_state_of (RtfLocationState state)
   return RTF_SPREAD_END_FAILED;
 }
 
-/* EOS, every location in the set written and synced: the manifest beside
- * each of them (and each that failed) says what every location holds - a location that left
- * before its first frame holds no file at all (the empty file it made is
- * deleted), which only this tells from a disk that died (issue 23, F2).
- * Streaming thread, once an EOS. */
+/* The recording ended in order - EOS, every location in the set written
+ * and synced (synced), or a stop whose writers all ended (not synced: what
+ * each writer synced) -: the manifest beside each location (and each
+ * that failed) says what every location holds.  A location that got no
+ * frame holds no file at all (the file prepared for it is deleted), which
+ * only this tells from a disk that died (issue 23, F2; torture seed
+ * 0x9c4d571aa338ce82: a stop without EOS deleted them and left the
+ * recording's manifests saying it went on).  The streaming thread (EOS)
+ * or stop(). */
 static void
-write_final_manifests (GstRtFrameSink * self)
+write_final_manifests (GstRtFrameSink * self, gboolean synced)
 {
   RtfSpread *s = self->spread;
   guint i, n = rtf_spread_n_locations (s);
@@ -274,9 +278,10 @@ write_final_manifests (GstRtFrameSink * self)
     ends[i].frames = st.frames_written;
     ends[i].files_deleted = st.files_deleted;
     /* in the set at EOS: all it wrote is synced now */
-    ends[i].frames_durable = info.state == RTF_LOCATION_ACTIVE ?
+    ends[i].frames_durable = synced && info.state == RTF_LOCATION_ACTIVE ?
         st.frames_written : MIN (st.frames_durable, st.frames_written);
-    GST_DEBUG_OBJECT (self, "at EOS location %u (%s): %s, %" G_GUINT64_FORMAT
+    GST_DEBUG_OBJECT (self,
+        "at the end location %u (%s): %s, %" G_GUINT64_FORMAT
         " frames written, %" G_GUINT64_FORMAT " files deleted", i,
         rtf_spread_location (s, i), rtf_spread_end_state_name (ends[i].state),
         ends[i].frames, ends[i].files_deleted);
@@ -445,9 +450,11 @@ redo_free (GstRtFrameRedo * redo)
  * first's (stop-timeout); one still writing then is given up - its file
  * keeps the frames reported written, the frames it held are lost and the
  * error says how many.  Until its writes end it holds a reference on the
- * element (released on its thread). */
+ * element (released on its thread).  When all ended (first_finished: the
+ * first location's writer) the manifests get the final state. */
 void
-gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
+gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us,
+    gboolean first_finished)
 {
   guint i, n, given_up, pending;
   guint64 lost;
@@ -473,6 +480,11 @@ gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us)
             "were written at another.", pending),
         ("they failed over after the last frame; stop without EOS does "
             "not place them again"));
+  /* every writer ended in order, nothing left unplaced: the recording's
+   * end is known; its manifests say it (at EOS they do already) */
+  if (given_up == 0 && pending == 0 && first_finished
+      && manifests_of (self)->state != RTF_SPREAD_MANIFEST_FINAL)
+    write_final_manifests (self, FALSE);
   if (given_up == 0)
     return;
   if (lost == 0) {
@@ -618,7 +630,7 @@ gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
     more = !g_queue_is_empty (&self->redo);
     g_mutex_unlock (&self->redo_lock);
     if (!more) {
-      write_final_manifests (self);
+      write_final_manifests (self, TRUE);
       return 0;
     }
     /* a location failed meanwhile: its frames go to the others */

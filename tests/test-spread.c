@@ -836,6 +836,47 @@ GST_START_TEST (test_final_manifest_taken_back)
 
 GST_END_TEST;
 
+/* A stop without EOS ends the recording in order too: every writer
+ * finished, the manifests get the final state.  A set's location that got
+ * no frame holds no file (the one prepared for it is deleted at stop), and
+ * only the final state tells that from a disk that died: without it
+ * rtframe-verify said the second location was missing (torture seed
+ * 0x9c4d571aa338ce82, a restart after one frame) */
+GST_START_TEST (test_stop_without_eos_final)
+{
+  gchar **locs = two_locations ("s-%05d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  gchar *m1 = rtf_test_spread_manifest (locs[1]);
+  gchar *dir1 = g_path_get_dirname (locs[1]);
+  Rec *r = rtf_test_spread_start (locs, "placement=round-robin", CAPS);
+  guint64 a = 0, b = 0;
+  GDir *d;
+  guint i;
+
+  rtf_test_spread_push (r, 0, 1, 0);
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
+  for (i = 0; i < 2; i++) {
+    fail_unless (manifest_final (locs[i], &a, &b), "not final at stop");
+    fail_unless_equals_uint64 (a, 1);
+    fail_unless_equals_uint64 (b, 0);
+  }
+  /* nothing but the manifest at the second location */
+  d = g_dir_open (dir1, 0, NULL);
+  fail_unless (d != NULL);
+  fail_unless_equals_string (g_dir_read_name (d), "s-.raw.rtfspread");
+  fail_unless (g_dir_read_name (d) == NULL);
+  g_dir_close (d);
+  rtf_test_spread_assert_whole (m0, FRAME, 1);
+  rtf_test_spread_assert_whole (m1, FRAME, 1);
+  g_free (dir1);
+  g_free (m1);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 /* V1 of the second adversarial review: with max-files the sink deletes a
  * location's OLDEST files; a location that then loses its NEWEST file (a
  * user's rm, a disk) holds frames reported written nowhere - rtframe-verify
@@ -1127,6 +1168,7 @@ spread_suite (void)
   tcase_add_test (tc, test_link_at_location_refused);
   tcase_add_test (tc, test_spread_first_name_untouched);
   tcase_add_test (tc, test_final_manifest_taken_back);
+  tcase_add_test (tc, test_stop_without_eos_final);
   tcase_add_test (tc, test_newest_file_lost_after_max_files);
   tcase_add_test (tc, test_newest_file_lost_after_max_files_gaps);
   tcase_add_test (tc, test_first_kept_file_lost_after_max_files);
