@@ -143,6 +143,17 @@ rtf_spread_get_location (RtfSpread * s, guint index,
 }
 
 guint64
+rtf_spread_frames_lost_ending (RtfSpread * s)
+{
+  guint64 n;
+
+  g_mutex_lock (&s->lock);
+  n = s->lost_ending;
+  g_mutex_unlock (&s->lock);
+  return n;
+}
+
+guint64
 rtf_spread_frames_failed_over (RtfSpread * s)
 {
   guint64 n;

@@ -74,6 +74,9 @@ struct _RtfSpread
   RtfRecordingId id;
   SpreadPhase phase;            /* lock */
   guint64 failed_over, replaced;        /* lock */
+  /* frames a location failed once the stop began (SPREAD_ENDING): not
+   * placed again, lost (lock) */
+  guint64 lost_ending;
   /* the producer's */
   guint turn;
   guint64 next_seq;

@@ -68,6 +68,11 @@ fail_over (SpreadLocation * l, RtfFrame * f)
     rtf_spread_mark_failed (l);
   over = s->phase == SPREAD_RUNNING && s->cb.frame_failed_over
       && rtf_spread_others_left (s, l->index);
+  /* a stop is under way: the frame is not placed again (render has
+   * ended), it is lost, and the owner says so (the adversarial read of
+   * 9ec385d, F1: a location full while its queue drained at stop) */
+  if (s->phase != SPREAD_RUNNING)
+    s->lost_ending++;
   g_mutex_unlock (&s->lock);
   if (!over || !s->cb.frame_failed_over (f, s->user_data))
     return FALSE;

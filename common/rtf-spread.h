@@ -149,6 +149,9 @@ void rtf_spread_get_location (RtfSpread * s, guint index,
     RtfSpreadLocationInfo * info, RtfWriterStats * st,
     RtfWriterLatency * latency);
 guint64 rtf_spread_frames_failed_over (RtfSpread * s);
+/* Frames a location failed after rtf_spread_shutdown(): lost (not placed
+ * again) */
+guint64 rtf_spread_frames_lost_ending (RtfSpread * s);
 
 G_END_DECLS
 #endif /* __RTF_SPREAD_H__ */

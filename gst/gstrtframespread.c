@@ -457,7 +457,7 @@ gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us,
     gboolean first_finished)
 {
   guint i, n, given_up, pending;
-  guint64 lost;
+  guint64 lost, lost_ending;
 
   if (self->spread == NULL)
     return;
@@ -480,9 +480,18 @@ gst_rtframe_sink_spread_finish (GstRtFrameSink * self, gint64 end_us,
             "were written at another.", pending),
         ("they failed over after the last frame; stop without EOS does "
             "not place them again"));
-  /* every writer ended in order, nothing left unplaced: the recording's
-   * end is known; its manifests say it (at EOS they do already) */
-  if (given_up == 0 && pending == 0 && first_finished
+  /* frames a location failed while the writers drained: lost */
+  lost_ending = rtf_spread_frames_lost_ending (self->spread);
+  if (lost_ending > 0)
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Stopped while a location failed: %" G_GUINT64_FORMAT " frames "
+            "accepted there were not written.", lost_ending),
+        ("a location failed after the stop began; its frames are not "
+            "placed again at a stop without EOS"));
+  /* every writer ended in order, nothing lost or left unplaced: the
+   * recording's end is known; its manifests say it (at EOS they do
+   * already) */
+  if (given_up == 0 && pending == 0 && lost_ending == 0 && first_finished
       && manifests_of (self)->state != RTF_SPREAD_MANIFEST_FINAL)
     write_final_manifests (self, FALSE);
   if (given_up == 0)
