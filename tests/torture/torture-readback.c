@@ -455,6 +455,11 @@ scan_file (const TorturePlan * p, TortureReadback * rb, const gchar * path,
     }
     if (torn_frame (f, n, want, p->frame_size, p->stream,
             stamped ? k : *prev + 1)) {
+      /* the next slot holds the next frame, whether this one's stamp
+       * reached the disk or not (seed 0x3dfbd1fd6e1df372: two frames in
+       * flight at a kill, the second without its first block, was
+       * compared with the first's bytes and called garbage) */
+      *prev = stamped ? k : *prev + 1;
       rb->torn = TRUE;
       if (flags & TORTURE_READ_TAILS)
         note (rb, "%s: a torn frame at byte %" G_GSIZE_FORMAT " (%"

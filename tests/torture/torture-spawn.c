@@ -55,6 +55,15 @@ void
 torture_spawn (gchar ** argv, guint timeout_ms, const gchar * out_path,
     const gchar * err_path, TortureRun * run)
 {
+  torture_spawn_hooked (argv, timeout_ms, out_path, err_path, 0, NULL, NULL,
+      run);
+}
+
+void
+torture_spawn_hooked (gchar ** argv, guint timeout_ms,
+    const gchar * out_path, const gchar * err_path, guint hook_ms,
+    TortureSpawnHook hook, gpointer data, TortureRun * run)
+{
   gchar *tmp_out = NULL, *tmp_err = NULL;
   gint out_fd, err_fd;
   GPid pid;
@@ -89,6 +98,10 @@ torture_spawn (gchar ** argv, guint timeout_ms, const gchar * out_path,
 
     if (got == pid)
       break;
+    if (hook && g_get_monotonic_time () > start + (gint64) hook_ms * 1000) {
+      hook (data);
+      hook = NULL;
+    }
     if (torture_interrupted && !run->interrupted) {
       run->interrupted = TRUE;
       kill (pid, SIGKILL);

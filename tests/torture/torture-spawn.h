@@ -29,6 +29,13 @@ extern volatile sig_atomic_t torture_interrupted;
  * timeout_ms; the child dies with the parent (PR_SET_PDEATHSIG). */
 void torture_spawn (gchar ** argv, guint timeout_ms, const gchar * out_path,
     const gchar * err_path, TortureRun * run);
+/* torture_spawn(), and hook(data) run once in the parent hook_ms after the
+ * start if the child still runs (a stall's planned end, which a child that
+ * killed itself meanwhile cannot reach) */
+typedef void (*TortureSpawnHook) (gpointer data);
+void torture_spawn_hooked (gchar ** argv, guint timeout_ms,
+    const gchar * out_path, const gchar * err_path, guint hook_ms,
+    TortureSpawnHook hook, gpointer data, TortureRun * run);
 void torture_run_clear (TortureRun * run);
 
 /* "exit 0", "killed by SIGSEGV", "hung (killed after 40 s)" */

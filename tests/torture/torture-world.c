@@ -275,8 +275,8 @@ torture_world_moved_dir (const TortureWorld * w, guint loc)
 
 /* The stall's throttle lifted: a killed child cannot lift it itself,
  * and its writes in the kernel would keep its files in use */
-static void
-lift_throttles (TortureWorld * w)
+void
+torture_world_lift_throttles (TortureWorld * w)
 {
   gchar *path;
   guint i;
@@ -308,7 +308,7 @@ torture_world_restore (TortureWorld * w)
 {
   guint i;
 
-  lift_throttles (w);
+  torture_world_lift_throttles (w);
   for (i = 0; i < w->n_loc; i++) {
     gchar *moved = torture_world_moved_dir (w, i);
 

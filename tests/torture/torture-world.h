@@ -70,6 +70,9 @@ gchar *torture_world_moved_dir (const TortureWorld * w, guint loc);
 /* After the round, before reading it: lifts the stall's throttle (a
  * killed child could not) and puts a moved directory back */
 void torture_world_restore (TortureWorld * w);
+/* The stalls' blkio throttles lifted (the parent's, after a child that
+ * could not lift them) */
+void torture_world_lift_throttles (TortureWorld * w);
 
 /* Each foreign file compared with its fingerprint: one line per change in
  * *report.  reached(path) says whether the recording made a file of its own
