@@ -280,8 +280,8 @@ missing_location_text (const RtfRecording * rec, const RtfMissingLocation * l)
         rec->final_manifest);
   return g_strdup_printf ("location %s of the recording is missing (%s): the "
       "frames it holds are not read (no manifest holds the recording's final "
-      "state - it did not end with EOS or a stop -, so nothing shows it held none)",
-      l->location, l->why);
+      "state - it did not end with EOS or a stop -, so nothing shows it held "
+      "none)", l->location, l->why);
 }
 
 /* The place of location in rec's list (the manifest's), or G_MAXUINT */

@@ -68,11 +68,6 @@ fail_over (SpreadLocation * l, RtfFrame * f)
     rtf_spread_mark_failed (l);
   over = s->phase == SPREAD_RUNNING && s->cb.frame_failed_over
       && rtf_spread_others_left (s, l->index);
-  /* a stop is under way: the frame is not placed again (render has
-   * ended), it is lost, and the owner says so (the adversarial read of
-   * 9ec385d, F1: a location full while its queue drained at stop) */
-  if (s->phase != SPREAD_RUNNING)
-    s->lost_ending++;
   g_mutex_unlock (&s->lock);
   if (!over || !s->cb.frame_failed_over (f, s->user_data))
     return FALSE;
@@ -81,6 +76,20 @@ fail_over (SpreadLocation * l, RtfFrame * f)
   s->failed_over++;
   g_mutex_unlock (&s->lock);
   return TRUE;
+}
+
+/* A frame that failed and was not placed again once a stop was under way
+ * (render has ended): lost, and the owner says so (the adversarial read
+ * of 9ec385d, F1: a location full while its queue drained at stop).  Not
+ * a frame a stalled writer failed to hand back: that one may still be
+ * written. */
+static void
+count_lost_ending (RtfSpread * s)
+{
+  g_mutex_lock (&s->lock);
+  if (s->phase != SPREAD_RUNNING)
+    s->lost_ending++;
+  g_mutex_unlock (&s->lock);
 }
 
 /* A frame leaves a location's writer: written, or lost there and placed
@@ -93,8 +102,8 @@ loc_frame_done (RtfFrame * f, gpointer data)
   f->location = l->index;
   if (f->state == RTF_FRAME_WRITTEN)
     note_written (l, f);
-  else if (f->state == RTF_FRAME_FAILED && !f->handed_back)
-    fail_over (l, f);
+  else if (f->state == RTF_FRAME_FAILED && !f->handed_back && !fail_over (l, f))
+    count_lost_ending (l->spread);
   if (f->handed_back) {
     g_mutex_lock (&l->spread->lock);
     l->handed_back--;
