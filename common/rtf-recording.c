@@ -464,6 +464,20 @@ joins (RtfRecording * rec, const RtfRecordingFile * f, Whose w,
   return FALSE;
 }
 
+/* After a file that holds no frame (opened ahead, never written), the
+ * set goes on only with the next file if it too was opened ahead, and
+ * proven the recording's: a writer whose current file got no frame (a
+ * stall held its first) has the next one open ahead beside it.  Read
+ * as the set's, rtframe-recover deletes both (torture 0x7e3fbac3a7829dbb:
+ * it deleted the first only, and the second then read as a file after
+ * a missing one). */
+static gboolean
+opened_ahead_too (const RtfRecordingFile * f, Whose w, guint64 last)
+{
+  return f->number == last + 1 && f->state == RTF_FILE_NEVER_WRITTEN
+      && w == WHOSE_OURS;
+}
+
 /* The files from `cut` on come after the last one proven the recording's
  * and the first of them is nobody's (a FIFO, a user's file with neither
  * index nor mark): the sink never touches a file of a set that the
@@ -606,7 +620,7 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
 {
   GPtrArray *hidden = g_ptr_array_new_with_free_func (g_free);
   GArray *numbers = list_numbers (location, hidden, error);
-  gboolean started = FALSE, have_chosen;
+  gboolean started = FALSE, have_chosen, ahead_end = FALSE;
   GString *skipped;
   RtfRecordingId chosen;
   guint64 last = 0;
@@ -644,7 +658,8 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
     if (have_chosen && named_id (&f)
         && rtf_recording_id_equal (named_id (&f), &chosen))
       w = WHOSE_OURS;
-    if (started && !joins (rec, &f, w, location, last)) {
+    if (started && (ahead_end ? !opened_ahead_too (&f, w, last) :
+            !joins (rec, &f, w, location, last))) {
       rtf_recording_file_clear (&f);
       break;
     }
@@ -657,10 +672,11 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
     add_file (rec, files, &f);
     started = TRUE;
     last = n;
-    /* opened ahead for a split that never came: the set ends with it */
+    /* opened ahead for a split that never came: the set ends with it, or
+     * with the files opened ahead after it */
     if (f.state == RTF_FILE_NEVER_WRITTEN && w != WHOSE_NOBODYS
         && files->len > 1)
-      break;
+      ahead_end = TRUE;
   }
   g_array_unref (numbers);
   if (cut != G_MAXUINT)

@@ -1951,6 +1951,54 @@ GST_START_TEST (test_marked_file_after_set_is_recordings)
 
 GST_END_TEST;
 
+/* A writer whose current file got no frame (a stall held its first) has
+ * the next one open ahead beside it: a kill leaves two empty files, both
+ * marked, at the set's end.  Both are the recording's: recover deletes
+ * both, the last first, and the set reads whole after (torture
+ * 0x7e3fbac3a7829dbb: recover deleted the first only, and verify then
+ * called it missing "between files proven to be the recording's") */
+GST_START_TEST (test_two_files_opened_ahead_deleted)
+{
+  gchar *pattern = rtf_test_tmp_path ("c-%05d.raw"), *first, *path[2];
+  RtfRecordingId id;
+  Run r = { 0 };
+  guint i;
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
+  first = rtf_pattern_format (pattern, 0);
+  id = index_id (first);
+  for (i = 0; i < 2; i++) {
+    gchar *index;
+
+    path[i] = rtf_pattern_format (pattern, 2 + i);
+    index = rtf_index_path (path[i]);
+    write_marked (path[i], 0, &id, 2 + i);
+    fail_unless (g_file_set_contents (index, "", 0, NULL));
+    g_free (index);
+  }
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 0, "c-00003.raw: empty, opened ahead");
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 0, "c-00002.raw: no frame of it was reported written");
+  fail_unless (strstr (r.out, "c-00003.raw: no frame of it was reported "
+          "written") != NULL, "%s", r.out);
+  fail_unless (strstr (r.out, "c-00003.raw") < strstr (r.out, "c-00002.raw"),
+      "not deleted from the last back: %s", r.out);
+  run_clear (&r);
+  for (i = 0; i < 2; i++) {
+    fail_unless (!g_file_test (path[i], G_FILE_TEST_EXISTS), "%s", path[i]);
+    g_free (path[i]);
+  }
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 0, "OK");
+  run_clear (&r);
+  g_free (first);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* The sink reaching a FIFO at its next name (a RESOURCE/OPEN_WRITE error,
  * the FIFO left alone): every frame it reported written is read back,
  * by every reader, and the FIFO is a note (torture seed
@@ -2743,6 +2791,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_foreign_file_after_set_not_read);
   tcase_add_test (tc, test_user_file_at_hidden_name_noted);
   tcase_add_test (tc, test_marked_file_after_set_is_recordings);
+  tcase_add_test (tc, test_two_files_opened_ahead_deleted);
   tcase_add_test (tc, test_fifo_reached_by_sink_not_read);
   tcase_add_test (tc, test_location_without_frame_noted);
   tcase_add_test (tc, test_full_location_at_start_noted);

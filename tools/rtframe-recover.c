@@ -258,7 +258,11 @@ main (int argc, char **argv)
     rtf_recording_free (rec);
     return 2;
   }
-  for (i = 0; i < rec->n_files; i++) {
+  /* from the last file back: the files a set ends with that were opened
+   * ahead and never written go before the ones ahead of them, so that a
+   * recover killed midway never leaves a set with a hole (torture
+   * 0x7e3fbac3a7829dbb) */
+  for (i = rec->n_files; i-- > 0;) {
     gint one = recover_file (rec, &rec->files[i]);
 
     ret = MAX (ret, one);
