@@ -672,11 +672,16 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
     add_file (rec, files, &f);
     started = TRUE;
     last = n;
-    /* opened ahead for a split that never came: the set ends with it, or
-     * with the files opened ahead after it */
+    /* opened ahead for a split that never came: the set ends with it, or,
+     * when it is proven the recording's, with the files opened ahead
+     * after it (one not proven starts no run: adversarial read of
+     * ccd141f, F3) */
     if (f.state == RTF_FILE_NEVER_WRITTEN && w != WHOSE_NOBODYS
-        && files->len > 1)
+        && files->len > 1) {
+      if (w != WHOSE_OURS)
+        break;
       ahead_end = TRUE;
+    }
   }
   g_array_unref (numbers);
   if (cut != G_MAXUINT)

@@ -21,6 +21,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1999,6 +2001,86 @@ GST_START_TEST (test_two_files_opened_ahead_deleted)
 
 GST_END_TEST;
 
+/* Sets file i of pattern's set to an empty file marked as file i of id,
+ * its index empty (id NULL: unmarked) */
+static gchar *
+empty_file (const gchar * pattern, guint64 i, const RtfRecordingId * id)
+{
+  gchar *path = rtf_pattern_format (pattern, i), *index = rtf_index_path (path);
+
+  if (id)
+    write_marked (path, 0, id, i);
+  else
+    fail_unless (g_file_set_contents (path, "", 0, NULL));
+  fail_unless (g_file_set_contents (index, "", 0, NULL));
+  g_free (index);
+  return path;
+}
+
+/* Adversarial read of ccd141f: the delete of the set's last empty file
+ * fails (F1: the file before it was deleted anyway, leaving a hole verify
+ * called missing); an unmarked empty file after the set's last one
+ * starts no run of files opened ahead (F3: the marked empty file after
+ * it joined, and a user's file before it was read as a FAULT) */
+GST_START_TEST (test_opened_ahead_run_never_leaves_hole)
+{
+  gchar *pattern = rtf_test_tmp_path ("c-%05d.raw"), *first, *last, *user;
+  RtfRecordingId id;
+  Run r = { 0 };
+  gint fd, flags = 0;
+
+  rtf_test_record (pattern, "max-file-size=7040", CAPS, 10);
+  first = rtf_pattern_format (pattern, 0);
+  id = index_id (first);
+
+  /* F3: files 2 (a user's), 3 (unmarked, empty), 4 (marked, empty) */
+  user = rtf_pattern_format (pattern, 2);
+  fail_unless (g_file_set_contents (user, "hello", -1, NULL));
+  g_free (empty_file (pattern, 3, NULL));
+  g_free (empty_file (pattern, 4, &id));
+  run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+  assert_run (&r, 0, "is not this recording's");
+  run_clear (&r);
+  fail_unless (g_unlink (user) == 0);
+  g_free (user);
+  g_free (empty_file (pattern, 3, &id));
+
+  /* F1: the delete of file 3, the last, fails (an immutable file) */
+  last = rtf_pattern_format (pattern, 4);
+  fail_unless (g_unlink (last) == 0);
+  g_free (last);
+  g_free (empty_file (pattern, 2, &id));
+  last = rtf_pattern_format (pattern, 3);
+  fd = open (last, O_RDONLY);
+  fail_unless (fd >= 0);
+  flags = FS_IMMUTABLE_FL;
+  if (ioctl (fd, FS_IOC_SETFLAGS, &flags) != 0) {
+    GST_INFO ("F1 not tried: no immutable files here (%s; root and a "
+        "filesystem that has them)", g_strerror (errno));
+    close (fd);
+  } else {
+    run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+    assert_run (&r, 2, "c-00002.raw: holds no frame reported written, but a "
+        "later file of its set stays");
+    run_clear (&r);
+    flags = 0;
+    fail_unless (ioctl (fd, FS_IOC_SETFLAGS, &flags) == 0);
+    close (fd);
+    run_bounded (&r, 20, 0, "rtframe-verify", pattern, NULL);
+    assert_run (&r, 0, "OK");
+    run_clear (&r);
+  }
+  run_bounded (&r, 20, 0, "rtframe-recover", pattern, NULL);
+  assert_run (&r, 0, "c-00002.raw: no frame of it was reported written");
+  run_clear (&r);
+  fail_unless (!g_file_test (last, G_FILE_TEST_EXISTS));
+  g_free (last);
+  g_free (first);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* The sink reaching a FIFO at its next name (a RESOURCE/OPEN_WRITE error,
  * the FIFO left alone): every frame it reported written is read back,
  * by every reader, and the FIFO is a note (torture seed
@@ -2792,6 +2874,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_user_file_at_hidden_name_noted);
   tcase_add_test (tc, test_marked_file_after_set_is_recordings);
   tcase_add_test (tc, test_two_files_opened_ahead_deleted);
+  tcase_add_test (tc, test_opened_ahead_run_never_leaves_hole);
   tcase_add_test (tc, test_fifo_reached_by_sink_not_read);
   tcase_add_test (tc, test_location_without_frame_noted);
   tcase_add_test (tc, test_full_location_at_start_noted);

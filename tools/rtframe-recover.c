@@ -99,16 +99,35 @@ apply (RtfRecordingFile * f, const RtfRecoverPlan * plan)
     return 0;
   err = rtf_recover_apply (f, plan, &why);
   if (err) {
-    printf ("  failed, nothing more changed: %s\n", why);
+    printf ("  failed, nothing more of it changed: %s\n", why);
     g_free (why);
     return 2;
   }
   return 0;
 }
 
-/* 0 whole now, 1 left something as it was, 2 could not read or change */
+/* A file to delete while a later file of its location stays (its delete
+ * failed or was refused): deleted, it would leave a hole in the set, a
+ * file missing between files of the recording (adversarial read of
+ * ccd141f, F1) - kept, for a second run once the later one is dealt with */
+static void
+refuse_hole (RtfRecoverPlan * plan)
+{
+  if (plan->action != RTF_RECOVER_DELETE)
+    return;
+  g_free (plan->why);
+  plan->action = RTF_RECOVER_REFUSE;
+  plan->needs_force = FALSE;
+  plan->why = g_strdup ("holds no frame reported written, but a later file "
+      "of its set stays: deleted, it would leave a hole in the set; left as "
+      "it is (run rtframe-recover again once that one is dealt with)");
+}
+
+/* 0 whole now, 1 left something as it was, 2 could not read or change;
+ * *gone: f was deleted (or would be, with --dry-run) */
 static gint
-recover_file (RtfRecording * rec, RtfRecordingFile * f)
+recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
+    gboolean * gone)
 {
   RtfRecoverPlan plan;
   RtfCheck c;
@@ -126,6 +145,8 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
   }
   rtf_recover_plan (rec, f, &plan);
   refuse_bad_sums (f, &c, &plan);
+  if (later_stays)
+    refuse_hole (&plan);
   switch (plan.action) {
     case RTF_RECOVER_WHOLE:
       if (plan.why)
@@ -164,6 +185,7 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f)
     gint applied = apply (f, &plan);    /* (MAX evaluates twice) */
 
     ret = MAX (ret, applied);
+    *gone = plan.action == RTF_RECOVER_DELETE && applied == 0;
   }
   print_damage (&c, plan.action == RTF_RECOVER_CUT && plan.cut_records > 0
       && f->index->n_damaged == 0 && (!plan.needs_force || force));
@@ -215,6 +237,7 @@ main (int argc, char **argv)
       "recording back to its whole frames");
   GError *error = NULL;
   RtfRecording *rec;
+  gboolean later_stays = FALSE;
   gint ret = 0;
   guint i;
 
@@ -263,9 +286,16 @@ main (int argc, char **argv)
    * recover killed midway never leaves a set with a hole (torture
    * 0x7e3fbac3a7829dbb) */
   for (i = rec->n_files; i-- > 0;) {
-    gint one = recover_file (rec, &rec->files[i]);
+    gboolean gone = FALSE;
+    gint one;
 
+    /* (a spread's files come location by location, numbers rising) */
+    if (i + 1 < rec->n_files
+        && rec->files[i + 1].number <= rec->files[i].number)
+      later_stays = FALSE;
+    one = recover_file (rec, &rec->files[i], later_stays, &gone);
     ret = MAX (ret, one);
+    later_stays = later_stays || !gone;
   }
   for (i = 0; i < rec->n_leftovers; i++) {
     gint one = recover_leftover (rec, &rec->leftovers[i]);
