@@ -63,7 +63,10 @@ GST_START_TEST (test_deadline_every_frame_misses)
             "lateness") < 10 * GST_MSECOND * rtf_test_time_scale (),
         "frame %" G_GUINT64_FORMAT " reported %" G_GINT64_FORMAT " ns late",
         expect, rtf_test_msg_i64 (m, "lateness"));
-    fail_unless (g_strcmp0 (where, "queued") == 0
+    /* (waiting: render still waited for room in the queue - the writer
+     * behind on a busy machine, Debian 12 suite at 86c68b4) */
+    fail_unless (g_strcmp0 (where, "waiting") == 0
+        || g_strcmp0 (where, "queued") == 0
         || g_strcmp0 (where, "in-flight") == 0, "where=%s", where);
   }
   g_list_free_full (missed, (GDestroyNotify) gst_message_unref);
