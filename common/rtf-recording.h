@@ -70,6 +70,8 @@ typedef struct
                                  * it was closed before that one began, so
                                  * a damaged record at its end is no tail a
                                  * crash tore */
+  guint location;               /* a spread's: the place of its location in
+                                 * the manifest's list (else 0) */
 } RtfRecordingFile;
 
 typedef struct
@@ -215,6 +217,11 @@ void rtf_recording_find_gaps (RtfRecording * rec);
  * (rtframe-recover keeps it, emptied, rather than delete it: a location
  * with no file is missing) */
 gboolean rtf_recording_is_location_first (const RtfRecording * rec,
+    const RtfRecordingFile * f);
+/* f is the only file of its location in a spread: deleted, the location
+ * would hold no file, which reads as a disk lost (rtframe-recover keeps
+ * it when it holds no frame, as a location's first file) */
+gboolean rtf_recording_is_location_only (const RtfRecording * rec,
     const RtfRecordingFile * f);
 
 /* The first file of rec that is in use (being written), or NULL */

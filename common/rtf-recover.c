@@ -70,6 +70,15 @@ plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
     plan->action = RTF_RECOVER_WHOLE;
     plan->why = g_strdup ("empty: a location's first file, made at start; "
         "kept, it shows the location held no frame");
+  } else if (f->state == RTF_FILE_NEVER_WRITTEN
+      && rtf_recording_is_location_only (rec, f)) {
+    /* the same for the one file max-files left (torture
+     * 0xc1caf5093a2a4d22: its only file with frames went when this one
+     * began, and a kill came before its first frame) */
+    plan->action = RTF_RECOVER_WHOLE;
+    plan->why = g_strdup ("empty: the only file left at its location "
+        "(max-files deleted the ones before it); kept, it shows the "
+        "location is there");
   } else if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
     refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
             "recording (nor does it carry rtframesink's mark), left as it is",
@@ -221,7 +230,8 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
    * (U1 of adversarial review 2) - cut, its index's header kept */
   plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK
       && idx->n_records == 0 && idx->file_bytes == idx->valid_bytes
-      && !rtf_recording_is_location_first (rec, f) ?
+      && !rtf_recording_is_location_first (rec, f)
+      && !rtf_recording_is_location_only (rec, f) ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {
     plan->needs_force = TRUE;

@@ -45,8 +45,12 @@ typedef struct
 
 /* Moves the files of one location's recording into the spread's */
 static void
-take_files (Gathered * g, RtfRecording * one)
+take_files (Gathered * g, RtfRecording * one, guint location)
 {
+  guint i;
+
+  for (i = 0; i < one->n_files; i++)
+    one->files[i].location = location;
   g_array_append_vals (g->files, one->files, one->n_files);
   g_array_append_vals (g->leftovers, one->leftovers, one->n_leftovers);
   g_array_append_vals (g->missing_files, one->missing_files,
@@ -327,7 +331,7 @@ open_location (const gchar * manifest, const RtfSpreadManifest * m, guint i,
     g_hash_table_insert (g->places, key, g_strdup (m->locations[i]));
   g_array_append_val (g->found, one->n_frames);
   note_firsts (g, one, cands[c - 1]);
-  take_files (g, one);
+  take_files (g, one, i);
   rtf_recording_free (one);
   g_strfreev (cands);
   return TRUE;

@@ -2081,6 +2081,87 @@ GST_START_TEST (test_opened_ahead_run_never_leaves_hole)
 
 GST_END_TEST;
 
+/* The manifest at path as written at start: its final state taken out
+ * (what a kill before EOS leaves) */
+static void
+drop_final_state (const gchar * path)
+{
+  gchar *text = NULL, **lines;
+  GString *kept = g_string_new (NULL);
+  guint i;
+
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i]; i++)
+    if (!g_str_has_prefix (lines[i], "final=")
+        && !g_str_has_prefix (lines[i], "location-"))
+      g_string_append_printf (kept, "%s%s", lines[i], lines[i + 1] ? "\n" : "");
+  write_text (path, kept->str);
+  g_strfreev (lines);
+  g_string_free (kept, TRUE);
+  g_free (text);
+}
+
+/* max-files=1 over two locations, killed as a location's next file began:
+ * its only file holding frames went (max-files) and the next one, empty,
+ * is all the location holds.  rtframe-recover keeps that file - deleted,
+ * the location would read as a disk lost (torture 0xc1caf5093a2a4d22:
+ * verify FAULT "location ... is missing") - and verify finds the location */
+GST_START_TEST (test_only_file_left_at_location_kept)
+{
+  gchar **locs = two_locations ("m-%05d.raw");
+  gchar *dir0 = g_path_get_dirname (locs[0]), *m0, *m1, *newest, *next;
+  gchar *index;
+  RtfRecordingId id;
+  GDir *d;
+  const gchar *name;
+  guint64 top = 0;
+  Run r = { 0 };
+
+  spread_finish (spread_start (locs, "max-file-size", "5632", "max-files",
+          "1", NULL), 24);
+  m0 = rtf_spread_manifest_path (locs[0]);
+  m1 = rtf_spread_manifest_path (locs[1]);
+  drop_final_state (m0);
+  drop_final_state (m1);
+  /* location 0's newest file (the one max-files kept) */
+  d = g_dir_open (dir0, 0, NULL);
+  fail_unless (d != NULL);
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".raw"))
+      top = MAX (top, g_ascii_strtoull (name + 2, NULL, 10));
+  g_dir_close (d);
+  fail_unless (top > 0);
+  newest = rtf_pattern_format (locs[0], top);
+  id = index_id (newest);
+  remove_but_manifests (dir0);
+  next = rtf_pattern_format (locs[0], top + 1);
+  write_marked (next, 0, &id, top + 1);
+  index = rtf_index_path (next);
+  fail_unless (g_file_set_contents (index, "", 0, NULL));
+
+  /* (--allow-gaps: the frames of the file max-files deleted there are
+   * numbers missing between the other location's, as after any kill) */
+  run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "the only file left at its location");
+  run_clear (&r);
+  fail_unless (g_file_test (next, G_FILE_TEST_EXISTS));
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "OK");
+  fail_unless (strstr (r.out, "of the recording is missing") == NULL, "%s",
+      r.out);
+  run_clear (&r);
+  g_free (index);
+  g_free (next);
+  g_free (newest);
+  g_free (m1);
+  g_free (m0);
+  g_free (dir0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 /* The sink reaching a FIFO at its next name (a RESOURCE/OPEN_WRITE error,
  * the FIFO left alone): every frame it reported written is read back,
  * by every reader, and the FIFO is a note (torture seed
@@ -2875,6 +2956,7 @@ hostile_readers_suite (void)
   tcase_add_test (tc, test_marked_file_after_set_is_recordings);
   tcase_add_test (tc, test_two_files_opened_ahead_deleted);
   tcase_add_test (tc, test_opened_ahead_run_never_leaves_hole);
+  tcase_add_test (tc, test_only_file_left_at_location_kept);
   tcase_add_test (tc, test_fifo_reached_by_sink_not_read);
   tcase_add_test (tc, test_location_without_frame_noted);
   tcase_add_test (tc, test_full_location_at_start_noted);
