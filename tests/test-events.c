@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-events.c and common/rtf-thread.c */
+/* Unit tests of common/writer/rtf-events.c and common/util/rtf-thread.c */
 #include "rtf-events.h"
 #include "rtf-thread.h"
 

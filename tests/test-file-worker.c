@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-file-worker.c's part in the free-space guard:
+/* Unit tests of common/files/rtf-file-worker.c's part in the free-space guard:
  * deleting the oldest closed files for room (make_room) with max-files'
  * proof, and what it counts for the guard (space reserved in the files it
  * holds, what its closed files would give back).  Real files in $TMPDIR;

@@ -1,5 +1,5 @@
-/* Unit tests of how a recording's data file comes to be (common/rtf-file.c
- * rtf_file_open, common/rtf-output.c rtf_output_open): a new file reaches
+/* Unit tests of how a recording's data file comes to be (common/files/rtf-file.c
+ * rtf_file_open, common/files/rtf-output.c rtf_output_open): a new file reaches
  * its name already locked and marked - made unnamed (O_TMPFILE), then
  * linked - so that a crash (SIGKILL) never leaves at the name an empty
  * file that nothing proves is the sink's, one rtframe-recover may not

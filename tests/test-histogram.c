@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-histogram.c */
+/* Unit tests of common/util/rtf-histogram.c */
 #include "rtf-histogram.h"
 
 #include <math.h>

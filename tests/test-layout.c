@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-layout.c: how frames become aligned writes */
+/* Unit tests of common/io/rtf-layout.c: how frames become aligned writes */
 #include "rtf-layout.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-queue.c: the bounded frame queue */
+/* Unit tests of common/writer/rtf-queue.c: the bounded frame queue */
 #include "rtf-queue.h"
 
 #include <poll.h>

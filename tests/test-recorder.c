@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-recorder.c: an event recorder's decisions - what
+/* Unit tests of common/frames/rtf-recorder.c: an event recorder's decisions - what
  * becomes of each frame, the recordings asked for, the frames held */
 #include "rtf-recorder.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-space-guard.c: the free-space guard's
+/* Unit tests of common/files/rtf-space-guard.c: the free-space guard's
  * decisions on made-up samples (the root test disk-space runs it on real
  * filesystems) */
 #include "rtf-space-guard.h"

@@ -1,5 +1,5 @@
 /* The one place a statistic is added: rtframesink-stats holds exactly the
- * fields of the writer's table (common/rtf-stats.h) and of the element's
+ * fields of the writer's table (common/writer/rtf-stats.h) and of the element's
  * list (gst/gstrtframestats.c), each of the type its table row says in
  * docs/reference.md, and that table lists every one of them. */
 #include <gst/check/gstcheck.h>

@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-upstream-gap.c: which frames upstream lost,
+/* Unit tests of common/frames/rtf-upstream-gap.c: which frames upstream lost,
  * from its frame counters, timestamps and discontinuity flags */
 #include "rtf-upstream-gap.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of common/rtf-writer.c: the writer engine alone, writing real
+/* Unit tests of common/writer/rtf-writer.c: the writer engine alone, writing real
  * files (in $TMPDIR) with both engines, direct and buffered, for frame
  * sizes and memory layouts that exercise every write shape. */
 #include "rtf-writer.h"

@@ -3,7 +3,7 @@
  * match.  For a rotated set, every file.
  *
  * It only ever cuts a tail, of a file it has proven to be a file of the
- * recording (common/rtf-recover.c; docs/reliability.md): anything else it
+ * recording (common/readers/rtf-recover.c; docs/reliability.md): anything else it
  * finds is left exactly as it was, and said.  Exit status 0: the recording
  * is whole now (rtframe-verify passes, given the same --allow-gaps); 1: it
  * is not: something was left as it was (each said why: not a file of the

@@ -1,5 +1,5 @@
 /* rtframe: the spread's insides, shared by its files (rtf-spread.h lists
- * them).  Not for use outside common/rtf-spread*.c.
+ * them).  Not for use outside common/spread/rtf-spread*.c.
  *
  * Threads: the producer places, numbers and offers (rtf_spread_place(),
  * rtf_spread_offered()); each location's writer thread calls back through

@@ -1,5 +1,5 @@
 /* rtframe: the writer engine's insides, shared by its files (their list
- * is in rtf-writer.h).  Not for use outside common/rtf-writer*.c. */
+ * is in rtf-writer.h).  Not for use outside common/writer/rtf-writer*.c. */
 #ifndef __RTF_WRITER_PRIVATE_H__
 #define __RTF_WRITER_PRIVATE_H__
 
