@@ -8,7 +8,7 @@
  * that is not UTF-8 made the whole manifest unreadable).  Version 2 writes
  * such a byte "\xHH" and a backslash "\\" (rtf_spread_manifest_to_text()),
  * so its text is UTF-8. */
-#include "rtf-spread-manifest.h"
+#include "rtf-spread-manifest-text.h"
 
 #include <string.h>
 
@@ -464,4 +464,18 @@ rtf_spread_manifest_to_text (const RtfSpreadManifest * m, gsize * len)
   g_key_file_free (kf);
   g_free (hex);
   return text;
+}
+
+void
+rtf_spread_manifest_clear (RtfSpreadManifest * m)
+{
+  g_clear_pointer (&m->locations, g_strfreev);
+  g_clear_pointer (&m->relative, g_strfreev);
+  g_clear_pointer (&m->ends, g_free);
+}
+
+gboolean
+rtf_spread_manifest_is_path (const gchar * path)
+{
+  return g_str_has_suffix (path, RTF_SPREAD_MANIFEST_SUFFIX);
 }

@@ -35,12 +35,6 @@ rtf_spread_manifest_path (const gchar * location)
 }
 
 gboolean
-rtf_spread_manifest_is_path (const gchar * path)
-{
-  return g_str_has_suffix (path, RTF_SPREAD_MANIFEST_SUFFIX);
-}
-
-gboolean
 rtf_spread_manifest_probe (gint fd)
 {
   gchar buf[sizeof (HEAD)];
@@ -102,14 +96,6 @@ rtf_spread_manifest_read (const gchar * path, RtfSpreadManifest * m,
   ok = read_fd (fd, &st, path, m, why);
   close (fd);
   return ok;
-}
-
-void
-rtf_spread_manifest_clear (RtfSpreadManifest * m)
-{
-  g_clear_pointer (&m->locations, g_strfreev);
-  g_clear_pointer (&m->relative, g_strfreev);
-  g_clear_pointer (&m->ends, g_free);
 }
 
 static void
