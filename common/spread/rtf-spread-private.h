@@ -78,6 +78,10 @@ struct _RtfSpread
    * placed again, lost (lock) */
   guint64 lost_ending;
   /* the producer's */
+  gboolean watching;            /* a stall is looked for while it waits
+                                 * for room at a location (with
+                                 * location-timeout), from its first
+                                 * placement on */
   guint turn;
   guint64 next_seq;
   RtfPlaceCandidate *cand;
@@ -87,9 +91,6 @@ struct _RtfSpread
  * TRUE when it was in the set before (both: lock held) */
 gboolean rtf_spread_others_left (RtfSpread * s, guint index);
 gboolean rtf_spread_mark_failed (SpreadLocation * l);
-/* rtf-spread-producer.c: a stall is looked for while the producer waits
- * for room at a location (with location-timeout) */
-void rtf_spread_watch_waits (RtfSpread * s);
 /* the owner's data for l goes (with its writer) */
 void rtf_spread_location_free_user (SpreadLocation * l);
 

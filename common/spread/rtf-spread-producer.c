@@ -81,8 +81,9 @@ watch_wait (gpointer data)
     retire (s, l->index);
 }
 
-void
-rtf_spread_watch_waits (RtfSpread * s)
+/* (from the first placement: the producer's own waits, on its thread) */
+static void
+watch_waits (RtfSpread * s)
 {
   gint64 slice_us = (gint64) MIN (s->timeout / 2000, 100 * 1000);
   guint i;
@@ -90,8 +91,9 @@ rtf_spread_watch_waits (RtfSpread * s)
   if (s->timeout == 0)
     return;
   for (i = 0; i < s->n; i++)
-    rtf_queue_set_wait_hook (rtf_writer_get_queue (s->loc[i].writer),
-        slice_us, watch_wait, &s->loc[i]);
+    if (s->loc[i].writer)
+      rtf_queue_set_wait_hook (rtf_writer_get_queue (s->loc[i].writer),
+          slice_us, watch_wait, &s->loc[i]);
 }
 
 static gint
@@ -103,6 +105,10 @@ place_numbered (RtfSpread * s, guint64 seq)
   gint chosen;
   guint i;
 
+  if (!s->watching) {
+    watch_waits (s);
+    s->watching = TRUE;
+  }
   for (i = 0; i < s->n; i++) {
     level.held = 0;
     if (s->loc[i].writer)

@@ -307,7 +307,6 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
   /* one file each: named now, as location's is (filesink's way); a set's
    * first file takes its name with its first frame, like every later
    * one, so a location that gets no frame leaves what its name held */
-  rtf_spread_watch_waits (s);
   for (i = 0; i < s->n && !base->rotate; i++)
     if ((*err = rtf_writer_name_first_file (s->loc[i].writer)) != 0)
       goto name_failed;
