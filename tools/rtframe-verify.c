@@ -117,7 +117,7 @@ print_leftovers_with_frames (const RtfRecording * rec)
   for (i = 0; i < rec->n_leftovers; i++) {
     const RtfRecordingFile *f = &rec->leftovers[i];
 
-    if (rtf_recover_leftover_holds_none (f))
+    if (rtf_recording_leftover_holds_none (f))
       continue;
     /* (worded as recover says it: "<path>: prepared for a split ...
      * left as it is") */
@@ -286,7 +286,7 @@ main (int argc, char **argv)
     if (rec->note)
       printf ("note: %s\n", rec->note);
     for (i = 0; i < rec->n_leftovers; i++)
-      if (rtf_recover_leftover_holds_none (&rec->leftovers[i]))
+      if (rtf_recording_leftover_holds_none (&rec->leftovers[i]))
         print_leftover_note (rec, &rec->leftovers[i]);
   }
   faults += print_leftovers_with_frames (rec);

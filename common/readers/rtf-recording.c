@@ -8,40 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-const gchar *
-rtf_file_state_name (RtfFileState state)
-{
-  static const gchar *names[] = {
-    "ok", "never written", "no index", "index of another file",
-    "not a regular file", "unreadable", "not proven the recording's"
-  };
-
-  return names[state];
-}
-
 static gint
 rtf_compare_u64 (gconstpointer a, gconstpointer b)
 {
   guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
 
   return x < y ? -1 : x > y;
-}
-
-/* The name a hidden prepared file hides (rtf-output.c hidden_name():
- * ".<name>.<8 hex digits>.rtfprep"), or NULL */
-static gchar *
-hidden_of (const gchar * name)
-{
-  gsize len = strlen (name), i;
-  const gsize tail = 1 + 8 + strlen (".rtfprep");
-
-  if (name[0] != '.' || len < 1 + tail + 1
-      || !g_str_has_suffix (name, ".rtfprep") || name[len - tail] != '.')
-    return NULL;
-  for (i = len - tail + 1; i < len - strlen (".rtfprep"); i++)
-    if (!g_ascii_isxdigit (name[i]))
-      return NULL;
-  return g_strndup (name + 1, len - tail - 1);
 }
 
 /* The numbers of the files that exist for pattern, sorted; and the hidden
@@ -66,7 +38,7 @@ list_numbers (const gchar * pattern, GPtrArray * hidden, GError ** error)
   }
   numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
   while ((name = g_dir_read_name (d)) != NULL) {
-    gchar *hides = hidden_of (name);
+    gchar *hides = rtf_recording_hidden_of (name);
     guint64 n;
 
     if (rtf_pattern_match (&pat, name, &n))
@@ -93,7 +65,7 @@ add_leftovers (RtfRecording * rec, GPtrArray * hidden, const gchar * pattern)
   rec->leftovers = g_new0 (RtfRecordingFile, hidden->len);
   for (i = 0; i < hidden->len; i++) {
     gchar *base = g_path_get_basename (g_ptr_array_index (hidden, i));
-    gchar *hides = hidden_of (base);
+    gchar *hides = rtf_recording_hidden_of (base);
     guint64 n = 0;
 
     rtf_pattern_match (&pat, hides, &n);
@@ -104,160 +76,6 @@ add_leftovers (RtfRecording * rec, GPtrArray * hidden, const gchar * pattern)
   }
   rec->n_leftovers = hidden->len;
   rtf_pattern_clear (&pat);
-}
-
-static void
-set_state (RtfRecordingFile * f, RtfFileState state, gchar * why)
-{
-  f->state = state;
-  g_free (f->why);
-  f->why = why;
-}
-
-/* The index is f's: it names f's file and number, and f's mark (if it has
- * one) names the index's recording.  Sets f->proof, or the state. */
-static void
-pair (RtfRecordingFile * f, guint64 number)
-{
-  const RtfIndexHeader *h = &f->index->header;
-  gchar *base = g_path_get_basename (f->path);
-  /* a prepared file's index names the name it was prepared for */
-  gchar *hides = hidden_of (base);
-
-  if (number != G_MAXUINT64 && h->file_number != number) {
-    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
-            "of file number %" G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT,
-            h->file_number, number));
-  } else if (h->version == RTF_INDEX_VERSION_1) {
-    f->proof = RTF_PROOF_LEGACY;
-  } else if (g_strcmp0 (h->data_name, base) != 0
-      && (hides == NULL || g_strcmp0 (h->data_name, hides) != 0)) {
-    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("its index is "
-            "of file \"%s\"", h->data_name));
-  } else if (!f->has_mark) {
-    f->proof = RTF_PROOF_NAME;
-  } else if (rtf_recording_id_equal (&f->mark_id, &h->recording_id)
-      && f->mark_number == h->file_number) {
-    f->proof = RTF_PROOF_MARK;
-  } else {
-    gchar *a = rtf_recording_id_to_string (&f->mark_id);
-    gchar *b = rtf_recording_id_to_string (&h->recording_id);
-
-    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("the file was "
-            "written as file %" G_GUINT64_FORMAT " of recording %s, its "
-            "index is of file %" G_GUINT64_FORMAT " of recording %s",
-            f->mark_number, a, h->file_number, b));
-    g_free (a);
-    g_free (b);
-  }
-  g_free (hides);
-  g_free (base);
-}
-
-/* Reads and pairs f's index (data_fd: its data file, open) */
-static void
-identify_index (RtfRecordingFile * f, guint64 number)
-{
-  struct stat ist;
-  gchar *why = NULL;
-  GError *err = NULL;
-  gint fd = rtf_safe_open (f->index_path, FALSE, &ist, &why);
-
-  if (fd < 0) {
-    f->index_absent = errno == ENOENT;
-    /* (no index at all: recorded with index=false - nothing says which
-     * of its bytes were reported written) */
-    if (errno == ENOENT && f->data_size == 0)
-      set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
-    else
-      set_state (f, RTF_FILE_NO_INDEX, g_strdup_printf ("its index %s %s",
-              f->index_path, errno == ENOENT ? "does not exist" : why));
-    g_free (why);
-    return;
-  }
-  f->index_st = ist;
-  f->index_empty = ist.st_size == 0;
-  if (ist.st_size == 0 && f->data_size == 0) {
-    close (fd);
-    set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
-    return;
-  }
-  f->index = rtf_index_read (fd, f->data_size, &err);
-  close (fd);
-  if (f->index == NULL) {
-    set_state (f, RTF_FILE_NO_INDEX, g_strdup_printf ("its index %s: %s",
-            f->index_path, err->message));
-    g_clear_error (&err);
-    return;
-  }
-  pair (f, number);
-  if (f->state != RTF_FILE_OK) {
-    g_clear_pointer (&f->index, rtf_index_free);
-    return;
-  }
-  rtf_index_walk (f->index, f->data_size, &f->walk);
-}
-
-void
-rtf_recording_file_identify (RtfRecordingFile * f, const gchar * path,
-    guint64 number)
-{
-  struct stat st;
-  gchar *why = NULL;
-  gint fd;
-
-  memset (f, 0, sizeof (*f));
-  f->path = g_strdup (path);
-  f->index_path = rtf_index_path (path);
-  f->number = number == G_MAXUINT64 ? 0 : number;
-  fd = rtf_safe_open (path, FALSE, &st, &why);
-  if (fd < 0) {
-    set_state (f, errno == ELOOP || errno == EINVAL ? RTF_FILE_NOT_REGULAR :
-        RTF_FILE_UNREADABLE, why);
-    return;
-  }
-  f->data_st = st;
-  f->data_size = st.st_size;
-  /* a writer holds an exclusive lock from open to close */
-  f->in_use = rtf_lock (fd, FALSE) == EWOULDBLOCK;
-  errno = 0;
-  f->has_mark = rtf_file_mark_get (fd, &f->mark_id, &f->mark_number);
-  f->no_marks = !f->has_mark && (errno == ENOTSUP || errno == EOPNOTSUPP);
-  close (fd);
-  if (f->has_mark && number != G_MAXUINT64 && f->mark_number != number) {
-    set_state (f, RTF_FILE_FOREIGN_INDEX, g_strdup_printf ("the file was "
-            "written as file %" G_GUINT64_FORMAT " of a recording, not %"
-            G_GUINT64_FORMAT, f->mark_number, number));
-    return;
-  }
-  identify_index (f, number);
-}
-
-void
-rtf_recording_file_clear (RtfRecordingFile * f)
-{
-  g_clear_pointer (&f->path, g_free);
-  g_clear_pointer (&f->index_path, g_free);
-  g_clear_pointer (&f->why, g_free);
-  g_clear_pointer (&f->index, rtf_index_free);
-  rtf_index_walk_clear (&f->walk);
-}
-
-gint
-rtf_recording_file_reopen (const RtfRecordingFile * f, gboolean index,
-    gboolean writable, gchar ** why)
-{
-  struct stat st;
-  gint fd = rtf_safe_open (index ? f->index_path : f->path, writable, &st,
-      why);
-
-  if (fd >= 0 && !rtf_same_inode (&st, index ? &f->index_st : &f->data_st)) {
-    close (fd);
-    *why = g_strdup ("was replaced or changed since it was checked");
-    errno = ESTALE;
-    return -1;
-  }
-  return fd;
 }
 
 /* ---- a set: which files found at its names are the recording's -------- */
@@ -767,15 +585,6 @@ all_readable (RtfRecording * rec, const gchar * location, GError ** error)
   return TRUE;
 }
 
-RtfRecording *
-rtf_recording_open (const gchar * location, guint64 start_index,
-    gboolean require_index, GError ** error)
-{
-  if (rtf_spread_manifest_is_path (location))
-    return rtf_spread_recording_open (location, require_index, error);
-  return rtf_recording_open_files (location, start_index, require_index, error);
-}
-
 static void count_failed_over (RtfRecording * rec);
 
 /* The sink marks every file it makes: in a set whose other files carry
@@ -796,7 +605,8 @@ refuse_unmarked (RtfRecording * rec, GArray * files)
 
     if (f->state == RTF_FILE_OK && f->proof == RTF_PROOF_NAME
         && (o = marked_beside (files, f)) != NULL) {
-      set_state (f, RTF_FILE_UNPROVEN, g_strdup_printf ("it carries no "
+      rtf_recording_file_set_state (f, RTF_FILE_UNPROVEN,
+          g_strdup_printf ("it carries no "
               "rtframe mark while %s on the same filesystem does: only its "
               "name ties it to the index beside it (a file put at its name "
               "after the recording?)", o->path));
@@ -1058,24 +868,6 @@ rtf_recording_in_use (const RtfRecording * rec)
     if (rec->files[i].in_use)
       return &rec->files[i];
   return NULL;
-}
-
-RtfRecording *
-rtf_recording_open_settled (const gchar * location, guint64 start_index,
-    guint wait_ms, GError ** error)
-{
-  gint64 end = g_get_monotonic_time () + wait_ms * (gint64) 1000;
-
-  for (;;) {
-    RtfRecording *rec = rtf_recording_open (location, start_index, FALSE,
-        error);
-
-    if (rec == NULL || rtf_recording_in_use (rec) == NULL
-        || g_get_monotonic_time () >= end)
-      return rec;
-    rtf_recording_free (rec);
-    g_usleep (20 * 1000);
-  }
 }
 
 const RtfIndexRecord *

@@ -248,17 +248,6 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
   }
 }
 
-gboolean
-rtf_recover_leftover_holds_none (const RtfRecordingFile * f)
-{
-  if (f->state == RTF_FILE_NEVER_WRITTEN)
-    return TRUE;
-  if (f->state == RTF_FILE_NO_INDEX)
-    return f->index_absent || f->index_empty;
-  return f->state == RTF_FILE_OK && f->index->n_records == 0
-      && f->index->file_bytes == f->index->header.header_size;
-}
-
 /* Its index holds records: its rename was lost (a power cut on a
  * filesystem that did not keep the rename before the file's data) and
  * its frames were reported written (L1 of adversarial review 2) - or a
@@ -322,14 +311,14 @@ rtf_recover_plan_leftover (const RtfRecording * rec,
             "still running"));
   else if (f->state == RTF_FILE_NOT_REGULAR || f->state == RTF_FILE_UNREADABLE)
     refuse (plan, g_strdup_printf ("%s: left as it is", f->why));
-  else if (f->no_marks && rtf_recover_leftover_holds_none (f))
+  else if (f->no_marks && rtf_recording_leftover_holds_none (f))
     refuse_unmarkable_leftover (plan);
   else if (!f->has_mark || f->mark_number != f->number)
     refuse (plan, g_strdup ("named like a file rtframesink prepares, but it "
             "carries no rtframe mark for that file: left as it is"));
   else if ((theirs = mark_not_ours (rec, f)) != NULL)
     refuse (plan, g_strdup_printf ("prepared for a split, %s", theirs));
-  else if (!rtf_recover_leftover_holds_none (f))
+  else if (!rtf_recording_leftover_holds_none (f))
     refuse_leftover_with_frames (f, plan);
   else {
     plan->action = RTF_RECOVER_DELETE;

@@ -55,11 +55,6 @@ void rtf_recover_plan_clear (RtfRecoverPlan * plan);
 void rtf_recover_plan_leftover (const RtfRecording * rec,
     const RtfRecordingFile * f, RtfRecoverPlan * plan);
 
-/* Whether a leftover's index holds no record (nor bytes of one): the
- * sink writes a file's records only once it has its name, so then none of
- * its frames was reported written.  One that holds records lost its
- * rename (a power cut): refused, never deleted. */
-gboolean rtf_recover_leftover_holds_none (const RtfRecordingFile * f);
 
 /* Does it: the data file opened again (same inode, no link followed),
  * locked, its size still what the plan was made for; then cut or

@@ -15,7 +15,6 @@
  * twice, refuse the manifest (each frame would be read twice). */
 #include "rtf-recording.h"
 #include "rtf-pattern.h"
-#include "rtf-recover.h"
 #include "rtf-safe-open.h"
 #include "rtf-spread-manifest.h"
 
@@ -247,7 +246,7 @@ first_still_prepared (const RtfSpreadManifest * m, const gchar * pattern)
     rtf_recording_file_identify (&f, path, m->start_index);
     if (!f.in_use && f.has_mark && f.mark_number == m->start_index
         && rtf_recording_id_equal (&f.mark_id, &m->id)
-        && rtf_recover_leftover_holds_none (&f))
+        && rtf_recording_leftover_holds_none (&f))
       found = g_strdup (path);
     rtf_recording_file_clear (&f);
     g_free (path);
