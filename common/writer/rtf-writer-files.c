@@ -280,31 +280,6 @@ rtf_writer_reserve_ahead (RtfWriter * w)
   o->reserve_len = window;
 }
 
-void
-rtf_writer_reserve_done (RtfWriter * w, RtfOutput * o, gint res)
-{
-  o->reserving = FALSE;
-  if (res < 0) {
-    /* Not fatal: the writes allocate as they go, and a full disk shows up
-     * as ENOSPC on the write that needs the space.  What it allocated
-     * before failing (ext4, XFS keep it) is given back when the file is
-     * sealed: not now, while frames are written there (on ext4 only a
-     * truncate to the size frees blocks past EOF, which would cut a write
-     * that just grew the file).  A refill takes at most half of the room
-     * (reserve_ahead()), so this is another writer filling the disk. */
-    o->reserve_off = TRUE;
-    o->alloc_end = MAX (o->alloc_end, o->reserved_end + o->reserve_len);
-    rtf_writer_log (w, RTF_LOG_INFO, "preallocation stopped at %"
-        G_GUINT64_FORMAT " of %s: %s", o->reserved_end, o->path,
-        g_strerror (-res));
-    return;
-  }
-  o->reserved_end += o->reserve_len;
-  g_mutex_lock (&w->lock);
-  w->stats.bytes_preallocated += o->reserve_len;
-  g_mutex_unlock (&w->lock);
-}
-
 /* ---- durability ------------------------------------------------------ */
 
 /* Submits fdatasyncs of cur's data and index once sync-interval has passed
@@ -336,23 +311,6 @@ rtf_writer_maybe_sync (RtfWriter * w)
     w->ops_in_flight++;
     w->engine->ops->fdatasync (w->engine, o->index_fd, &o->sync_index_tag);
   }
-}
-
-void
-rtf_writer_sync_done (RtfWriter * w, gint res)
-{
-  gint64 took;
-
-  if (res < 0)
-    rtf_writer_fail_at (w, RTF_FAIL_SYNC, -res, NULL, NULL);
-  if (--w->syncs_pending > 0 || w->error)
-    return;
-  took = rtf_clock_now_ns () - w->sync_started;
-  g_mutex_lock (&w->lock);
-  w->stats.frames_durable = MAX (w->stats.frames_durable, w->sync_covers);
-  w->stats.syncs++;
-  w->stats.sync_max_ns = MAX (w->stats.sync_max_ns, took);
-  g_mutex_unlock (&w->lock);
 }
 
 /* ---- sealing ----------------------------------------------------------- */
