@@ -15,6 +15,13 @@
 #define __GST_RTFRAME_SINK_PRIVATE_H__
 
 #include "gstrtframesink.h"
+#include "gstrtframecaps.h"
+#include "gstrtframeenums.h"
+#include "rtf-events.h"
+#include "rtf-recorder.h"
+#include "rtf-upstream-gap.h"
+#include "rtf-writer.h"
+#include "rtf-spread.h"
 
 G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_rtframe_sink_debug);
 
@@ -24,6 +31,8 @@ G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_rtframe_sink_debug);
 /* popped and posted at once by the reporter */
 #define EVENT_BATCH 64
 
+typedef struct _GstRtFrameMapping GstRtFrameMapping;
+
 /* What the element attached to a queue cell: the buffer and its
  * mappings, kept until the writer is done with the frame. */
 struct _GstRtFrameMapping
@@ -32,6 +41,137 @@ struct _GstRtFrameMapping
   GstMemory *mem[RTF_FRAME_MAX_IOV];
   GstMapInfo map[RTF_FRAME_MAX_IOV];
   guint n_map;
+};
+
+/* What a recording was asked with (start-recording, stop-recording, the
+ * record property or the rtframe-record event), kept for the messages
+ * that announce it once the writer has its file */
+#define GST_RTFRAME_RECORD_ASKED 16     /* recordings remembered */
+typedef struct
+{
+  guint64 start_asked, stop_asked;      /* running times; NONE: "now" */
+  guint64 start_from;           /* frames from here on are its */
+  guint prerecorded;            /* frames held that went first */
+  guint64 prerecorded_from;     /* the running time of the oldest */
+  const gchar *stop_reason;     /* static: "stop-recording", "eos", ... */
+} GstRtFrameRecordAsk;
+typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
+
+struct _GstRtFrameSink
+{
+  GstBaseSink parent;
+
+  /* properties, under the object lock */
+  gchar *location;
+  guint max_size_buffers;
+  guint64 max_size_bytes;
+  guint io_depth;
+  GstRtFrameIoEngine io_engine;
+  GstRtFrameDirect direct;
+  guint64 preallocate;
+  guint64 deadline;             /* ns, 0 = none; may change while PLAYING */
+  GstRtFrameLeaky leaky;
+  guint64 stats_interval;
+  gint frame_messages;          /* atomic: the writer thread reads it */
+  GstRtFrameThreadPolicy thread_policy;
+  gint thread_priority;
+  gchar *thread_cpus;
+  /* files: rotation, index, durability, XFS */
+  guint64 max_file_size;
+  guint64 max_file_duration;
+  guint max_files;
+  guint start_index;
+  gboolean index;
+  gboolean checksums;
+  guint64 sync_interval;
+  gboolean realtime;
+  guint64 extent_size_hint;
+  /* event recording (gstrtframerecord.c) */
+  gboolean record;              /* at start; then the recorder's */
+  guint64 pre_record_time;
+  guint64 pre_record_max_bytes;
+  /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer
+   * carries, then the ones of its caps) */
+  GstCaps *reference_timestamp_caps;
+  gchar *refused_caps;          /* the last caps refused and named on the
+                                 * bus (object lock) */
+  gint64 min_free_space;        /* bytes, 0 off, -1 auto */
+  /* several disks, one stream (gstrtframespread.c): NULL or the location
+   * patterns, one per disk (then location is not used) */
+  gchar **locations;
+  GstRtFramePlacement placement;
+  guint64 location_timeout;     /* ns, 0: a slow location is never left */
+
+  /* the memory of the pools it proposes; outlives every writer, which
+   * registers it (GstRtFrameAllocator) */
+  GstAllocator *allocator;
+
+  /* negotiated, streaming thread */
+  GstRtFrameFormat format;
+  gchar *format_text;           /* the caps as text (GRefString), frames
+                                 * carry a reference to the index header */
+  gboolean rotate;              /* location is a pattern (start .. stop) */
+  gint split_pending;           /* atomic: split-now was emitted */
+  GstBufferPool *repack_pool;
+  /* what upstream says of each frame (start .. stop) */
+  RtfGapDetector gaps;          /* frames lost before the sink */
+  GstCaps *reference_caps;      /* the reference timestamps kept: the
+                                 * property's, or the first a buffer had */
+  gchar *reference_text;        /* ... as text (GRefString) for the index
+                                 * header; NULL until known */
+
+  /* running (start .. stop) */
+  RtfWriter *writer;            /* under the object lock */
+  GstRtFrameMapping *mappings;  /* one per queue cell */
+  /* with locations: the spread (under the object lock, like writer, which
+   * is then its first location's; it keeps the other locations' mappings) */
+  RtfSpread *spread;
+  /* frames failed over from a location that failed, waiting for render
+   * (or EOS) to offer them again (redo_lock) */
+  GMutex redo_lock;
+  GQueue redo;
+  GstTask *task;
+  GstRtFrameWriterRun *run;     /* the task's data */
+  RtfThreadStarter helper_threads;      /* the writer's helpers as tasks */
+  guint64 stop_timeout;
+  guint64 frames_repacked;
+  RtfWriterStats last_stats;    /* of the last run, after stop */
+  GstStructure *last_stats_structure;
+
+  /* event recording (gstrtframerecord.c): the recorder (start .. stop,
+   * its own lock), and on the streaming thread the memory frames are held
+   * in (caps .. stop), whether a recording's first frame went, the number
+   * of the last frame handed over */
+  RtfRecorder *recorder;
+  GstBufferPool *hold_pool;
+  guint hold_frames;            /* buffers of hold_pool */
+  guint start_carry;            /* RTF_FRAME_EVENT_START of a recording
+                                 * whose first frame was not taken
+                                 * (streaming thread) */
+  gboolean recording_open;
+  guint64 last_seq;
+  guint64 recordings_marked;    /* recordings whose first frame went */
+  guint64 hold_copies;          /* frames copied into hold_pool */
+  /* what a recording was asked with, for its messages (record_lock) */
+  GMutex record_lock;
+  GstRtFrameRecordAsk asked[GST_RTFRAME_RECORD_ASKED];
+
+  /* frame events: writer/streaming thread -> reporter task -> bus */
+  RtfEvents *events;
+  RtfEvent *event_batch;
+  GstTask *reporter;
+  GRecMutex reporter_task_lock;
+  GMutex report_lock;           /* held while a batch is popped and posted */
+  GMutex file_messages_lock;
+  GQueue file_messages;         /* file-opened/closed, waiting to be posted */
+  gint reporter_stop;
+
+  /* under stats_lock */
+  GMutex stats_lock;
+  gint64 start_ns;
+  guint64 events_overflowed;
+  guint64 interval_bytes;       /* bytes-written at the last stats message */
+  gint64 interval_start;
 };
 
 /* ---- gstrtframesinkprops.c ------------------------------------------- */
