@@ -16,6 +16,7 @@
 #endif
 
 #include "gstrtframesink-private.h"
+#include "gstrtframememory.h"
 #include "gstrtframemessages.h"
 #include "rtf-clock.h"
 
@@ -436,7 +437,7 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
         ok = FALSE;
         continue;
     }
-    if (!gst_rtframe_sink_attach (f, h.data)) {
+    if (!gst_rtframe_sink_attach (self, f, h.data)) {
       gst_rtframe_sink_frame_clear (f);
       rtf_writer_cancel (self->writer, f);
       GST_ELEMENT_ERROR (self, RESOURCE, READ,
@@ -444,9 +445,6 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       ok = FALSE;
       continue;
     }
-    f->format = g_ref_string_acquire (self->format_text);
-    f->reference = self->reference_text ?
-        g_ref_string_acquire (self->reference_text) : NULL;
     if (n++ == 0) {
       /* how far back the recording reaches */
       /* (told before the writer can report the start) */

@@ -206,8 +206,6 @@ void gst_rtframe_sink_stop_reporter (GstRtFrameSink * self);
  * before EOS) */
 void gst_rtframe_sink_post_events (GstRtFrameSink * self);
 void gst_rtframe_sink_free_running_state (GstRtFrameSink * self);
-/* Releases what the element attached to a frame */
-void gst_rtframe_sink_frame_clear (RtfFrame * frame);
 
 /* ---- gstrtframerecord.c ------------------------------------------------ */
 
@@ -276,13 +274,6 @@ void gst_rtframe_sink_writer_stats (GstRtFrameSink * self,
 /* "locations" and "frames-failed-over" into the stats (object lock) */
 void gst_rtframe_sink_spread_stats (GstRtFrameSink * self, GstStructure * s,
     gint64 elapsed_ns);
-
-/* ---- gstrtframesink.c -------------------------------------------------- */
-
-/* Maps a buffer's memories into the frame the writer gave */
-gboolean gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf);
-/* The alignment of memory the sink allocates (direct I/O's) */
-gsize gst_rtframe_sink_memory_alignment (GstRtFrameSink * self);
 
 /* ---- gstrtframemessages.c ---------------------------------------------- */
 

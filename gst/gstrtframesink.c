@@ -34,6 +34,7 @@
 
 #include "gstrtframesink-private.h"
 #include "gstrtframeallocator.h"
+#include "gstrtframememory.h"
 
 #include <errno.h>
 #include <string.h>
@@ -242,10 +243,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   RtfWriterConfig config = { 0 };
   RtfWriterStats st;
   RtfWriter *writer;
-  RtfQueue *queue;
   RtfFailStep step = RTF_FAIL_OPEN;
   gchar *why = NULL, *first, *location;
-  guint i;
   gint err = 0;
 
   GST_OBJECT_LOCK (self);
@@ -359,10 +358,8 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     goto open_failed;
   }
 
-  queue = rtf_writer_get_queue (writer);
-  self->mappings = g_new0 (GstRtFrameMapping, rtf_queue_capacity (queue));
-  for (i = 0; i < rtf_queue_capacity (queue); i++)
-    rtf_queue_cell (queue, i)->user = &self->mappings[i];
+  self->mappings = gst_rtframe_sink_mappings_new (rtf_writer_get_queue
+      (writer));
 
   GST_OBJECT_LOCK (self);
   self->writer = writer;
@@ -702,46 +699,6 @@ layout_changed:
   }
 }
 
-gsize
-gst_rtframe_sink_memory_alignment (GstRtFrameSink * self)
-{
-  RtfWriterStats st;
-  gsize align = 4096;
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer) {
-    gst_rtframe_sink_writer_stats (self, &st, NULL);
-    align = MAX (align, st.mem_align);
-  }
-  GST_OBJECT_UNLOCK (self);
-  return align;
-}
-
-static GstBufferPool *
-new_aligned_pool (GstRtFrameSink * self, GstCaps * caps,
-    const GstRtFrameFormat * format, guint min_buffers,
-    GstAllocationParams * params)
-{
-  GstBufferPool *pool;
-  GstStructure *config;
-
-  gst_allocation_params_init (params);
-  params->align = gst_rtframe_sink_memory_alignment (self) - 1;
-
-  pool = format->is_video ? gst_video_buffer_pool_new () :
-      gst_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, format->frame_size,
-      min_buffers, 0);
-  /* memory the writer can register with its io_uring ring */
-  gst_buffer_pool_config_set_allocator (config, self->allocator, params);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
 /* Offers frames in memory aligned for direct I/O, so the writer can write
  * them from where upstream put them. */
 static gboolean
@@ -765,7 +722,8 @@ gst_rtframe_sink_propose_allocation (GstBaseSink * sink, GstQuery * query)
   min_buffers = MIN (self->io_depth, self->max_size_buffers) + 1 +
       self->hold_frames;
   if (need_pool) {
-    pool = new_aligned_pool (self, caps, &format, min_buffers, &params);
+    pool = gst_rtframe_sink_new_aligned_pool (self, caps, &format,
+        min_buffers, &params);
     if (pool == NULL)
       return FALSE;
     /* its buffers can be held for pre-record without a copy: it has
@@ -878,7 +836,8 @@ repack (GstRtFrameSink * self, GstBuffer * buffer)
   if (self->repack_pool == NULL) {
     GstCaps *caps = gst_video_info_to_caps (&self->format.info);
 
-    self->repack_pool = new_aligned_pool (self, caps, &self->format,
+    self->repack_pool = gst_rtframe_sink_new_aligned_pool (self, caps,
+        &self->format,
         MIN (self->io_depth, self->max_size_buffers) + 1, &params);
     gst_caps_unref (caps);
     if (self->repack_pool == NULL
@@ -955,33 +914,6 @@ origin_of (GstRtFrameSink * self, GstBuffer * buf, RtfFrameOrigin * o)
   if (self->reference_caps == NULL)
     reference_set (self, meta->reference);
   o->reference_ns = meta->timestamp;
-}
-
-/* Maps the buffer's memories into the frame the writer gave: FALSE when
- * one cannot be read, or they do not hold the frame's size (the writer
- * would pad what is missing with zeros) */
-gboolean
-gst_rtframe_sink_attach (RtfFrame * frame, GstBuffer * frame_buf)
-{
-  GstRtFrameMapping *mapping = frame->user;
-  guint i, n_mem;
-  gsize total = 0;
-
-  g_return_val_if_fail (GST_IS_BUFFER (frame_buf), FALSE);
-  n_mem = gst_buffer_n_memory (frame_buf);
-  g_assert (n_mem <= RTF_FRAME_MAX_IOV);
-  mapping->buffer = frame_buf;
-  for (i = 0; i < n_mem; i++) {
-    mapping->mem[i] = gst_buffer_peek_memory (frame_buf, i);
-    if (!gst_memory_map (mapping->mem[i], &mapping->map[i], GST_MAP_READ))
-      return FALSE;
-    mapping->n_map = i + 1;
-    frame->iov[i].iov_base = mapping->map[i].data;
-    frame->iov[i].iov_len = mapping->map[i].size;
-    total += mapping->map[i].size;
-  }
-  frame->n_iov = n_mem;
-  return total == frame->size;
 }
 
 /* The buffer as one frame of the tight layout: itself, or (strided, with a
@@ -1158,11 +1090,8 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
       return GST_FLOW_ERROR;    /* the writer posted the error */
   }
 
-  if (!gst_rtframe_sink_attach (frame, frame_buf))
+  if (!gst_rtframe_sink_attach (self, frame, frame_buf))
     goto map_failed;
-  frame->format = g_ref_string_acquire (self->format_text);
-  frame->reference = self->reference_text ?
-      g_ref_string_acquire (self->reference_text) : NULL;
   frame->flags |= flags;
   /* a split asked for, or a recording's first frame: a new file */
   frame->split = self->rotate

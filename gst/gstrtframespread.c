@@ -10,6 +10,7 @@
 #endif
 
 #include "gstrtframesink-private.h"
+#include "gstrtframememory.h"
 #include "gstrtframemessages.h"
 #include "rtf-spread-manifest.h"
 #include "rtf-spread-names.h"
@@ -314,16 +315,12 @@ take_final_back (GstRtFrameSink * self)
 static void
 attach_mappings (GstRtFrameSink * self, RtfSpread * s)
 {
-  guint i, k, n = rtf_spread_n_locations (s);
+  guint i, n = rtf_spread_n_locations (s);
 
-  for (i = 1; i < n; i++) {
-    RtfQueue *q = rtf_writer_get_queue (rtf_spread_writer (s, i));
-    GstRtFrameMapping *m = g_new0 (GstRtFrameMapping, rtf_queue_capacity (q));
-
-    for (k = 0; k < rtf_queue_capacity (q); k++)
-      rtf_queue_cell (q, k)->user = &m[k];
-    rtf_spread_set_location_user (s, i, m, g_free);
-  }
+  for (i = 1; i < n; i++)
+    rtf_spread_set_location_user (s, i,
+        gst_rtframe_sink_mappings_new (rtf_writer_get_queue (rtf_spread_writer
+                (s, i))), g_free);
 }
 
 /* A location given up at stop has ended its writes (its writer thread):
@@ -591,15 +588,12 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
       redo_free (redo);
       return GST_FLOW_ERROR;
   }
-  if (!gst_rtframe_sink_attach (frame, redo->buffer)) {
+  if (!gst_rtframe_sink_attach (self, frame, redo->buffer)) {
     rtf_writer_cancel (w, frame);
     redo_free (redo);
     return GST_FLOW_ERROR;
   }
   redo->buffer = NULL;          /* the frame's now */
-  frame->format = g_ref_string_acquire (self->format_text);
-  frame->reference = self->reference_text ?
-      g_ref_string_acquire (self->reference_text) : NULL;
   frame->flags = redo->flags | RTF_FRAME_FAILED_OVER;
   rtf_writer_commit (w, frame);
   g_free (redo);

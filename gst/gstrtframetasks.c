@@ -13,6 +13,7 @@
 #endif
 
 #include "gstrtframesink-private.h"
+#include "gstrtframememory.h"
 #include "gstrtframemessages.h"
 #include "rtf-thread.h"
 
@@ -593,32 +594,6 @@ gst_rtframe_sink_stop_reporter (GstRtFrameSink * self)
 /* ---- what the writer tells (its threads, its callback lock held) ------ */
 
 static void
-mapping_clear (GstRtFrameMapping * mapping)
-{
-  guint i;
-
-  for (i = 0; i < mapping->n_map; i++)
-    gst_memory_unmap (mapping->mem[i], &mapping->map[i]);
-  mapping->n_map = 0;
-  gst_clear_buffer (&mapping->buffer);
-}
-
-/* What the element attached to a frame goes back */
-void
-gst_rtframe_sink_frame_clear (RtfFrame * frame)
-{
-  mapping_clear ((GstRtFrameMapping *) frame->user);
-  if (frame->format) {
-    g_ref_string_release ((gchar *) frame->format);
-    frame->format = NULL;
-  }
-  if (frame->reference) {
-    g_ref_string_release ((gchar *) frame->reference);
-    frame->reference = NULL;
-  }
-}
-
-static void
 writer_frame_done (RtfFrame * frame, gpointer user_data)
 {
   GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
@@ -738,7 +713,7 @@ writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
 static void
 writer_frame_unpinned (RtfFrame * frame, gpointer user_data)
 {
-  mapping_clear ((GstRtFrameMapping *) frame->user);
+  gst_rtframe_sink_frame_unpin (frame);
 }
 
 static void
