@@ -8,6 +8,7 @@
 #endif
 
 #include "gstrtframememory.h"
+#include "gstrtframefigures.h"
 #include "gstrtframesink-private.h"
 
 #include <gst/video/video.h>

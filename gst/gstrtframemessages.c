@@ -1,5 +1,5 @@
 /* rtframe: what rtframesink posts - the bus messages about frames and
- * files, its errors, its statistics (the figures themselves:
+ * files, and its errors (its statistics: gstrtframefigures.c and
  * gstrtframestats.c).  Every field is documented in docs/reference.md. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -7,7 +7,6 @@
 
 #include "gstrtframemessages.h"
 #include "gstrtframesink-private.h"
-#include "rtf-clock.h"
 
 #include <errno.h>
 
@@ -328,68 +327,4 @@ gst_rtframe_sink_post_failure (GstRtFrameSink * self,
         ("Error while writing to file \"%s\": %s.", path,
             g_strerror (err)), ("%s failed: %s", what, detail));
   }
-}
-
-/* ---- statistics -------------------------------------------------------- */
-
-GstStructure *
-gst_rtframe_sink_stats (GstRtFrameSink * self, const gchar * name,
-    gboolean interval)
-{
-  RtfWriterLatency *latency = g_new (RtfWriterLatency, 1);
-  RtfWriterStats st;
-  GstStructure *s;
-
-  gst_rtframe_sink_writer_stats (self, &st, latency);
-  s = gst_rtframe_sink_stats_of (self, name, interval, &st, latency);
-  g_free (latency);
-  return s;
-}
-
-GstStructure *
-gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
-    gboolean interval, const RtfWriterStats * st,
-    const RtfWriterLatency * latency)
-{
-  GstRtFrameStatsInput in = { 0 };
-  gint64 now = rtf_clock_now_ns ();
-  GstStructure *s;
-
-  in.writer = st;
-  in.latency = latency;
-  /* with locations, the first (each is in "locations") */
-  in.location = self->locations && self->locations[0] ? self->locations[0] :
-      self->location;
-  in.deadline = self->deadline;
-  in.frames_repacked = self->frames_repacked;
-  in.pre_record_copies = self->hold_copies;
-  g_mutex_lock (&self->stats_lock);
-  in.elapsed_ns = now - self->start_ns;
-  in.events_overflowed = self->events_overflowed;
-  in.interval_bytes = st->bytes_written - self->interval_bytes;
-  in.interval_ns = now - self->interval_start;
-  if (interval) {
-    self->interval_bytes = st->bytes_written;
-    self->interval_start = now;
-  }
-  g_mutex_unlock (&self->stats_lock);
-  s = gst_rtframe_stats_new (name, &in);
-  gst_rtframe_sink_spread_stats (self, s, in.elapsed_ns);
-  return s;
-}
-
-void
-gst_rtframe_sink_post_stats (GstRtFrameSink * self)
-{
-  GstStructure *s;
-
-  GST_OBJECT_LOCK (self);
-  if (self->writer == NULL) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  s = gst_rtframe_sink_stats (self, GST_RTFRAME_MSG_STATS, TRUE);
-  GST_OBJECT_UNLOCK (self);
-  gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self), s));
 }

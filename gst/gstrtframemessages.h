@@ -8,6 +8,8 @@
 #include "rtf-events.h"
 #include "rtf-writer.h"
 #include "gstrtframepath.h"
+/* the rtframesink-stats structure */
+#include "gstrtframestats.h"
 
 G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_MISSED "rtframesink-deadline-missed"
@@ -23,38 +25,6 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
 #define GST_RTFRAME_MSG_LOCATION_LEFT "rtframesink-location-left"
 
-/* What a stats structure is made of (gstrtframestats.c): the writer's
- * figures (common/rtf-stats.h) and what the element adds */
-    typedef struct
-{
-  const gchar *location;
-  guint64 deadline;
-  gint64 elapsed_ns;            /* since start */
-  const RtfWriterStats *writer;
-  const RtfWriterLatency *latency;      /* NULL: no latency fields */
-  guint64 frames_repacked;
-  guint64 pre_record_copies;    /* frames copied to be held */
-  guint64 interval_bytes;       /* written since the last stats message */
-  gint64 interval_ns;
-  guint64 events_overflowed;    /* frame messages not posted (burst) */
-} GstRtFrameStatsInput;
-
-GstStructure *gst_rtframe_stats_new (const gchar * name,
-    const GstRtFrameStatsInput * in);
-
-/* The fields the element adds, with what each is */
-typedef struct
-{
-  const gchar *name;
-  const gchar *doc;
-} GstRtFrameStatsField;
-
-const GstRtFrameStatsField *gst_rtframe_stats_element_fields (guint * n_fields);
-/* The fields locations= adds to the stats, and those of each "location"
- * structure in its "locations" array (gstrtframespread.c) */
-const GstRtFrameStatsField *gst_rtframe_stats_spread_fields (guint * n_fields);
-const GstRtFrameStatsField *gst_rtframe_stats_location_fields (guint *
-    n_fields);
 GstMessage *gst_rtframe_message_missed (GstObject * src,
     const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src,

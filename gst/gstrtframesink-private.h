@@ -268,12 +268,6 @@ RtfOffer gst_rtframe_sink_spread_offer (GstRtFrameSink * self,
 GstFlowReturn gst_rtframe_sink_spread_redo (GstRtFrameSink * self);
 /* EOS: 0, -1 flushing, or an errno */
 gint gst_rtframe_sink_spread_sync (GstRtFrameSink * self);
-/* The stream's figures, from the writer or the spread (object lock) */
-void gst_rtframe_sink_writer_stats (GstRtFrameSink * self,
-    RtfWriterStats * st, RtfWriterLatency * latency);
-/* "locations" and "frames-failed-over" into the stats (object lock) */
-void gst_rtframe_sink_spread_stats (GstRtFrameSink * self, GstStructure * s,
-    gint64 elapsed_ns);
 
 /* ---- gstrtframemessages.c ---------------------------------------------- */
 
@@ -284,15 +278,6 @@ void gst_rtframe_sink_post_open_error (GstRtFrameSink * self,
 /* The writer stopped on an I/O error */
 void gst_rtframe_sink_post_failure (GstRtFrameSink * self,
     const RtfFailure * failure);
-/* The statistics now (call with the object lock, self->writer set); with
- * `interval` the interval figures restart from now */
-GstStructure *gst_rtframe_sink_stats (GstRtFrameSink * self,
-    const gchar * name, gboolean interval);
-/* The same from a snapshot of the writer's figures */
-GstStructure *gst_rtframe_sink_stats_of (GstRtFrameSink * self,
-    const gchar * name, gboolean interval, const RtfWriterStats * st,
-    const RtfWriterLatency * latency);
-void gst_rtframe_sink_post_stats (GstRtFrameSink * self);
 
 G_END_DECLS
 #endif /* __GST_RTFRAME_SINK_PRIVATE_H__ */

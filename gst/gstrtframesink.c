@@ -34,6 +34,7 @@
 
 #include "gstrtframesink-private.h"
 #include "gstrtframeallocator.h"
+#include "gstrtframefigures.h"
 #include "gstrtframememory.h"
 
 #include <errno.h>

@@ -7,6 +7,7 @@
 #endif
 
 #include "gstrtframesink-private.h"
+#include "gstrtframefigures.h"
 #include "gstrtframemessages.h"
 
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug

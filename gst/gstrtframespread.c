@@ -4,7 +4,8 @@
  * manifest beside each location, the other locations' writer threads as
  * tasks), offering each frame to the location placed, offering again the
  * frames of a location that failed, syncing every location at EOS, and
- * the per-location figures and messages. */
+ * the messages of a location that left (its figures:
+ * gstrtframefigures.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -638,79 +639,4 @@ gst_rtframe_sink_spread_sync (GstRtFrameSink * self)
     }
     /* a location failed meanwhile: its frames go to the others */
   }
-}
-
-/* ---- figures (object lock held) ---------------------------------------- */
-
-void
-gst_rtframe_sink_writer_stats (GstRtFrameSink * self, RtfWriterStats * st,
-    RtfWriterLatency * latency)
-{
-  if (self->spread)
-    rtf_spread_get_stats (self->spread, st, latency);
-  else {
-    rtf_writer_get_stats (self->writer, st);
-    if (latency)
-      rtf_writer_get_latency (self->writer, latency);
-  }
-}
-
-static GstStructure *
-location_stats (GstRtFrameSink * self, guint i, gint64 elapsed_ns,
-    RtfWriterLatency * lat)
-{
-  RtfSpreadLocationInfo info;
-  RtfWriterStats st;
-  const RtfHistogram *h = &lat->submit_to_done;
-  GstStructure *s;
-
-  rtf_spread_get_location (self->spread, i, &info, &st, lat);
-  s = gst_structure_new_empty ("location");
-  gst_rtframe_structure_set_path (s, "location",
-      rtf_spread_location (self->spread, i));
-  gst_structure_set (s,
-      "state", G_TYPE_STRING, rtf_location_state_name (info.state),
-      "frames-placed", G_TYPE_UINT64, info.frames_placed,
-      "frames-written", G_TYPE_UINT64, st.frames_written,
-      "frames-durable", G_TYPE_UINT64, st.frames_durable,
-      "frames-missed", G_TYPE_UINT64, st.frames_missed,
-      "frames-failed-over", G_TYPE_UINT64, info.frames_failed_over,
-      "frames-queued", G_TYPE_UINT64, (guint64) st.frames_queued,
-      "frames-in-flight", G_TYPE_UINT64, (guint64) st.frames_in_flight,
-      "bytes-written", G_TYPE_UINT64, st.bytes_written,
-      "write-rate", G_TYPE_UINT64, elapsed_ns > 0 ?
-      (guint64) (st.bytes_written * 1e9 / elapsed_ns) : (guint64) 0,
-      "latency-p50", G_TYPE_UINT64, rtf_histogram_percentile (h, 0.50),
-      "latency-p99", G_TYPE_UINT64, rtf_histogram_percentile (h, 0.99),
-      "latency-max", G_TYPE_UINT64, h->max,
-      "latency-estimate", G_TYPE_UINT64, (guint64) info.latency_estimate_ns,
-      NULL);
-  return s;
-}
-
-/* The per-location figures into the stats structure ("locations": an
- * array of "location" structures; nothing without locations) */
-void
-gst_rtframe_sink_spread_stats (GstRtFrameSink * self, GstStructure * s,
-    gint64 elapsed_ns)
-{
-  GValue list = G_VALUE_INIT;
-  RtfWriterLatency *lat;
-  guint i;
-
-  if (self->spread == NULL)
-    return;
-  lat = g_new (RtfWriterLatency, 1);
-  g_value_init (&list, GST_TYPE_ARRAY);
-  for (i = 0; i < rtf_spread_n_locations (self->spread); i++) {
-    GValue v = G_VALUE_INIT;
-
-    g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, location_stats (self, i, elapsed_ns, lat));
-    gst_value_array_append_and_take_value (&list, &v);
-  }
-  gst_structure_take_value (s, "locations", &list);
-  gst_structure_set (s, "frames-failed-over", G_TYPE_UINT64,
-      rtf_spread_frames_failed_over (self->spread), NULL);
-  g_free (lat);
 }

@@ -6,7 +6,8 @@
 #include "config.h"
 #endif
 
-#include "gstrtframemessages.h"
+#include "gstrtframestats.h"
+#include "gstrtframepath.h"
 
 /* What the element adds to the writer's figures */
 static const GstRtFrameStatsField element_fields[] = {
@@ -35,7 +36,7 @@ gst_rtframe_stats_element_fields (guint * n_fields)
   return element_fields;
 }
 
-/* what locations= adds (gstrtframespread.c fills them) */
+/* what locations= adds (gstrtframefigures.c fills them) */
 static const GstRtFrameStatsField spread_fields[] = {
   {"locations", "one location structure per location, in order"},
   {"frames-failed-over", "frames of a location that failed or stalled, "

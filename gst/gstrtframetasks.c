@@ -13,6 +13,7 @@
 #endif
 
 #include "gstrtframesink-private.h"
+#include "gstrtframefigures.h"
 #include "gstrtframememory.h"
 #include "gstrtframemessages.h"
 #include "rtf-thread.h"
