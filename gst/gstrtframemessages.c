@@ -194,6 +194,19 @@ gst_rtframe_message_disk_space (GstObject * src, const RtfSpaceReport * r)
   return gst_message_new_element (src, s);
 }
 
+/* ---- posted by the reporter ------------------------------------------- */
+
+/* Queues msg for the reporter task, which posts it in order with the
+ * others (a writer's thread never posts on the bus itself) */
+void
+gst_rtframe_sink_queue_message (GstRtFrameSink * self, GstMessage * msg)
+{
+  g_mutex_lock (&self->file_messages_lock);
+  g_queue_push_tail (&self->file_messages, msg);
+  g_mutex_unlock (&self->file_messages_lock);
+  rtf_events_wake (self->events);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 static const gchar *

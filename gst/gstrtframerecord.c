@@ -604,15 +604,9 @@ gst_rtframe_sink_record_flush (GstRtFrameSink * self)
 static void
 push_message (GstRtFrameSink * self, GstStructure * s, const gchar * path)
 {
-  GstMessage *msg;
-
   gst_rtframe_structure_set_path (s, "location", path);
-  msg = gst_message_new_element (GST_OBJECT_CAST (self), s);
-
-  g_mutex_lock (&self->file_messages_lock);
-  g_queue_push_tail (&self->file_messages, msg);
-  g_mutex_unlock (&self->file_messages_lock);
-  rtf_events_wake (self->events);
+  gst_rtframe_sink_queue_message (self,
+      gst_message_new_element (GST_OBJECT_CAST (self), s));
 }
 
 void

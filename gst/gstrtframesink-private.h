@@ -185,8 +185,6 @@ void gst_rtframe_sink_get_property (GObject * object, guint prop_id,
 
 /* ---- gstrtframetasks.c ----------------------------------------------- */
 
-extern const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks;
-
 void gst_rtframe_sink_post_stream_status (GstRtFrameSink * self,
     GstTask * task, GstStreamStatusType type);
 /* The writer's helper threads run as tasks (self->helper_threads) */
@@ -205,7 +203,8 @@ void gst_rtframe_sink_stop_reporter (GstRtFrameSink * self);
 /* Posts what the event ring holds, in order (the reporter task, and
  * before EOS) */
 void gst_rtframe_sink_post_events (GstRtFrameSink * self);
-void gst_rtframe_sink_free_running_state (GstRtFrameSink * self);
+/* The tasks' objects go, once joined (or the writer's given up) */
+void gst_rtframe_sink_release_tasks (GstRtFrameSink * self);
 
 /* ---- gstrtframerecord.c ------------------------------------------------ */
 
@@ -244,14 +243,16 @@ void gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
 
 /* ---- gstrtframespread.c ------------------------------------------------ */
 
-/* start(): the spread over self->locations (config as for one location):
- * its first location's writer, or NULL with what failed (*why: the
+/* start(): the spread over self->locations (config and writer_callbacks as
+ * for one location): its first location's writer, or NULL with what
+ * failed (*why: the
  * locations disagree; *failed_location, *err, *step: a location could
  * not be opened; neither: the error is posted - a manifest's name holds
  * a running or another recording's manifest) */
 RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
-    const RtfWriterConfig * config, gchar ** failed_location, gint * err,
-    RtfFailStep * step, gchar ** why);
+    const RtfWriterConfig * config,
+    const RtfWriterCallbacks * writer_callbacks, gchar ** failed_location,
+    gint * err, RtfFailStep * step, gchar ** why);
 /* The other locations' writer threads: 0 or the errno of their engine */
 gint gst_rtframe_sink_spread_run (GstRtFrameSink * self);
 /* stop(): the other locations get until end_us to finish, then are given
@@ -278,6 +279,8 @@ void gst_rtframe_sink_post_open_error (GstRtFrameSink * self,
 /* The writer stopped on an I/O error */
 void gst_rtframe_sink_post_failure (GstRtFrameSink * self,
     const RtfFailure * failure);
+/* Queues msg for the reporter task, which posts it in order */
+void gst_rtframe_sink_queue_message (GstRtFrameSink * self, GstMessage * msg);
 
 G_END_DECLS
 #endif /* __GST_RTFRAME_SINK_PRIVATE_H__ */

@@ -36,6 +36,7 @@
 #include "gstrtframeallocator.h"
 #include "gstrtframefigures.h"
 #include "gstrtframememory.h"
+#include "gstrtframesinkcallbacks.h"
 
 #include <errno.h>
 #include <string.h>
@@ -237,6 +238,37 @@ reference_set (GstRtFrameSink * self, GstCaps * caps)
   }
 }
 
+/* What start() made goes: the recorder, the writer (or the spread), the
+ * mappings, the tasks' objects, the event ring */
+static void
+free_running_state (GstRtFrameSink * self)
+{
+  RtfWriter *writer;
+
+  /* the event recorder (a failed start never reached stop()) */
+  gst_rtframe_sink_record_end (self);
+  GST_OBJECT_LOCK (self);
+  writer = self->writer;
+  if (writer)
+    gst_rtframe_sink_writer_stats (self, &self->last_stats, NULL);
+  self->writer = NULL;
+  GST_OBJECT_UNLOCK (self);
+
+  /* releases (and unrefs) frames the writer never took; a spread frees
+   * every location's writer, the first (joined by now) included */
+  if (self->spread)
+    gst_rtframe_sink_spread_free (self);
+  else
+    rtf_writer_free (writer);
+  g_free (self->mappings);
+  self->mappings = NULL;
+  gst_rtframe_sink_release_tasks (self);
+  rtf_events_free (self->events);
+  self->events = NULL;
+  g_free (self->event_batch);
+  self->event_batch = NULL;
+}
+
 static gboolean
 gst_rtframe_sink_start (GstBaseSink * sink)
 {
@@ -334,15 +366,15 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   if (self->locations) {
     gchar *failed = NULL;
 
-    writer = gst_rtframe_sink_spread_new (self, &config, &failed, &err, &step,
-        &why);
+    writer = gst_rtframe_sink_spread_new (self, &config,
+        &gst_rtframe_sink_writer_callbacks, &failed, &err, &step, &why);
     if (writer == NULL && why) {
-      gst_rtframe_sink_free_running_state (self);
+      free_running_state (self);
       goto bad_location;
     }
     if (writer == NULL && failed == NULL) {
       /* a manifest's name refused: the error is posted */
-      gst_rtframe_sink_free_running_state (self);
+      free_running_state (self);
       g_free (location);
       return FALSE;
     }
@@ -355,7 +387,7 @@ gst_rtframe_sink_start (GstBaseSink * sink)
         self, &err, &step);
   }
   if (writer == NULL) {
-    gst_rtframe_sink_free_running_state (self);
+    free_running_state (self);
     goto open_failed;
   }
 
@@ -436,7 +468,7 @@ thread_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not start the writer thread."), (NULL));
-    gst_rtframe_sink_free_running_state (self);
+    free_running_state (self);
     g_free (location);
     return FALSE;
   }
@@ -449,7 +481,7 @@ reporter_failed:
     else
       rtf_writer_shutdown (self->writer);
     gst_rtframe_sink_join_writer_task (self);
-    gst_rtframe_sink_free_running_state (self);
+    free_running_state (self);
     g_free (location);
     return FALSE;
   }
@@ -461,7 +493,7 @@ io_uring_failed:
         ("io_uring is not available (%s) and io-engine=io-uring was "
             "requested.", g_strerror (err)), ("io_uring_queue_init failed"));
     gst_rtframe_sink_join_writer_task (self);
-    gst_rtframe_sink_free_running_state (self);
+    free_running_state (self);
     g_free (location);
     return FALSE;
   }
@@ -532,7 +564,7 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
           GST_RTFRAME_MSG_STATS, FALSE);
       GST_OBJECT_UNLOCK (self);
     }
-    gst_rtframe_sink_free_running_state (self);
+    free_running_state (self);
   }
   gst_clear_object (&self->repack_pool);
   memset (&self->format, 0, sizeof (self->format));

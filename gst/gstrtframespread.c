@@ -375,8 +375,8 @@ claim_manifests (GstRtFrameSink * self, Manifests * written)
 
 RtfWriter *
 gst_rtframe_sink_spread_new (GstRtFrameSink * self,
-    const RtfWriterConfig * config, gchar ** failed_location, gint * err,
-    RtfFailStep * step, gchar ** why)
+    const RtfWriterConfig * config, const RtfWriterCallbacks * writer_callbacks,
+    gchar ** failed_location, gint * err, RtfFailStep * step, gchar ** why)
 {
   RtfSpreadCallbacks cb = { 0 };
   RtfSpreadConfig sc = { 0 };
@@ -411,7 +411,7 @@ gst_rtframe_sink_spread_new (GstRtFrameSink * self,
   sc.location_timeout = self->location_timeout;
   sc.deadline = self->deadline;
   /* (the spread keeps its own copy) */
-  cb.writer = gst_rtframe_sink_writer_callbacks;
+  cb.writer = *writer_callbacks;
   cb.location_left = spread_location_left;
   cb.frame_failed_over = spread_frame_failed_over;
   cb.location_released = spread_location_released;

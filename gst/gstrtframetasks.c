@@ -2,19 +2,14 @@
  * (rtf_writer_run()), the reporter task that turns what the writer tells
  * into bus messages, the writer's helper threads as tasks, and a writer
  * given up on at stop (stop-timeout) that ends on its own.  Every thread
- * posts STREAM_STATUS and gets the scheduling asked for.
- *
- * The writer's callbacks (gst_rtframe_sink_writer_callbacks) are here too:
- * they run on the writer's threads with its callback lock held
- * (rtf-writer.h), so they only push to the event ring or queue a message,
- * never post on the bus themselves. */
+ * posts STREAM_STATUS and gets the scheduling asked for.  (What the
+ * writer tells, its callbacks: gstrtframesinkcallbacks.c.) */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstrtframesink-private.h"
 #include "gstrtframefigures.h"
-#include "gstrtframememory.h"
 #include "gstrtframemessages.h"
 #include "rtf-thread.h"
 
@@ -432,28 +427,11 @@ gst_rtframe_sink_abandon_writer (GstRtFrameSink * self, guint64 timeout)
   return TRUE;
 }
 
+/* The tasks' objects go (the writer's joined, or left to end on its own;
+ * the reporter's joined) */
 void
-gst_rtframe_sink_free_running_state (GstRtFrameSink * self)
+gst_rtframe_sink_release_tasks (GstRtFrameSink * self)
 {
-  RtfWriter *writer;
-
-  /* the event recorder (a failed start never reached stop()) */
-  gst_rtframe_sink_record_end (self);
-  GST_OBJECT_LOCK (self);
-  writer = self->writer;
-  if (writer)
-    gst_rtframe_sink_writer_stats (self, &self->last_stats, NULL);
-  self->writer = NULL;
-  GST_OBJECT_UNLOCK (self);
-
-  /* releases (and unrefs) frames the writer never took; a spread frees
-   * every location's writer, the first (joined by now) included */
-  if (self->spread)
-    gst_rtframe_sink_spread_free (self);
-  else
-    rtf_writer_free (writer);
-  g_free (self->mappings);
-  self->mappings = NULL;
   if (self->task) {
     gst_object_unref (self->task);
     self->task = NULL;
@@ -463,10 +441,6 @@ gst_rtframe_sink_free_running_state (GstRtFrameSink * self)
     gst_object_unref (self->reporter);
     self->reporter = NULL;
   }
-  rtf_events_free (self->events);
-  self->events = NULL;
-  g_free (self->event_batch);
-  self->event_batch = NULL;
 }
 
 /* ---- the reporter task ----------------------------------------------- */
@@ -591,169 +565,3 @@ gst_rtframe_sink_stop_reporter (GstRtFrameSink * self)
   rtf_events_wake (self->events);
   join_task (self, self->reporter);
 }
-
-/* ---- what the writer tells (its threads, its callback lock held) ------ */
-
-static void
-writer_frame_done (RtfFrame * frame, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  gst_rtframe_sink_frame_clear (frame);
-  if (frame->state == RTF_FRAME_WRITTEN
-      && g_atomic_int_get (&self->frame_messages))
-    rtf_events_push_written (self->events, frame);
-}
-
-/* A frame dropped (leaky), on the streaming thread: its missed deadline
- * (unless posted before) and a QoS message, through the ring */
-static void
-writer_frame_dropped (const RtfFrameReport * report, gboolean missed_before,
-    gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  GST_DEBUG_OBJECT (self, "dropped frame %" G_GUINT64_FORMAT, report->seq);
-  rtf_events_push (self->events, missed_before ?
-      RTF_EVENT_DROPPED_AFTER_MISS : RTF_EVENT_DROPPED, report);
-}
-
-static void
-writer_failed (const RtfFailure * failure, gpointer user_data)
-{
-  gst_rtframe_sink_post_failure (GST_RTFRAME_SINK (user_data), failure);
-}
-
-/* Queues a file message for the reporter task, which posts them in
- * order */
-static void
-queue_file_message (GstRtFrameSink * self, GstMessage * msg)
-{
-  g_mutex_lock (&self->file_messages_lock);
-  g_queue_push_tail (&self->file_messages, msg);
-  g_mutex_unlock (&self->file_messages_lock);
-  rtf_events_wake (self->events);
-}
-
-/* file-opened/closed: made here (a file changes a few times an hour at
- * most), posted by the reporter task in order */
-static void
-push_file_message (GstRtFrameSink * self, gboolean opened,
-    const RtfFileInfo * info)
-{
-  GST_INFO_OBJECT (self, "%s %s", opened ? "opened" : "closed", info->path);
-  /* one file: EOS says it all */
-  if (!self->rotate)
-    return;
-  queue_file_message (self, gst_rtframe_message_file (GST_OBJECT_CAST (self),
-          opened, info));
-}
-
-static void
-writer_file_opened (const RtfFileInfo * info, gpointer user_data)
-{
-  push_file_message (GST_RTFRAME_SINK (user_data), TRUE, info);
-}
-
-static void
-writer_file_closed (const RtfFileInfo * info, gpointer user_data)
-{
-  push_file_message (GST_RTFRAME_SINK (user_data), FALSE, info);
-}
-
-/* file-deleted: on the file helper thread, like file-closed */
-static void
-writer_file_deleted (const RtfFileDeleted * info, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  GST_INFO_OBJECT (self, "deleted %s (%s)", info->path,
-      rtf_delete_reason_name (info->reason));
-  queue_file_message (self,
-      gst_rtframe_message_file_deleted (GST_OBJECT_CAST (self), info));
-}
-
-/* A level crossed, on the writer thread: through the ring, like the
- * frame events */
-static void
-writer_disk_space (const RtfSpaceReport * report, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push_space (self->events, report);
-}
-
-static void
-writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
-{
-  static const GstDebugLevel levels[] = {
-    GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
-  };
-
-  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
-}
-
-static void
-writer_deadline_missed (const RtfFrameReport * miss, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push (self->events, RTF_EVENT_MISSED, miss);
-}
-
-static void
-writer_late_completion (const RtfFrameReport * miss, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push (self->events, RTF_EVENT_LATE_DONE, miss);
-}
-
-/* A frame written behind a backlog: its buffer goes back now (a camera's
- * pool has few), the frame is reported in order later */
-static void
-writer_frame_unpinned (RtfFrame * frame, gpointer user_data)
-{
-  gst_rtframe_sink_frame_unpin (frame);
-}
-
-static void
-writer_recording_started (const RtfRecordingInfo * info, gpointer user_data)
-{
-  gst_rtframe_sink_recording_started (GST_RTFRAME_SINK (user_data), info);
-}
-
-static void
-writer_recording_stopped (const RtfRecordingInfo * info, gpointer user_data)
-{
-  gst_rtframe_sink_recording_stopped (GST_RTFRAME_SINK (user_data), info);
-}
-
-/* Upstream lost frames (the streaming thread, as it offers the frame
- * after them): the message goes through the ring like the others, so the
- * streaming thread builds no GstStructure and takes no bus lock */
-static void
-writer_upstream_gap (const RtfFrameReport * report,
-    const RtfFrameOrigin * origin, gpointer user_data)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
-
-  rtf_events_push_upstream_gap (self->events, report, origin);
-}
-
-const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
-  .frame_done = writer_frame_done,
-  .frame_dropped = writer_frame_dropped,
-  .failed = writer_failed,
-  .log = writer_log,
-  .deadline_missed = writer_deadline_missed,
-  .late_completion = writer_late_completion,
-  .file_opened = writer_file_opened,
-  .file_closed = writer_file_closed,
-  .frame_unpinned = writer_frame_unpinned,
-  .recording_started = writer_recording_started,
-  .recording_stopped = writer_recording_stopped,
-  .upstream_gap = writer_upstream_gap,
-  .file_deleted = writer_file_deleted,
-  .disk_space = writer_disk_space,
-};
