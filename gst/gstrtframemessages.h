@@ -1,10 +1,11 @@
-/* rtframe: the bus messages rtframesink posts (documented in
- * docs/reference.md) */
+/* rtframe: the bus messages rtframesink posts, and its errors (documented
+ * in docs/reference.md) */
 #ifndef __GST_RTFRAME_MESSAGES_H__
 #define __GST_RTFRAME_MESSAGES_H__
 
 #include <gst/gst.h>
 
+#include "gstrtframesink-private.h"
 #include "rtf-events.h"
 #include "rtf-writer.h"
 #include "gstrtframepath.h"
@@ -40,6 +41,16 @@ GstMessage *gst_rtframe_message_file_deleted (GstObject * src,
     const RtfFileDeleted * info);
 GstMessage *gst_rtframe_message_disk_space (GstObject * src,
     const RtfSpaceReport * r);
+
+/* A file (the first, or the next of a set) could not be opened as asked */
+void gst_rtframe_sink_post_open_error (GstRtFrameSink * self,
+    RtfFailStep step, const gchar * path, gint err, RtfDirectMode direct,
+    const RtfXflags * xflags, const gchar * detail);
+/* The writer stopped on an I/O error */
+void gst_rtframe_sink_post_failure (GstRtFrameSink * self,
+    const RtfFailure * failure);
+/* Queues msg for the reporter task, which posts it in order */
+void gst_rtframe_sink_queue_message (GstRtFrameSink * self, GstMessage * msg);
 
 G_END_DECLS
 #endif /* __GST_RTFRAME_MESSAGES_H__ */

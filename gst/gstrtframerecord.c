@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframerecord.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
 #include "gstrtframemessages.h"

@@ -32,13 +32,18 @@
 #include "config.h"
 #endif
 
+#include "gstrtframesink.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframeallocator.h"
 #include "gstrtframefigures.h"
 #include "gstrtframememory.h"
 #include "gstrtframesinkcallbacks.h"
 #include "gstrtframesinkevents.h"
+#include "gstrtframesinkprops.h"
 #include "gstrtframesinkrender.h"
+#include "gstrtframerecord.h"
+#include "gstrtframespread.h"
+#include "gstrtframetasks.h"
 
 #include <string.h>
 

@@ -12,6 +12,7 @@
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
 #include "gstrtframemessages.h"
+#include "gstrtframerecord.h"
 
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
 

@@ -13,6 +13,9 @@
 #include "gstrtframesink-private.h"
 #include "gstrtframefigures.h"
 #include "gstrtframememory.h"
+#include "gstrtframerecord.h"
+#include "gstrtframespread.h"
+#include "gstrtframetasks.h"
 
 #include <errno.h>
 #include <gst/video/video.h>

@@ -6,9 +6,11 @@
 #include "config.h"
 #endif
 
+#include "gstrtframesinkprops.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframefigures.h"
 #include "gstrtframemessages.h"
+#include "gstrtframerecord.h"
 
 #define GST_CAT_DEFAULT gst_rtframe_sink_debug
 

@@ -13,6 +13,8 @@
 #include "gstrtframesinkrender.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
+#include "gstrtframerecord.h"
+#include "gstrtframespread.h"
 #include "rtf-clock.h"
 
 #include <string.h>

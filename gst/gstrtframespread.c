@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframespread.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
 #include "gstrtframemessages.h"

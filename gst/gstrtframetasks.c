@@ -8,6 +8,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframetasks.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframefigures.h"
 #include "gstrtframemessages.h"
@@ -18,7 +19,7 @@
 
 /* ---- STREAM_STATUS and scheduling ---------------------------------- */
 
-void
+static void
 gst_rtframe_sink_post_stream_status (GstRtFrameSink * self, GstTask * task,
     GstStreamStatusType type)
 {

@@ -1,0 +1,45 @@
+/* rtframe: rtframesink as an event recorder (gstrtframerecord.c): the
+ * requests, frames held for pre-record, a start's backlog, the recording
+ * messages */
+#ifndef __GST_RTFRAME_RECORD_H__
+#define __GST_RTFRAME_RECORD_H__
+
+#include "gstrtframesink-private.h"
+
+G_BEGIN_DECLS
+
+/* Queue cells for a backlog (0: no pre-record) */
+guint gst_rtframe_sink_backlog_cells (GstRtFrameSink * self);
+void gst_rtframe_sink_mark_proposed_pool (GstBufferPool * pool);
+/* start(): the recorder; set_caps(): the memory frames are held in;
+ * stop(): both go, and the frames held */
+void gst_rtframe_sink_record_begin (GstRtFrameSink * self);
+gboolean gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps);
+void gst_rtframe_sink_record_end (GstRtFrameSink * self);
+/* A start or stop asked for (by: who, for the log), at running_time
+ * (NONE: now; in the stream, serialized: exactly the next frame) */
+gboolean gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
+    GstClockTime running_time, gboolean serialized, const gchar * by);
+gboolean gst_rtframe_sink_record_event (GstRtFrameSink * self,
+    GstEvent * event);
+/* Recording, or asked to (object lock held) */
+gboolean gst_rtframe_sink_record_wanted (GstRtFrameSink * self);
+/* render: TRUE when frame_buf is to be written (*flags for it); FALSE when
+ * it was held or let go (taken) or the writer failed (*ret) */
+gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,
+    GstBuffer * frame_buf, const RtfFrameTimes * times,
+    const RtfFrameOrigin * origin, guint * flags, GstFlowReturn * ret);
+void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
+/* The frame render was given the flags for was dropped or refused: a
+ * recording's start goes to the next frame taken */
+void gst_rtframe_sink_record_not_taken (GstRtFrameSink * self, guint flags);
+void gst_rtframe_sink_record_eos (GstRtFrameSink * self);
+void gst_rtframe_sink_record_flush (GstRtFrameSink * self);
+/* The writer's announcements of a recording, made messages */
+void gst_rtframe_sink_recording_started (GstRtFrameSink * self,
+    const RtfRecordingInfo * info);
+void gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
+    const RtfRecordingInfo * info);
+
+G_END_DECLS
+#endif /* __GST_RTFRAME_RECORD_H__ */
