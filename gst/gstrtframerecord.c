@@ -1,6 +1,6 @@
 /* rtframe: rtframesink as an event recorder - the requests (the record
  * property, the start-recording and stop-recording signals, the
- * rtframe-record event) turned into the recorder's (common/rtf-recorder.c),
+ * rtframe-record event) turned into the recorder's (common/frames/rtf-recorder.c),
  * frames held for pre-record in memory the sink owns, a start's backlog
  * handed to the writer ahead of the live frames, and the messages that
  * announce each recording.

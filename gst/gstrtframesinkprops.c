@@ -43,7 +43,7 @@
 #define DEFAULT_PRE_RECORD_MAX_BYTES (512 * 1024 * 1024)
 #define DEFAULT_REFERENCE_TIMESTAMP_CAPS NULL
 /* auto: 1 GiB, or 5% of the filesystem when that is less
- * (common/rtf-space-guard.h) */
+ * (common/files/rtf-space-guard.h) */
 #define DEFAULT_MIN_FREE_SPACE (-1)
 #define DEFAULT_PLACEMENT GST_RTFRAME_PLACEMENT_SOONEST
 #define DEFAULT_LOCATION_TIMEOUT (2 * GST_SECOND)

@@ -120,7 +120,7 @@ stamp_times (GstRtFrameSink * self, RtfFrameTimes * t, GstBuffer * buf,
 }
 
 /* What upstream says of the buffer: its offset, the frames lost before
- * it (common/rtf-upstream-gap.c), its reference timestamp.  Streaming
+ * it (common/frames/rtf-upstream-gap.c), its reference timestamp.  Streaming
  * thread: no allocation but once, when the first reference timestamp
  * fixes which ones are kept (reference-timestamp-caps unset). */
 static void

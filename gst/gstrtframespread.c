@@ -1,5 +1,5 @@
 /* rtframesink's locations: several disks, one stream (locations=).  The
- * spread (common/rtf-spread.c) owns a writer per location and decides
+ * spread (common/spread/rtf-spread.c) owns a writer per location and decides
  * where each frame goes; here is what the element adds: starting it (a
  * manifest beside each location, the other locations' writer threads as
  * tasks), offering each frame to the location placed, offering again the

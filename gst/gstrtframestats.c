@@ -1,5 +1,5 @@
 /* rtframe: the rtframesink-stats structure - the writer's figures, as
- * common/rtf-stats.h lists them, then what the element adds (below).
+ * common/writer/rtf-stats.h lists them, then what the element adds (below).
  * tests/test-stats-table.c holds the structure and docs/reference.md
  * against both lists. */
 #ifdef HAVE_CONFIG_H

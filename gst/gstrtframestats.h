@@ -1,5 +1,5 @@
 /* rtframe: the rtframesink-stats structure, made of the writer's figures
- * (common/rtf-stats.h) and what the element adds - the fields and what
+ * (common/writer/rtf-stats.h) and what the element adds - the fields and what
  * each is (documented in docs/reference.md) */
 #ifndef __GST_RTFRAME_STATS_H__
 #define __GST_RTFRAME_STATS_H__
@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 /* What a stats structure is made of (gstrtframestats.c): the writer's
- * figures (common/rtf-stats.h) and what the element adds */
+ * figures (common/writer/rtf-stats.h) and what the element adds */
 typedef struct
 {
   const gchar *location;

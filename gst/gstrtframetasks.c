@@ -126,7 +126,7 @@ join_task (GstRtFrameSink * self, GstTask * task)
 
 /* ---- the writer's helper threads -------------------------------------- */
 
-/* The writer's helper threads (common/rtf-thread.h): the pwrite engine's
+/* The writer's helper threads (common/util/rtf-thread.h): the pwrite engine's
  * and the file helper of a rotated recording.  They run as tasks like the
  * writer's, named rtframesink-pwrite and rtframesink-files, so they too are
  * announced with STREAM_STATUS (CREATE and DESTROY from the writer thread,
