@@ -178,7 +178,7 @@ name_taken (RtfOutput * o, const RtfOutputConfig * config)
  * writer reserves the rest as it goes (how much each may take: the
  * free-space guard's limit, or with the guard off half of what is free -
  * rtf_space_guard_reserve_share()).  Failure is not fatal, and stops
- * preallocation for this file (as a refill's, rtf_writer_reserve_done()):
+ * preallocation for this file (as a refill's, rtf-writer-submit.c):
  * the writes allocate as they go.  What a failed fallocate allocated
  * before ENOSPC is given back at once: ext4 and XFS keep it (tmpfs undoes
  * it), past EOF, where ext4 does not punch - a truncate to the size does
