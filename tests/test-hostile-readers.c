@@ -2151,6 +2151,25 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   fail_unless (strstr (r.out, "of the recording is missing") == NULL, "%s",
       r.out);
   run_clear (&r);
+  /* two empty files there (a stall on the current file's first frame,
+   * the next open ahead): the last goes, the one left stays (the
+   * adversarial read of 68ae2f7: both went, the location missing) */
+  g_free (index);
+  g_free (next);
+  next = rtf_pattern_format (locs[0], top + 2);
+  write_marked (next, 0, &id, top + 2);
+  index = rtf_index_path (next);
+  fail_unless (g_file_set_contents (index, "", 0, NULL));
+  run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "the only file left at its location");
+  run_clear (&r);
+  fail_unless (!g_file_test (next, G_FILE_TEST_EXISTS));
+  g_free (next);
+  next = rtf_pattern_format (locs[0], top + 1);
+  fail_unless (g_file_test (next, G_FILE_TEST_EXISTS));
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "OK");
+  run_clear (&r);
   g_free (index);
   g_free (next);
   g_free (newest);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "torture-readback.h"
+#include "rtf-pattern.h"
 
 #define problem(v, ...) \
   G_STMT_START { (v)->failed = TRUE; \
@@ -351,21 +352,39 @@ below_read (GHashTable * reported, gconstpointer key, guint64 min_read,
   return min_read;
 }
 
-/* max-files at a killed location: the file the frame at key is in goes
- * once the location's file max-files after it begins - which may be the
- * one after its newest file holding a frame reported written, begun
- * (its first frame placed, the older file unlinked) before the kill let
- * it say so (seed 0xc1caf5093a2a4d22: max-files=1, location 0's only file
- * with frames deleted when its next one began, no frame of it read) */
+/* max-files at a killed location L: file F went once the file max-files
+ * after it began.  Excused only when the plan rotates, and either that
+ * file is older than L's newest holding a frame reported written (which
+ * began, so it rang F out), or F is that newest one and is gone from the
+ * disk whole - the next file began with its first frame in flight and
+ * the kill cut the message off (seed 0xc1caf5093a2a4d22: max-files=1,
+ * location 0's only file with frames deleted, none of it read).  A file
+ * still there that lost frames is never excused here (the adversarial
+ * read of 68ae2f7: the first version excused every frame of the newest
+ * file with max-files=1, rotating or not). */
 static gboolean
-rung_out (const TorturePlan * p, GHashTable * reported, gconstpointer key,
+rung_out (Check * c, guint s, GHashTable * reported, gconstpointer key,
     const guint64 * newest_at)
 {
+  const TorturePlan *p = c->p;
   const TortureWritten *w = g_hash_table_lookup (reported, key);
+  gchar *loc, *path;
+  gboolean gone;
 
-  return p->max_files > 0 && w && w->placed
-      && w->location < MIN_READ_LOCATIONS
-      && w->file + p->max_files <= newest_at[w->location] + 1;
+  if (p->max_files == 0 || !(p->max_file_size || p->max_file_duration)
+      || w == NULL || !w->placed || w->location >= MIN_READ_LOCATIONS)
+    return FALSE;
+  if (w->file + p->max_files <= newest_at[w->location])
+    return TRUE;
+  if (w->file + p->max_files != newest_at[w->location] + 1
+      || w->file != newest_at[w->location])
+    return FALSE;
+  loc = torture_world_location (p, c->w, w->location, s);
+  path = rtf_pattern_format (loc, w->file);
+  gone = !g_file_test (path, G_FILE_TEST_EXISTS);
+  g_free (path);
+  g_free (loc);
+  return gone;
 }
 
 static void
@@ -431,7 +450,7 @@ check_session (Check * c, guint s, const gchar * self)
      * older frames) */
     if (c->killed && s == c->last_session && deletion_possible (p)
         && (k < below_read (reported, key, min_read, min_read_at)
-            || rung_out (p, reported, key, newest_at))) {
+            || rung_out (c, s, reported, key, newest_at))) {
       g_hash_table_add (excused, key);
       continue;
     }
