@@ -2111,7 +2111,6 @@ GST_START_TEST (test_only_file_left_at_location_kept)
 {
   gchar **locs = two_locations ("m-%05d.raw");
   gchar *dir0 = g_path_get_dirname (locs[0]), *m0, *m1, *newest, *next;
-  gchar *index;
   RtfRecordingId id;
   GDir *d;
   const gchar *name;
@@ -2135,10 +2134,7 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   newest = rtf_pattern_format (locs[0], top);
   id = index_id (newest);
   remove_but_manifests (dir0);
-  next = rtf_pattern_format (locs[0], top + 1);
-  write_marked (next, 0, &id, top + 1);
-  index = rtf_index_path (next);
-  fail_unless (g_file_set_contents (index, "", 0, NULL));
+  next = empty_file (locs[0], top + 1, &id);
 
   /* (--allow-gaps: the frames of the file max-files deleted there are
    * numbers missing between the other location's, as after any kill) */
@@ -2154,12 +2150,8 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   /* two empty files there (a stall on the current file's first frame,
    * the next open ahead): the last goes, the one left stays (the
    * adversarial read of 68ae2f7: both went, the location missing) */
-  g_free (index);
   g_free (next);
-  next = rtf_pattern_format (locs[0], top + 2);
-  write_marked (next, 0, &id, top + 2);
-  index = rtf_index_path (next);
-  fail_unless (g_file_set_contents (index, "", 0, NULL));
+  next = empty_file (locs[0], top + 2, &id);
   run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", m0, NULL);
   assert_run (&r, 0, "the only file left at its location");
   run_clear (&r);
@@ -2170,7 +2162,6 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
   assert_run (&r, 0, "OK");
   run_clear (&r);
-  g_free (index);
   g_free (next);
   g_free (newest);
   g_free (m1);
