@@ -497,11 +497,15 @@ claim_name (const gchar * path, const RtfSpreadManifest * m,
 /* The new manifest in a hidden file, locked before a byte is in it (a
  * recording starting meanwhile finds it live once it has the name):
  * its descriptor, or -1 */
+/* The manifest's next version under the hidden name tmp in the directory
+ * dfd holds (written, synced, locked): its descriptor, or -1 with *why
+ * (what was made is gone again) */
 static gint
-write_hidden (const gchar * tmp, const gchar * text, gsize len, gchar ** why)
+write_hidden (gint dfd, const gchar * tmp, const gchar * text, gsize len,
+    gchar ** why)
 {
-  gint fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-      0644);
+  gint fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+      O_CLOEXEC, 0644);
   gint err = 0;
 
   if (fd < 0) {
@@ -517,42 +521,44 @@ write_hidden (const gchar * tmp, const gchar * text, gsize len, gchar ** why)
     return fd;
   *why = g_strdup_printf ("%s: %s", tmp, g_strerror (err));
   close (fd);
-  unlink (tmp);
+  unlinkat (dfd, tmp, 0);
   return -1;
 }
 
-/* tmp at path: over the manifest looked at, or where nothing is (never
- * over what came in between) */
+/* tmp at name (both in the directory dfd holds): over the manifest looked
+ * at, or where nothing is (never over what came in between) */
 static gboolean
-move_to_name (const gchar * tmp, const gchar * path, NameHolds holds,
-    const struct stat *st, gchar ** why)
+move_to_name (gint dfd, const gchar * tmp, const gchar * path,
+    NameHolds holds, const struct stat *st, gchar ** why)
 {
+  gchar *name = g_path_get_basename (path);
+  struct stat now;
   gint err = 0;
 
-  if (holds == NAME_MANIFEST && !rtf_same_file (path, st))
+  if (holds == NAME_MANIFEST && (fstatat (dfd, name, &now,
+              AT_SYMLINK_NOFOLLOW) != 0 || !rtf_same_inode (&now, st)))
     err = EEXIST;
   else if (holds == NAME_MANIFEST)
-    err = rename (tmp, path) < 0 ? errno : 0;
-  else if (renameat2 (AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0)
-    err = errno == EINVAL && rename (tmp, path) == 0 ? 0 : errno;
+    err = renameat (dfd, tmp, dfd, name) < 0 ? errno : 0;
+  else if (renameat2 (dfd, tmp, dfd, name, RENAME_NOREPLACE) < 0)
+    err = errno == EINVAL && renameat (dfd, tmp, dfd, name) == 0 ? 0 : errno;
+  g_free (name);
   if (err == 0)
     return TRUE;
   *why = g_strdup_printf ("%s: %s", path, err == EEXIST ? "something else "
       "was put there meanwhile: left as it is" : g_strerror (err));
-  unlink (tmp);
+  unlinkat (dfd, tmp, 0);
   return FALSE;
 }
 
-/* A hidden name beside path for its next version */
+/* A hidden name (a base name) for path's next version */
 static gchar *
 hidden_name (const gchar * path)
 {
-  gchar *dir = g_path_get_dirname (path), *base = g_path_get_basename (path);
-  gchar *tmp = g_strdup_printf ("%s/.%s.%08x.tmp", dir, base,
-      g_random_int ());
+  gchar *base = g_path_get_basename (path);
+  gchar *tmp = g_strdup_printf (".%s.%08x.tmp", base, g_random_int ());
 
   g_free (base);
-  g_free (dir);
   return tmp;
 }
 
@@ -580,12 +586,12 @@ rtf_spread_manifest_write_held (const gchar * location,
     const RtfSpreadManifest * m, gint * held, gchar ** why)
 {
   RtfSpreadManifest out = { 0 };
-  gchar *self = absolute (location), *path, *tmp = NULL, *text;
+  gchar *self = absolute (location), *path, *tmp = NULL, *text, *dir;
   RtfSpreadManifestClaim claim = RTF_SPREAD_MANIFEST_NOT_ONE;
   struct stat st;
   NameHolds holds;
   gsize len;
-  gint fd;
+  gint fd, dfd = -1;
 
   path = rtf_spread_manifest_path (self);
   manifest_for (m, self, &out);
@@ -599,9 +605,21 @@ rtf_spread_manifest_write_held (const gchar * location,
   claim = claim_name (path, m, &out, held, &holds, &st, why);
   if (claim != RTF_SPREAD_MANIFEST_OURS)
     goto out;
+  /* made, moved and (failing) deleted in the one directory, held: a
+   * directory moved away meanwhile takes the hidden file with it, and
+   * its path no longer reaches it (torture 0xf8e3070e0104877d: left in
+   * the moved directory when the move to the name was refused) */
+  dir = g_path_get_dirname (path);
+  dfd = open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  g_free (dir);
+  if (dfd < 0) {
+    *why = g_strdup_printf ("%s: %s", path, g_strerror (errno));
+    claim = RTF_SPREAD_MANIFEST_FAILED;
+    goto out;
+  }
   tmp = hidden_name (path);
-  fd = write_hidden (tmp, text, len, why);
-  if (fd < 0 || !move_to_name (tmp, path, holds, &st, why)) {
+  fd = write_hidden (dfd, tmp, text, len, why);
+  if (fd < 0 || !move_to_name (dfd, tmp, path, holds, &st, why)) {
     if (fd >= 0)
       close (fd);
     claim = RTF_SPREAD_MANIFEST_FAILED;
@@ -612,6 +630,8 @@ rtf_spread_manifest_write_held (const gchar * location,
     close (*held);
   *held = fd;
 out:
+  if (dfd >= 0)
+    close (dfd);
   rtf_spread_manifest_clear (&out);
   g_free (text);
   g_free (tmp);
