@@ -2162,6 +2162,20 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
   assert_run (&r, 0, "OK");
   run_clear (&r);
+  /* that file killed with its first frame in flight: bytes of it in the
+   * file, its index still empty.  Cut to nothing, not deleted (the
+   * adversarial read of bb79aa8, H1: deleted, exit 0, then verify called
+   * the location missing) */
+  write_marked (next, 3000, &id, top + 1);
+  run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "first frame was still being written");
+  run_clear (&r);
+  fail_unless (g_file_test (next, G_FILE_TEST_EXISTS));
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "OK");
+  fail_unless (strstr (r.out, "of the recording is missing") == NULL, "%s",
+      r.out);
+  run_clear (&r);
   g_free (next);
   g_free (newest);
   g_free (m1);

@@ -106,52 +106,11 @@ apply (RtfRecordingFile * f, const RtfRecoverPlan * plan)
   return 0;
 }
 
-/* A file to delete while a later file of its location stays (its delete
- * failed or was refused): deleted, it would leave a hole in the set, a
- * file missing between files of the recording (adversarial read of
- * ccd141f, F1) - kept, for a second run once the later one is dealt with */
-static void
-refuse_hole (RtfRecoverPlan * plan)
-{
-  if (plan->action != RTF_RECOVER_DELETE)
-    return;
-  g_free (plan->why);
-  plan->action = RTF_RECOVER_REFUSE;
-  plan->needs_force = FALSE;
-  plan->why = g_strdup ("holds no frame reported written, but a later file "
-      "of its set stays: deleted, it would leave a hole in the set; left as "
-      "it is (run rtframe-recover again once that one is dealt with)");
-}
-
-/* A file holding no frame that would be the last of its spread location
- * once this run's deletes are done (every later one gone, no earlier
- * one): deleted, the location would read as a disk lost - kept as it is
- * when never written, cut to its header when it has one (the adversarial
- * read of 68ae2f7: two empty files at a location max-files had emptied,
- * the last deleted, then the one left deleted too, and verify called the
- * location missing) */
-static void
-keep_last_left (const RtfRecordingFile * f, RtfRecoverPlan * plan)
-{
-  if (plan->action != RTF_RECOVER_DELETE)
-    return;
-  if (f->state == RTF_FILE_NEVER_WRITTEN) {
-    g_free (plan->why);
-    plan->action = RTF_RECOVER_WHOLE;
-    plan->why = g_strdup ("empty: the only file left at its location "
-        "(the ones after it deleted, max-files deleted the ones before it); "
-        "kept, it shows the location is there");
-  } else if (f->state == RTF_FILE_OK) {
-    plan->action = plan->cut_bytes || plan->cut_records ? RTF_RECOVER_CUT :
-        RTF_RECOVER_WHOLE;
-  }
-}
-
 /* 0 whole now, 1 left something as it was, 2 could not read or change;
  * *gone: f was deleted (or would be, with --dry-run) */
 static gint
 recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
-    gboolean last_left, gboolean * gone)
+    gboolean * gone)
 {
   RtfRecoverPlan plan;
   RtfCheck c;
@@ -169,10 +128,7 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
   }
   rtf_recover_plan (rec, f, &plan);
   refuse_bad_sums (f, &c, &plan);
-  if (later_stays)
-    refuse_hole (&plan);
-  else if (last_left)
-    keep_last_left (f, &plan);
+  rtf_recover_plan_in_run (rec, f, later_stays, &plan);
   switch (plan.action) {
     case RTF_RECOVER_WHOLE:
       if (plan.why)
@@ -199,6 +155,8 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
           "would cut" : "cut", plan.cut_bytes, plan.cut_records);
       if (f->walk.why)
         printf ("  because: %s\n", f->walk.why);
+      else if (plan.why && !plan.needs_force)
+        printf ("  because: %s\n", plan.why);
       break;
   }
   if (plan.needs_force) {
@@ -313,16 +271,14 @@ main (int argc, char **argv)
    * 0x7e3fbac3a7829dbb) */
   for (i = rec->n_files; i-- > 0;) {
     const RtfRecordingFile *f = &rec->files[i];
-    gboolean gone = FALSE, first;
+    gboolean gone = FALSE;
     gint one;
 
     /* (a spread's files come location by location; a set's are all of
      * location 0) */
     if (i + 1 < rec->n_files && rec->files[i + 1].location != f->location)
       later_stays = FALSE;
-    first = i == 0 || rec->files[i - 1].location != f->location;
-    one = recover_file (rec, &rec->files[i], later_stays, rec->locations
-        && first && !later_stays, &gone);
+    one = recover_file (rec, &rec->files[i], later_stays, &gone);
     ret = MAX (ret, one);
     later_stays = later_stays || !gone;
   }

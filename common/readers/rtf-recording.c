@@ -905,17 +905,3 @@ rtf_recording_is_location_first (const RtfRecording * rec,
 {
   return rec->locations != NULL && f->number == rec->start_index;
 }
-
-gboolean
-rtf_recording_is_location_only (const RtfRecording * rec,
-    const RtfRecordingFile * f)
-{
-  guint i;
-
-  if (rec->locations == NULL)
-    return FALSE;
-  for (i = 0; i < rec->n_files; i++)
-    if (&rec->files[i] != f && rec->files[i].location == f->location)
-      return FALSE;
-  return TRUE;
-}

@@ -156,11 +156,6 @@ void rtf_recording_find_gaps (RtfRecording * rec);
  * with no file is missing) */
 gboolean rtf_recording_is_location_first (const RtfRecording * rec,
     const RtfRecordingFile * f);
-/* f is the only file of its location in a spread: deleted, the location
- * would hold no file, which reads as a disk lost (rtframe-recover keeps
- * it when it holds no frame, as a location's first file) */
-gboolean rtf_recording_is_location_only (const RtfRecording * rec,
-    const RtfRecordingFile * f);
 
 /* The first file of rec that is in use (being written), or NULL */
 const RtfRecordingFile *rtf_recording_in_use (const RtfRecording * rec);

@@ -70,15 +70,6 @@ plan_never_written (const RtfRecording * rec, const RtfRecordingFile * f,
     plan->action = RTF_RECOVER_WHOLE;
     plan->why = g_strdup ("empty: a location's first file, made at start; "
         "kept, it shows the location held no frame");
-  } else if (f->state == RTF_FILE_NEVER_WRITTEN
-      && rtf_recording_is_location_only (rec, f)) {
-    /* the same for the one file max-files left (torture
-     * 0xc1caf5093a2a4d22: its only file with frames went when this one
-     * began, and a kill came before its first frame) */
-    plan->action = RTF_RECOVER_WHOLE;
-    plan->why = g_strdup ("empty: the only file left at its location "
-        "(max-files deleted the ones before it); kept, it shows the "
-        "location is there");
   } else if (!f->has_mark && f->state == RTF_FILE_NO_INDEX) {
     refuse (plan, g_strdup_printf ("%s: not identified as a file of the "
             "recording (nor does it carry rtframesink's mark), left as it is",
@@ -230,8 +221,7 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
    * (U1 of adversarial review 2) - cut, its index's header kept */
   plan->action = f->walk.frames == 0 && f->proof == RTF_PROOF_MARK
       && idx->n_records == 0 && idx->file_bytes == idx->valid_bytes
-      && !rtf_recording_is_location_first (rec, f)
-      && !rtf_recording_is_location_only (rec, f) ?
+      && !rtf_recording_is_location_first (rec, f) ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {
     plan->needs_force = TRUE;
@@ -246,6 +236,81 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     plan->why = g_strdup_printf ("%s, and its index (version 1) does not "
         "name the file it belongs to", f->walk.why);
   }
+}
+
+/* A file to delete while a later file of its location stays (its delete
+ * failed or was refused): deleted, it would leave a hole in the set, a
+ * file missing between files of the recording (adversarial read of
+ * ccd141f, F1) - kept, for a second run once the later one is dealt with */
+static void
+refuse_hole (RtfRecoverPlan * plan)
+{
+  g_free (plan->why);
+  plan->action = RTF_RECOVER_REFUSE;
+  plan->needs_force = FALSE;
+  plan->why = g_strdup ("holds no frame reported written, but a later file "
+      "of its set stays: deleted, it would leave a hole in the set; left as "
+      "it is (run rtframe-recover again once that one is dealt with)");
+}
+
+/* f is the first of its location's files the reader found (max-files
+ * may have deleted the ones before it) */
+static gboolean
+first_left_at_location (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files && &rec->files[i] != f; i++)
+    if (rec->files[i].location == f->location)
+      return FALSE;
+  return TRUE;
+}
+
+/* A file holding no frame that the run would delete as the last of its
+ * spread location (no earlier file, no later one staying): deleted, the
+ * location would read as a disk lost.  Kept instead, as small as a
+ * reader takes for empty: as it is when never written, cut to its
+ * frames (none) when it has an index header, cut to nothing when its
+ * first frame was in flight (its index empty).  Torture
+ * 0xc1caf5093a2a4d22 (max-files deleted the file before it), the
+ * adversarial reads of 68ae2f7 (two empty files there, both deleted) and
+ * of bb79aa8 (H1: one with bytes of its first frame, deleted). */
+static void
+keep_last_left (const RtfRecordingFile * f, RtfRecoverPlan * plan)
+{
+  const gchar *why = "the only file left at its location (max-files "
+      "deleted the ones before it, or it is the first)";
+
+  if (f->state == RTF_FILE_NEVER_WRITTEN) {
+    g_free (plan->why);
+    plan->action = RTF_RECOVER_WHOLE;
+    plan->why = g_strdup_printf ("empty: %s; kept, it shows the location "
+        "is there", why);
+  } else if (f->state == RTF_FILE_OK) {
+    plan->action = plan->cut_bytes || plan->cut_records ? RTF_RECOVER_CUT :
+        RTF_RECOVER_WHOLE;
+  } else {                      /* its index empty, its first frame cut */
+    g_free (plan->why);
+    plan->action = RTF_RECOVER_CUT;
+    plan->keep_bytes = 0;
+    plan->keep_index_bytes = 0;
+    plan->why = g_strdup_printf ("its index is empty: its first frame was "
+        "still being written (%" G_GUINT64_FORMAT " bytes of it reached the "
+        "file); %s: cut to nothing and kept, it shows the location is there",
+        f->data_size, why);
+  }
+}
+
+void
+rtf_recover_plan_in_run (const RtfRecording * rec,
+    const RtfRecordingFile * f, gboolean later_stays, RtfRecoverPlan * plan)
+{
+  if (plan->action != RTF_RECOVER_DELETE)
+    return;
+  if (later_stays)
+    refuse_hole (plan);
+  else if (rec->locations && first_left_at_location (rec, f))
+    keep_last_left (f, plan);
 }
 
 /* Its index holds records: its rename was lost (a power cut on a

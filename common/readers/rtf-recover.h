@@ -47,6 +47,16 @@ void rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     RtfRecoverPlan * plan);
 void rtf_recover_plan_clear (RtfRecoverPlan * plan);
 
+/* Fits f's plan to the run it is part of, which plans a location's files
+ * from its last back to its first (so that a run killed midway leaves no
+ * hole): later_stays, a later file of f's location stays.  A delete is
+ * refused while a later file stays (a hole in the set), and a file with
+ * no frame that would be the last of its spread location is kept, cut
+ * to nothing (deleted, the location would read as a disk lost).  The
+ * one place that rule lives: every run over a recording calls it. */
+void rtf_recover_plan_in_run (const RtfRecording * rec,
+    const RtfRecordingFile * f, gboolean later_stays, RtfRecoverPlan * plan);
+
 /* The same for a hidden prepared file a crash left (rec->leftovers): when
  * its index holds no record, no frame of it was ever reported written (the
  * writer reports a file's frames once it has its name), so it is deleted
