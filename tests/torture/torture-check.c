@@ -352,39 +352,99 @@ below_read (GHashTable * reported, gconstpointer key, guint64 min_read,
   return min_read;
 }
 
+/* What a location's disk held before the readers (and rtframe-recover)
+ * ran, for rung_out(): its newest file holding a frame reported written,
+ * whether that file was gone, and whether the file after it had begun -
+ * its name on the disk, or a file-opened for it (the sink names a file
+ * before max-files deletes the one before it: one file worker, in that
+ * order).  Judged by what was there, not by what recover left (M1 of the
+ * read of bb79aa8: a recover deleting the newest file would have excused
+ * its frames) */
+typedef struct
+{
+  guint64 newest;
+  gboolean newest_gone;
+  gboolean next_began;
+} Rung;
+
+static gboolean
+file_opened (const TortureSession * S, const gchar * path)
+{
+  guint i;
+
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+
+    if (gst_structure_has_name (m, "rtframesink-file-opened")
+        && g_strcmp0 (gst_structure_get_string (m, "location"), path) == 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static void
+look_before_readers (Check * c, guint s, GHashTable * reported, Rung * rung)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  gboolean seen[MIN_READ_LOCATIONS] = { FALSE };
+  guint l;
+
+  memset (rung, 0, MIN_READ_LOCATIONS * sizeof (Rung));
+  g_hash_table_iter_init (&it, reported);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    const TortureWritten *w = value;
+
+    if (w->placed && w->location < MIN_READ_LOCATIONS) {
+      rung[w->location].newest = MAX (rung[w->location].newest, w->file);
+      seen[w->location] = TRUE;
+    }
+  }
+  for (l = 0; l < MIN_READ_LOCATIONS; l++) {
+    gchar *loc, *path, *next;
+
+    if (!seen[l])
+      continue;
+    loc = torture_world_location (c->p, c->w, l, s);
+    path = rtf_pattern_format (loc, rung[l].newest);
+    next = rtf_pattern_format (loc, rung[l].newest + 1);
+    rung[l].newest_gone = !g_file_test (path, G_FILE_TEST_EXISTS);
+    rung[l].next_began = g_file_test (next, G_FILE_TEST_EXISTS)
+        || file_opened (&c->h->s[s], next);
+    g_free (next);
+    g_free (path);
+    g_free (loc);
+  }
+}
+
 /* max-files at a killed location L: file F went once the file max-files
  * after it began.  Excused only when the plan rotates, and either that
  * file is older than L's newest holding a frame reported written (which
- * began, so it rang F out), or F is that newest one and is gone from the
- * disk whole - the next file began with its first frame in flight and
- * the kill cut the message off (seed 0xc1caf5093a2a4d22: max-files=1,
- * location 0's only file with frames deleted, none of it read).  A file
- * still there that lost frames is never excused here (the adversarial
- * read of 68ae2f7: the first version excused every frame of the newest
- * file with max-files=1, rotating or not). */
+ * began, so it rang F out), or F is that newest one, was gone from the
+ * disk whole and the next had begun, before the readers ran - the next
+ * file began with its first frame in flight and the kill cut the message
+ * off (seed 0xc1caf5093a2a4d22: max-files=1, location 0's only file with
+ * frames deleted, none of it read).  A file still there that lost frames
+ * is never excused here (the adversarial read of 68ae2f7: the first
+ * version excused every frame of the newest file with max-files=1,
+ * rotating or not). */
 static gboolean
-rung_out (Check * c, guint s, GHashTable * reported, gconstpointer key,
-    const guint64 * newest_at)
+rung_out (Check * c, GHashTable * reported, gconstpointer key,
+    const Rung * rung)
 {
   const TorturePlan *p = c->p;
   const TortureWritten *w = g_hash_table_lookup (reported, key);
-  gchar *loc, *path;
-  gboolean gone;
+  const Rung *r;
 
   if (p->max_files == 0 || !(p->max_file_size || p->max_file_duration)
       || w == NULL || !w->placed || w->location >= MIN_READ_LOCATIONS)
     return FALSE;
-  if (w->file + p->max_files <= newest_at[w->location])
+  r = &rung[w->location];
+  if (w->file + p->max_files <= r->newest)
     return TRUE;
-  if (w->file + p->max_files != newest_at[w->location] + 1
-      || w->file != newest_at[w->location])
+  if (w->file + p->max_files != r->newest + 1 || w->file != r->newest)
     return FALSE;
-  loc = torture_world_location (p, c->w, w->location, s);
-  path = rtf_pattern_format (loc, w->file);
-  gone = !g_file_test (path, G_FILE_TEST_EXISTS);
-  g_free (path);
-  g_free (loc);
-  return gone;
+  return r->newest_gone && r->next_began;
 }
 
 static void
@@ -400,20 +460,19 @@ check_session (Check * c, guint s, const gchar * self)
   gpointer key;
   GList *missing = NULL, *extra = NULL;
   guint64 min_read = G_MAXUINT64, fw, min_read_at[MIN_READ_LOCATIONS];
-  guint64 newest_at[MIN_READ_LOCATIONS];
+  Rung rung[MIN_READ_LOCATIONS];
   guint i;
 
-  for (i = 0; i < MIN_READ_LOCATIONS; i++) {
+  for (i = 0; i < MIN_READ_LOCATIONS; i++)
     min_read_at[i] = G_MAXUINT64;
-    newest_at[i] = 0;
-  }
+  reported = reported_of (c, S);
+  look_before_readers (c, s, reported, rung);
   torture_readback (p, c->w, s, c->removed, left_empty (c, s), faulted ?
       TORTURE_READ_RECOVER | TORTURE_READ_TAILS : 0, self, &rb);
   if (rb.problems->len)
     problem (v, "%s", rb.problems->str);
   g_string_append (v->notes, rb.notes->str);
 
-  reported = reported_of (c, S);
   excused = g_hash_table_new (g_int64_hash, g_int64_equal);
   excuse_deleted (c, s, reported, excused);
   read = read_set_of (c, S, &rb, reported);
@@ -431,13 +490,6 @@ check_session (Check * c, guint s, const gchar * self)
   }
   g_hash_table_iter_init (&it, reported);
   while (g_hash_table_iter_next (&it, &key, NULL)) {
-    const TortureWritten *w = g_hash_table_lookup (reported, key);
-
-    if (w && w->placed && w->location < MIN_READ_LOCATIONS)
-      newest_at[w->location] = MAX (newest_at[w->location], w->file);
-  }
-  g_hash_table_iter_init (&it, reported);
-  while (g_hash_table_iter_next (&it, &key, NULL)) {
     guint64 k = *(guint64 *) key;
 
     if (g_hash_table_contains (read, key) || g_hash_table_contains (excused,
@@ -450,7 +502,7 @@ check_session (Check * c, guint s, const gchar * self)
      * older frames) */
     if (c->killed && s == c->last_session && deletion_possible (p)
         && (k < below_read (reported, key, min_read, min_read_at)
-            || rung_out (c, s, reported, key, newest_at))) {
+            || rung_out (c, reported, key, rung))) {
       g_hash_table_add (excused, key);
       continue;
     }
