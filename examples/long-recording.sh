@@ -18,7 +18,7 @@ mkdir -p "$dir"
 rm -f "$dir"/cam*-*.raw "$dir"/cam*-*.raw.idx
 
 echo "== record 3 streams into 1-second files, killed after 3.5 s"
-"$build/examples/rtframe-record" --streams 3 --seconds 10 --dir "$dir" \
+"$build/recorder/rtframe-record" --streams 3 --seconds 10 --dir "$dir" \
   --rotate 1 --caps "$caps" --sink-props "checksums=true" > "$dir/record.log" 2>&1 &
 pid=$!
 sleep 3.5

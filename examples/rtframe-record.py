@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """rtframe-record.py: records N live streams with rtframesink from Python
 (PyGObject), watches the bus, prints a status line every second and a summary
-at the end.  Exit status: 0 when every frame was written, 2 when frames were
-dropped or lost, 1 on an error.  The C twin is examples/rtframe-record.c.
+at the end.  Exit status as rtframe-record's: 0 when every frame was
+written, 1 on an error, 2 on bad input (nothing recorded), 3 when frames were
+dropped or lost.  SIGINT (Ctrl-C) and SIGTERM end the recording with EOS (the
+files closed, the summary printed); a second one stops at once.  The
+recorder program users deploy is recorder/ (docs/deploying.md).
 
 With --trigger it records events: the sinks receive every frame but write
 only when triggered - by Enter or SIGUSR1 (now), or --event T (T seconds in,
@@ -11,6 +14,7 @@ trigger and --post-record seconds after it, in cam<N>-event-%05d.raw; every
 stream is given the same running time.  SIGUSR2 stops a recording now."""
 import argparse
 import os
+import time
 import signal
 import sys
 
@@ -36,14 +40,14 @@ def main():
     args = ap.parse_args()
     if args.event and not args.trigger:
         print("--event needs --trigger", file=sys.stderr)
-        return 1
+        return 2
 
     Gst.init(None)
     caps = Gst.Caps.from_string(args.caps)
     ok, fps_n, fps_d = caps.get_structure(0).get_fraction("framerate")
     if not ok or fps_n <= 0:
         print("--caps needs a framerate", file=sys.stderr)
-        return 1
+        return 2
     frames = args.seconds * fps_n // fps_d
     # --trigger: the sinks hold --pre-record seconds and write only events
     name, recording = (("-event-%05d", "record=false pre-record-time="
@@ -55,18 +59,28 @@ def main():
         f"rtframesink name=cam{i} location=\"{args.dir}/cam{i}{name}.raw\" "
         f"stats-interval=1000000000 {recording} {args.sink_props}"
         for i in range(args.streams))
-    pipeline = Gst.parse_launch(desc)
+    try:
+        # a partial pipeline is an error too (a typo in --sink-props)
+        pipeline = Gst.parse_launch_full(desc, None,
+                                         Gst.ParseFlags.FATAL_ERRORS)
+    except GLib.Error as e:
+        print(f"rtframe-record.py: {e.message}", file=sys.stderr)
+        return 2
     loop = GLib.MainLoop()
     last = {}               # stream -> latest rtframesink-stats structure
-    state = {"status": 0, "misses_seen": 0}
+    state = {"status": 0, "misses_seen": 0, "stopping": False,
+             "tick": time.monotonic(), "bytes": 0}
 
     def status_line():
         frames = sum(s.get_uint64("frames-written")[1] for s in last.values())
         misses = sum(s.get_uint64("frames-missed")[1] for s in last.values())
         p99 = max((s.get_uint64("latency-p99")[1] for s in last.values()),
                   default=0)
-        rate = sum(s.get_double("throughput-interval")[1]
-                   for s in last.values())
+        # bytes written since the last line over the time since
+        now, written = time.monotonic(), sum(
+            s.get_uint64("bytes-written")[1] for s in last.values())
+        rate = (written - state["bytes"]) / max(now - state["tick"], 1e-3)
+        state["tick"], state["bytes"] = now, written
         print(f"\rframes {frames}  {rate / 1e6:.0f} MB/s  misses {misses}  "
               f"p99 {p99 / 1e6:.1f} ms   ", end="", flush=True)
 
@@ -79,7 +93,7 @@ def main():
             s = last.get(i)
             if s is None:
                 print(f"cam{i}   (no statistics)")
-                state["status"] = max(state["status"], 1)
+                state["status"] = max(state["status"], 3)
                 continue
             g = lambda f: s.get_uint64(f)[1]  # noqa: E731
             print(f"cam{i:<3} {g('frames-written'):8} {g('frames-dropped'):8} "
@@ -89,7 +103,7 @@ def main():
                   f"{s.get_double('throughput')[1] / 1e6:8.1f} "
                   f"{s.get_string('io-engine'):>9}")
             if g("frames-dropped") or g("frames-lost"):
-                state["status"] = max(state["status"], 2)
+                state["status"] = max(state["status"], 3)
 
     sinks = [pipeline.get_by_name(f"cam{i}") for i in range(args.streams)]
 
@@ -151,7 +165,9 @@ def main():
             i = int(name[3:])
             if s.get_name() == "rtframesink-stats":
                 last[i] = s.copy()
-                status_line()
+            elif not args.trigger and s.get_name().startswith(
+                    "rtframesink-recording-"):
+                pass                # a plain recording is no event
             elif s.get_name() == "rtframesink-recording-started":
                 print(f"\ncam{i}: event {s.get_uint64('number')[1]} started "
                       f"in {s.get_string('location')} "
@@ -183,6 +199,31 @@ def main():
             loop.quit()
         return True
 
+    def on_stop_signal(name):
+        # EOS through every camera: the sinks write what they hold, close
+        # their files and give back the preallocated tail; again: now
+        if state["stopping"]:
+            print(f"\n{name} again: stopping now", file=sys.stderr)
+            state["status"] = max(state["status"], 1)
+            loop.quit()
+            return True
+        state["stopping"] = True
+        print(f"\nstopping ({name}): every camera ends its recording")
+        pipeline.send_event(Gst.Event.new_eos())
+        return True
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT,
+                         on_stop_signal, "SIGINT")
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM,
+                         on_stop_signal, "SIGTERM")
+    def tick():
+        # one line a second, not one a camera's message (a rate over the
+        # moments between two cameras' messages is no rate)
+        if last:
+            status_line()
+        return True
+
+    GLib.timeout_add_seconds(1, tick)
     bus = pipeline.get_bus()
     bus.add_signal_watch()
     bus.connect("message", on_message)

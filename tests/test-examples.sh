@@ -2,7 +2,7 @@
 # Runs the examples as a user would: a clean recording exits 0 and prints a
 # summary; an event recording (--trigger, pre-record) writes exactly the
 # frames of its windows; a recording that drops frames (its output is a FIFO nobody reads
-# for 2 s, leaky=upstream) exits 2; the long-recording walkthrough
+# for 2 s, leaky=upstream) exits 3; the long-recording walkthrough
 # (record 3 rotated streams, SIGKILL, recover, verify, play back with
 # seeks) ends well.  Args: <rtframe-record binary> <.py>
 # <long-recording.sh> <build dir>
@@ -65,7 +65,7 @@ dropping_run() {  # name, command...
   # 2 s; bounded, so an example that fails before opening cannot hang us
   timeout 60 bash -c 'exec 3<"$1"; sleep 2; cat <&3 > /dev/null' _ \
     "$work/drop/cam0.raw" &
-  check "$name dropping" 2 "$@" --streams 1 --seconds 2 --dir "$work/drop" \
+  check "$name dropping" 3 "$@" --streams 1 --seconds 2 --dir "$work/drop" \
     --caps "$big" --sink-props "max-size-buffers=2 leaky=upstream"
   wait
 }

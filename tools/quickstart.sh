@@ -18,10 +18,10 @@ rm -f "$out"/cam*.raw "$out"/cam*.raw.idx
 frames=$((seconds * 20))
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 
-# examples/rtframe-record.c: a status line every second, deadline misses as
-# they happen, a per-stream summary at the end; exit 2 if frames were lost.
+# recorder/rtframe-record: a status line every second, deadline misses as
+# they happen, a per-camera summary at the end; exit 3 if frames were lost.
 status=0
-build/examples/rtframe-record --streams 3 --seconds "$seconds" --dir "$out" \
+build/recorder/rtframe-record --streams 3 --seconds "$seconds" --dir "$out" \
   --caps "$caps" || status=$?
 
 echo

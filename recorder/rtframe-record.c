@@ -1,0 +1,511 @@
+/* rtframe-record: the recorder - cameras given as GStreamer source
+ * descriptions, one rtframesink each, from the command line or a config
+ * file; a status line a second and a summary at the end.
+ *
+ *   rtframe-record [--config FILE] [--source DESC ...] [--streams N]
+ *                  [--seconds S] [--dir DIR] [--caps CAPS]
+ *                  [--sink-props "name=value ..."] [--rotate S]
+ *                  [--trigger [--event T ...] [--pre-record S]
+ *                  [--post-record S]]
+ *
+ * With neither --config nor --source it records the demo: --streams
+ * videotestsrc cameras of the user's workload (3 x 2048x928 P010, 20 Hz)
+ * for --seconds (default 5).
+ *
+ * SIGINT and SIGTERM end every recording with EOS (the files closed,
+ * their preallocated tail given back, the summary printed); a second one
+ * stops at once.  SIGHUP starts a new file at every camera recording to
+ * a pattern.  docs/deploying.md has the config file, the exit statuses
+ * and the signals. */
+#include "config.h"
+#include "rtr-config.h"
+#include "rtr-figures.h"
+#include "rtr-pipeline.h"
+#include "rtr-triggers.h"
+
+#include <glib-unix.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum
+{
+  RUN_STARTING,                 /* going to PLAYING */
+  RUN_RECORDING,                /* PLAYING */
+  RUN_STOPPING,                 /* EOS sent, waiting for it to come out */
+  RUN_ENDED                     /* EOS out, an error, or given up */
+} RunState;
+
+typedef struct
+{
+  RtrConfig *config;
+  GstElement *pipeline;
+  GMainLoop *loop;
+  RtrFigures *figures;
+  RtrTriggers *triggers;        /* events only */
+  RunState state;
+  RtrExit status;
+  guint stop_timer;             /* the stop's EOS waited for until then */
+  guint signals[4];             /* SIGINT, SIGTERM, SIGHUP, the seconds */
+} Recorder;
+
+static void
+end (Recorder * r, RtrExit status)
+{
+  r->state = RUN_ENDED;
+  r->status = MAX (r->status, status);
+  g_main_loop_quit (r->loop);
+}
+
+static gboolean
+on_stop_timeout (gpointer data)
+{
+  Recorder *r = data;
+
+  r->stop_timer = 0;
+  g_printerr ("\nrtframe-record: the cameras did not end within %.1f s of "
+      "the stop (stop-timeout): stopping without waiting; run "
+      "rtframe-verify on the files\n", r->config->stop_timeout);
+  end (r, RTR_EXIT_ERROR);
+  return G_SOURCE_REMOVE;
+}
+
+/* EOS into every source: each sink writes what it holds, closes its
+ * file, gives its preallocated tail back and posts its last figures */
+static void
+stop (Recorder * r, const gchar * why)
+{
+  if (r->state == RUN_STOPPING) {
+    g_printerr ("\nrtframe-record: %s again: stopping now, without "
+        "waiting for the cameras' EOS\n", why);
+    end (r, RTR_EXIT_ERROR);
+    return;
+  }
+  if (r->state == RUN_ENDED)
+    return;
+  g_print ("\nstopping (%s): every camera ends its recording\n", why);
+  r->state = RUN_STOPPING;
+  gst_element_send_event (r->pipeline, gst_event_new_eos ());
+  r->stop_timer = g_timeout_add ((guint) (r->config->stop_timeout * 1000),
+      on_stop_timeout, r);
+}
+
+static gboolean
+on_sigint (gpointer data)
+{
+  stop (data, "SIGINT");
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_sigterm (gpointer data)
+{
+  stop (data, "SIGTERM");
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_seconds (gpointer data)
+{
+  Recorder *r = data;
+
+  r->signals[3] = 0;
+  stop (r, "its time is up");
+  return G_SOURCE_REMOVE;
+}
+
+/* A new file at every camera that records to a pattern */
+static gboolean
+on_sighup (gpointer data)
+{
+  Recorder *r = data;
+  guint i;
+
+  for (i = 0; i < r->config->cameras->len; i++) {
+    const RtrCamera *cam = g_ptr_array_index (r->config->cameras, i);
+    GstElement *sink = rtr_pipeline_sink (r->pipeline, cam);
+
+    if (strchr (cam->location, '%')) {
+      g_signal_emit_by_name (sink, "split-now");
+      g_print ("\n%s: SIGHUP: a new file from the next frame\n", cam->name);
+    } else {
+      g_print ("\n%s: SIGHUP: records one file (no %%d in %s), not split\n",
+          cam->name, cam->location);
+    }
+    gst_object_unref (sink);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_status (gpointer data)
+{
+  Recorder *r = data;
+
+  if (r->state == RUN_RECORDING || r->state == RUN_STOPPING)
+    rtr_figures_print_status (r->figures);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A start that failed ends the run even if no element said why */
+static gboolean
+on_start_failed (gpointer data)
+{
+  Recorder *r = data;
+
+  if (r->state != RUN_ENDED) {
+    g_printerr ("rtframe-record: the pipeline could not start\n");
+    end (r, RTR_EXIT_ERROR);
+  }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_error (Recorder * r, GstMessage * msg)
+{
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  gst_message_parse_error (msg, &err, &dbg);
+  g_printerr ("\nerror from %s: %s (%s)\n", GST_OBJECT_NAME (msg->src),
+      err->message, dbg ? dbg : "");
+  g_error_free (err);
+  g_free (dbg);
+  end (r, RTR_EXIT_ERROR);
+}
+
+static void
+on_state_changed (Recorder * r, GstMessage * msg)
+{
+  GstState old, now;
+
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT (r->pipeline))
+    return;
+  gst_message_parse_state_changed (msg, &old, &now, NULL);
+  if (now == GST_STATE_PLAYING && r->state == RUN_STARTING) {
+    r->state = RUN_RECORDING;
+    rtr_figures_started (r->figures);
+  }
+}
+
+static gboolean
+on_message (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Recorder *r = data;
+
+  if (rtr_figures_take (r->figures, msg))
+    return TRUE;
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_STATE_CHANGED:
+      on_state_changed (r, msg);
+      break;
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      g_printerr ("\nwarning from %s: %s\n", GST_OBJECT_NAME (msg->src),
+          err->message);
+      g_error_free (err);
+      break;
+    }
+    case GST_MESSAGE_ERROR:
+      on_error (r, msg);
+      break;
+    case GST_MESSAGE_EOS:
+      rtr_figures_ended (r->figures);
+      end (r, rtr_figures_print_summary (r->figures));
+      break;
+    default:
+      break;
+  }
+  return TRUE;
+}
+
+/* ---- the command line -------------------------------------------------- */
+
+typedef struct
+{
+  gchar *config;
+  gchar **sources;
+  gint streams;
+  gdouble seconds;
+  gchar *dir;
+  gchar *caps;
+  gchar *sink_props;
+  gint rotate;
+  gboolean events;
+  gchar **event_at;
+  gdouble pre_record;
+  gdouble post_record;
+  gdouble stop_timeout;
+  gboolean version;
+} Options;
+
+static void
+options_clear (Options * o)
+{
+  g_free (o->config);
+  g_strfreev (o->sources);
+  g_free (o->dir);
+  g_free (o->caps);
+  g_free (o->sink_props);
+  g_strfreev (o->event_at);
+}
+
+/* What the command line says over the config file (a number given:
+ * anything but the -1 it starts as) */
+static void
+override (RtrConfig * c, Options * o)
+{
+  if (o->seconds >= 0)
+    c->seconds = o->seconds;
+  if (o->dir) {
+    g_free (c->dir);
+    c->dir = g_strdup (o->dir);
+  }
+  if (o->rotate >= 0)
+    c->rotate = (guint) o->rotate;
+  if (o->events)
+    c->events = TRUE;
+  if (o->event_at) {
+    g_strfreev (c->event_at);
+    c->event_at = g_strdupv (o->event_at);
+  }
+  if (o->pre_record >= 0)
+    c->pre_record = o->pre_record;
+  if (o->post_record >= 0)
+    c->post_record = o->post_record;
+  if (o->stop_timeout >= 0)
+    c->stop_timeout = o->stop_timeout;
+}
+
+/* Events: the sinks hold pre-record seconds and write only what a
+ * trigger asks for */
+static void
+add_event_props (RtrConfig * c)
+{
+  guint i;
+
+  for (i = 0; c->events && i < c->cameras->len; i++) {
+    RtrCamera *cam = g_ptr_array_index (c->cameras, i);
+    guint n = g_strv_length (cam->sink);
+    gchar **props = g_new0 (gchar *, n + 3);
+
+    props[0] = g_strdup ("record=false");
+    props[1] = g_strdup_printf ("pre-record-time=%" G_GUINT64_FORMAT,
+        (guint64) (c->pre_record * GST_SECOND));
+    memcpy (props + 2, cam->sink, n * sizeof (gchar *));
+    g_free (cam->sink);
+    cam->sink = props;
+  }
+}
+
+static void
+add_rotate_props (RtrConfig * c)
+{
+  guint i;
+
+  for (i = 0; c->rotate && i < c->cameras->len; i++) {
+    RtrCamera *cam = g_ptr_array_index (c->cameras, i);
+    guint n = g_strv_length (cam->sink);
+    gchar **props = g_new0 (gchar *, n + 2);
+
+    props[0] = g_strdup_printf ("max-file-duration=%" G_GUINT64_FORMAT,
+        (guint64) c->rotate * GST_SECOND);
+    memcpy (props + 1, cam->sink, n * sizeof (gchar *));
+    g_free (cam->sink);
+    cam->sink = props;
+  }
+}
+
+static RtrConfig *
+config_from (Options * o, GError ** error)
+{
+  RtrConfig *c = rtr_config_new ();
+  guint i;
+  gboolean ok = TRUE;
+
+  if (o->config)
+    ok = rtr_config_load (c, o->config, error);
+  if (ok)
+    override (c, o);
+  for (i = 0; ok && o->sources && o->sources[i]; i++) {
+    gchar *name = g_strdup_printf ("cam%u", c->cameras->len);
+
+    ok = rtr_config_add_camera (c, name, o->sources[i], o->caps, NULL,
+        o->sink_props, error);
+    g_free (name);
+  }
+  if (ok && !o->config && !o->sources)
+    ok = rtr_config_add_demo (c, o->streams, o->caps, o->sink_props, error);
+  else if (ok && o->streams != -1)
+    ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--streams is for "
+        "the demo: with --config or --source the cameras are those");
+  if (ok)
+    ok = rtr_config_check (c, error);
+  if (!ok) {
+    rtr_config_free (c);
+    return NULL;
+  }
+  add_rotate_props (c);
+  add_event_props (c);
+  return c;
+}
+
+static gboolean
+parse (Options * o, int *argc, char ***argv, GError ** error)
+{
+  GOptionEntry entries[] = {
+    {"config", 'c', 0, G_OPTION_ARG_FILENAME, &o->config,
+        "The cameras and settings from this file (docs/deploying.md)", "FILE"},
+    {"source", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sources,
+        "A camera: a GStreamer source description, e.g. \"v4l2src "
+          "device=/dev/video0\" (repeat: cam0, cam1, ...)", "DESC"},
+    {"streams", 0, 0, G_OPTION_ARG_INT, &o->streams,
+        "The demo: this many videotestsrc cameras (default 3)", "N"},
+    {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &o->seconds,
+        "Record this long, then stop (0: until stopped; the demo's default "
+          "5)", "S"},
+    {"dir", 0, 0, G_OPTION_ARG_FILENAME, &o->dir,
+        "Where the cameras' files go (<camera>.raw)", "DIR"},
+    {"caps", 0, 0, G_OPTION_ARG_STRING, &o->caps,
+        "Caps of the --source cameras and the demo's", "CAPS"},
+    {"sink-props", 0, 0, G_OPTION_ARG_STRING, &o->sink_props,
+          "rtframesink properties of the --source cameras and the demo's",
+        "\"NAME=VALUE ...\""},
+    {"rotate", 0, 0, G_OPTION_ARG_INT, &o->rotate,
+        "A new file every S seconds: <camera>-%05d.raw", "S"},
+    {"trigger", 0, 0, G_OPTION_ARG_NONE, &o->events,
+        "Record events only: Enter or SIGUSR1 triggers one (SIGUSR2 "
+          "stops it), each in <camera>-event-%05d.raw", NULL},
+    {"event", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->event_at,
+        "--trigger: a trigger T seconds in (repeat)", "T"},
+    {"pre-record", 0, 0, G_OPTION_ARG_DOUBLE, &o->pre_record,
+        "--trigger: seconds kept from before a trigger (default 2)", "S"},
+    {"post-record", 0, 0, G_OPTION_ARG_DOUBLE, &o->post_record,
+        "--trigger: seconds recorded after a trigger (default 5)", "S"},
+    {"stop-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->stop_timeout,
+        "Seconds a stop waits for the cameras to end (default 10)", "S"},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &o->version,
+        "Print the version and exit", NULL},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- record cameras with "
+      "rtframesink");
+  gboolean ok;
+
+  o->streams = -1;
+  o->seconds = o->pre_record = o->post_record = o->stop_timeout = -1;
+  o->rotate = -1;
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  g_option_context_set_description (ctx, "Exit status: 0 every frame "
+      "offered was written; 1 a recording ended with an error; 2 bad input "
+      "(nothing recorded); 3 recorded, but frames were dropped or lost.");
+  ok = g_option_context_parse (ctx, argc, argv, error);
+  g_option_context_free (ctx);
+  if (ok && *argc > 1) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "unexpected argument \"%s\" "
+        "(a camera is given with --source)", (*argv)[1]);
+    ok = FALSE;
+  }
+  if (ok && o->streams == -1 && !o->config && !o->sources)
+    o->streams = 3;
+  return ok;
+}
+
+static void
+watch (Recorder * r)
+{
+  gst_bus_add_watch (GST_ELEMENT_BUS (r->pipeline), on_message, r);
+  r->signals[0] = g_unix_signal_add (SIGINT, on_sigint, r);
+  r->signals[1] = g_unix_signal_add (SIGTERM, on_sigterm, r);
+  r->signals[2] = g_unix_signal_add (SIGHUP, on_sighup, r);
+  /* the demo counts its frames itself (num-buffers): exact files */
+  if (r->config->seconds > 0 && !g_str_has_prefix (((RtrCamera *)
+              g_ptr_array_index (r->config->cameras, 0))->source,
+          "videotestsrc is-live=true pattern=ball num-buffers="))
+    r->signals[3] = g_timeout_add ((guint) (r->config->seconds * 1000),
+        on_seconds, r);
+  g_timeout_add_seconds (1, on_status, r);
+  if (r->config->events) {
+    r->triggers = rtr_triggers_new (r->config, r->pipeline);
+    rtr_triggers_watch (r->triggers);
+  }
+}
+
+static void
+unwatch (Recorder * r)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (r->signals); i++)
+    if (r->signals[i])
+      g_source_remove (r->signals[i]);
+  if (r->stop_timer)
+    g_source_remove (r->stop_timer);
+  gst_bus_remove_watch (GST_ELEMENT_BUS (r->pipeline));
+  while (g_source_remove_by_user_data (r));     /* the status line's */
+  rtr_triggers_free (r->triggers);
+}
+
+static void
+announce (const RtrConfig * c)
+{
+  guint i;
+
+  g_print ("recording %u camera%s from %s%s\n", c->cameras->len,
+      c->cameras->len == 1 ? "" : "s", c->origin, c->events ?
+      ", events only" : "");
+  for (i = 0; i < c->cameras->len; i++) {
+    const RtrCamera *cam = g_ptr_array_index (c->cameras, i);
+
+    g_print ("  %s: %s%s%s -> %s\n", cam->name, cam->source,
+        cam->caps ? " ! " : "", cam->caps ? cam->caps : "", cam->location);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  Options o = { 0 };
+  Recorder r = { 0 };
+  GError *error = NULL;
+
+  if (!parse (&o, &argc, &argv, &error)) {
+    g_printerr ("rtframe-record: %s\n", error->message);
+    g_error_free (error);
+    options_clear (&o);
+    return RTR_EXIT_USAGE;
+  }
+  if (o.version) {
+    g_print ("rtframe-record %s (%s)\n", VERSION, gst_version_string ());
+    options_clear (&o);
+    return RTR_EXIT_OK;
+  }
+  r.config = config_from (&o, &error);
+  options_clear (&o);
+  if (r.config)
+    r.pipeline = rtr_pipeline_build (r.config, &error);
+  if (r.pipeline == NULL) {
+    g_printerr ("rtframe-record: %s\n", error->message);
+    g_error_free (error);
+    rtr_config_free (r.config);
+    return RTR_EXIT_USAGE;
+  }
+  r.loop = g_main_loop_new (NULL, FALSE);
+  r.figures = rtr_figures_new (r.config);
+  watch (&r);
+  announce (r.config);
+  if (gst_element_set_state (r.pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    g_timeout_add (1000, on_start_failed, &r);  /* its error is on the bus */
+  g_main_loop_run (r.loop);
+  gst_element_set_state (r.pipeline, GST_STATE_NULL);
+  unwatch (&r);
+  gst_object_unref (r.pipeline);
+  g_main_loop_unref (r.loop);
+  rtr_figures_free (r.figures);
+  rtr_config_free (r.config);
+  return r.status;
+}

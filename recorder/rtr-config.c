@@ -1,0 +1,384 @@
+/* rtframe-record: reading what to record */
+#include "rtr-config.h"
+
+#include <gst/gst.h>
+#include <string.h>
+
+G_DEFINE_QUARK (rtr - config - error - quark, rtr_config_error);
+
+/* The user's workload: 2048x928 P010 at 20 Hz (5.7 MB a frame) */
+#define DEMO_CAPS "video/x-raw,format=P010_10LE,width=2048,height=928," \
+  "framerate=20/1"
+#define DEFAULT_STOP_TIMEOUT 10.0
+
+static void
+camera_free (gpointer data)
+{
+  RtrCamera *cam = data;
+
+  g_free (cam->name);
+  g_free (cam->source);
+  g_free (cam->caps);
+  g_free (cam->location);
+  g_strfreev (cam->sink);
+  g_free (cam);
+}
+
+RtrConfig *
+rtr_config_new (void)
+{
+  RtrConfig *c = g_new0 (RtrConfig, 1);
+
+  c->cameras = g_ptr_array_new_with_free_func (camera_free);
+  c->dir = g_strdup (".");
+  c->pre_record = 2;
+  c->post_record = 5;
+  c->stop_timeout = DEFAULT_STOP_TIMEOUT;
+  c->origin = g_strdup ("the command line");
+  return c;
+}
+
+void
+rtr_config_free (RtrConfig * c)
+{
+  if (c == NULL)
+    return;
+  g_ptr_array_unref (c->cameras);
+  g_free (c->dir);
+  g_strfreev (c->event_at);
+  g_free (c->origin);
+  g_free (c);
+}
+
+static gboolean
+bad (GError ** error, const gchar * format, ...)
+G_GNUC_PRINTF (2, 3);
+
+     static gboolean bad (GError ** error, const gchar * format, ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  g_propagate_error (error, g_error_new_valist (RTR_CONFIG_ERROR, 0, format,
+          ap));
+  va_end (ap);
+  return FALSE;
+}
+
+/* name=value words, each checked for its '=' (the values are checked
+ * against the element's properties when the pipeline is built) */
+static gboolean
+split_props (const gchar * text, gchar *** props, GError ** error)
+{
+  GError *err = NULL;
+  guint i;
+
+  gchar *trimmed = g_strstrip (g_strdup (text ? text : ""));
+  gboolean empty = *trimmed == '\0';
+
+  g_free (trimmed);
+  *props = NULL;
+  if (empty) {
+    *props = g_new0 (gchar *, 1);
+    return TRUE;
+  }
+  if (!g_shell_parse_argv (text, NULL, props, &err)) {
+    bad (error, "sink properties \"%s\": %s", text, err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  for (i = 0; (*props)[i]; i++) {
+    const gchar *eq = strchr ((*props)[i], '=');
+
+    if (eq == NULL || eq == (*props)[i]) {
+      bad (error, "sink property \"%s\": not name=value", (*props)[i]);
+      g_clear_pointer (props, g_strfreev);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+valid_name (const gchar * name)
+{
+  const gchar *p;
+
+  if (name == NULL || *name == '\0' || strlen (name) > 64)
+    return FALSE;
+  for (p = name; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+rtr_config_add_camera (RtrConfig * c, const gchar * name,
+    const gchar * source, const gchar * caps, const gchar * location,
+    const gchar * sink_props, GError ** error)
+{
+  RtrCamera *cam;
+  gchar **props;
+
+  if (!valid_name (name))
+    return bad (error, "camera \"%s\": a name is 1-64 letters, digits, '-' "
+        "or '_' (it names the sink and its files)", name ? name : "");
+  if (source == NULL || *source == '\0')
+    return bad (error, "camera %s: no source (a GStreamer source "
+        "description, e.g. \"v4l2src device=/dev/video0\")", name);
+  if (c->cameras->len >= RTR_MAX_CAMERAS)
+    return bad (error, "camera %s: at most %d cameras", name, RTR_MAX_CAMERAS);
+  if (!split_props (sink_props, &props, error))
+    return FALSE;
+  cam = g_new0 (RtrCamera, 1);
+  cam->name = g_strdup (name);
+  cam->source = g_strdup (source);
+  cam->caps = caps && *caps ? g_strdup (caps) : NULL;
+  cam->location = location && *location ? g_strdup (location) : NULL;
+  cam->sink = props;
+  g_ptr_array_add (c->cameras, cam);
+  return TRUE;
+}
+
+gboolean
+rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
+    const gchar * sink_props, GError ** error)
+{
+  GstCaps *parsed = gst_caps_from_string (caps ? caps : DEMO_CAPS);
+  gint fps_n = 0, fps_d = 1;
+  guint i;
+
+  if (parsed == NULL || gst_caps_get_size (parsed) == 0
+      || !gst_structure_get_fraction (gst_caps_get_structure (parsed, 0),
+          "framerate", &fps_n, &fps_d) || fps_n <= 0 || fps_d <= 0) {
+    if (parsed)
+      gst_caps_unref (parsed);
+    return bad (error, "--caps \"%s\": caps with a framerate, e.g. %s",
+        caps ? caps : "", DEMO_CAPS);
+  }
+  gst_caps_unref (parsed);
+  if (n < 1 || n > RTR_MAX_CAMERAS)
+    return bad (error, "--streams %u: 1 to %d", n, RTR_MAX_CAMERAS);
+  if (c->seconds <= 0)
+    c->seconds = 5;
+  for (i = 0; i < n; i++) {
+    gchar *name = g_strdup_printf ("cam%u", i);
+    /* a frame count, not a timer: the demo's files are exact */
+    gchar *src = g_strdup_printf ("videotestsrc is-live=true pattern=ball "
+        "num-buffers=%" G_GINT64_FORMAT " foreground-color=%u",
+        (gint64) (c->seconds * fps_n / fps_d + 0.5),
+        0xff000000u | (0xffu << (8 * (i % 3))));
+    gboolean ok = rtr_config_add_camera (c, name, src, caps ? caps :
+        DEMO_CAPS, NULL, sink_props, error);
+
+    g_free (src);
+    g_free (name);
+    if (!ok)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- the config file ------------------------------------------------- */
+
+static const gchar *const recorder_keys[] = {
+  "dir", "seconds", "rotate", "events", "pre-record", "post-record",
+  "event", "stop-timeout", NULL
+};
+
+static const gchar *const camera_keys[] = {
+  "source", "caps", "location", "sink", NULL
+};
+
+static gboolean
+known_keys (GKeyFile * kf, const gchar * group, const gchar * const *known,
+    const gchar * path, GError ** error)
+{
+  gchar **keys = g_key_file_get_keys (kf, group, NULL, NULL);
+  guint i;
+
+  for (i = 0; keys && keys[i]; i++)
+    if (!g_strv_contains (known, keys[i])) {
+      gchar *all = g_strjoinv (", ", (gchar **) known);
+
+      bad (error, "%s: [%s]: unknown key \"%s\" (known: %s)", path, group,
+          keys[i], all);
+      g_free (all);
+      g_strfreev (keys);
+      return FALSE;
+    }
+  g_strfreev (keys);
+  return TRUE;
+}
+
+/* A number of a key, when there; FALSE with *error when not a number */
+static gboolean
+get_double (GKeyFile * kf, const gchar * group, const gchar * key,
+    gdouble * v, const gchar * path, GError ** error)
+{
+  GError *err = NULL;
+  gdouble d;
+
+  if (!g_key_file_has_key (kf, group, key, NULL))
+    return TRUE;
+  d = g_key_file_get_double (kf, group, key, &err);
+  if (err) {
+    bad (error, "%s: [%s] %s: %s", path, group, key, err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  *v = d;
+  return TRUE;
+}
+
+static gboolean
+load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
+    GError ** error)
+{
+  const gchar *g = "recorder";
+  gdouble rotate = c->rotate;
+  GError *err = NULL;
+
+  if (!g_key_file_has_group (kf, g))
+    return TRUE;
+  if (!known_keys (kf, g, recorder_keys, path, error))
+    return FALSE;
+  if (g_key_file_has_key (kf, g, "dir", NULL)) {
+    g_free (c->dir);
+    c->dir = g_key_file_get_string (kf, g, "dir", NULL);
+  }
+  if (!get_double (kf, g, "seconds", &c->seconds, path, error)
+      || !get_double (kf, g, "rotate", &rotate, path, error)
+      || !get_double (kf, g, "pre-record", &c->pre_record, path, error)
+      || !get_double (kf, g, "post-record", &c->post_record, path, error)
+      || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error))
+    return FALSE;
+  if (rotate < 0 || rotate > G_MAXUINT || rotate != (guint) rotate)
+    return bad (error, "%s: [recorder] rotate: whole seconds", path);
+  c->rotate = (guint) rotate;
+  if (g_key_file_has_key (kf, g, "events", NULL)) {
+    c->events = g_key_file_get_boolean (kf, g, "events", &err);
+    if (err) {
+      bad (error, "%s: [recorder] events: %s", path, err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+  }
+  if (g_key_file_has_key (kf, g, "event", NULL)) {
+    g_strfreev (c->event_at);
+    c->event_at = g_key_file_get_string_list (kf, g, "event", NULL, NULL);
+  }
+  return TRUE;
+}
+
+static gboolean
+load_camera (RtrConfig * c, GKeyFile * kf, const gchar * group,
+    const gchar * path, GError ** error)
+{
+  gchar *source, *caps, *location, *sink;
+  gboolean ok;
+
+  if (!known_keys (kf, group, camera_keys, path, error))
+    return FALSE;
+  source = g_key_file_get_string (kf, group, "source", NULL);
+  caps = g_key_file_get_string (kf, group, "caps", NULL);
+  location = g_key_file_get_string (kf, group, "location", NULL);
+  sink = g_key_file_get_string (kf, group, "sink", NULL);
+  ok = rtr_config_add_camera (c, group + strlen ("camera "), source, caps,
+      location, sink, error);
+  if (!ok)
+    g_prefix_error (error, "%s: [%s]: ", path, group);
+  g_free (source);
+  g_free (caps);
+  g_free (location);
+  g_free (sink);
+  return ok;
+}
+
+gboolean
+rtr_config_load (RtrConfig * c, const gchar * path, GError ** error)
+{
+  GKeyFile *kf = g_key_file_new ();
+  gchar **groups = NULL;
+  gboolean ok = TRUE;
+  guint i;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, error)) {
+    g_prefix_error (error, "%s: ", path);
+    g_key_file_free (kf);
+    return FALSE;
+  }
+  g_free (c->origin);
+  c->origin = g_strdup (path);
+  groups = g_key_file_get_groups (kf, NULL);
+  ok = load_recorder (c, kf, path, error);
+  for (i = 0; ok && groups[i]; i++) {
+    if (g_str_equal (groups[i], "recorder"))
+      continue;
+    if (g_str_has_prefix (groups[i], "camera "))
+      ok = load_camera (c, kf, groups[i], path, error);
+    else
+      ok = bad (error, "%s: unknown group [%s] (known: [recorder], "
+          "[camera NAME])", path, groups[i]);
+  }
+  if (ok && c->cameras->len == 0)
+    ok = bad (error, "%s: no camera (a [camera NAME] group with a source)",
+        path);
+  g_strfreev (groups);
+  g_key_file_free (kf);
+  return ok;
+}
+
+/* ---- together ---------------------------------------------------------- */
+
+static gchar *
+default_location (const RtrConfig * c, const RtrCamera * cam)
+{
+  const gchar *tail = c->events ? "-event-%05d.raw" : c->rotate ?
+      "-%05d.raw" : ".raw";
+  gchar *base = g_strconcat (cam->name, tail, NULL);
+  gchar *path = g_build_filename (c->dir, base, NULL);
+
+  g_free (base);
+  return path;
+}
+
+gboolean
+rtr_config_check (RtrConfig * c, GError ** error)
+{
+  guint i, j;
+
+  if (c->cameras->len == 0)
+    return bad (error, "no camera");
+  if (c->seconds < 0 || c->pre_record < 0 || c->post_record <= 0
+      || c->stop_timeout <= 0)
+    return bad (error, "seconds >= 0, pre-record >= 0, post-record > 0 and "
+        "stop-timeout > 0");
+  if (c->event_at && !c->events)
+    return bad (error, "timed events need events recording (--trigger, or "
+        "events=true)");
+  for (i = 0; c->event_at && c->event_at[i]; i++) {
+    gchar *end = NULL;
+    gdouble t = g_ascii_strtod (c->event_at[i], &end);
+
+    if (end == c->event_at[i] || *end != '\0' || t < 0)
+      return bad (error, "event \"%s\": seconds from the start",
+          c->event_at[i]);
+  }
+  for (i = 0; i < c->cameras->len; i++) {
+    RtrCamera *a = g_ptr_array_index (c->cameras, i);
+
+    if (a->location == NULL)
+      a->location = default_location (c, a);
+    for (j = 0; j < i; j++) {
+      RtrCamera *b = g_ptr_array_index (c->cameras, j);
+
+      if (g_str_equal (a->name, b->name))
+        return bad (error, "two cameras are named %s", a->name);
+      if (g_str_equal (a->location, b->location))
+        return bad (error, "cameras %s and %s record to the same location "
+            "%s", b->name, a->name, a->location);
+    }
+  }
+  return TRUE;
+}

@@ -1,0 +1,73 @@
+/* rtframe-record: what to record - the cameras, each a GStreamer source
+ * description with its caps and its rtframesink's properties, and how -
+ * from the command line or a config file (a GLib key file; examples/ has
+ * one per common rig).  The pipeline is built and checked in
+ * rtr-pipeline.c; here only the words are read. */
+#ifndef __RTR_CONFIG_H__
+#define __RTR_CONFIG_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define RTR_MAX_CAMERAS 16
+
+/* Exit statuses (docs/deploying.md) */
+typedef enum
+{
+  RTR_EXIT_OK = 0,              /* every frame offered was written */
+  RTR_EXIT_ERROR = 1,           /* a recording ended with an error */
+  RTR_EXIT_USAGE = 2,           /* bad input: nothing was recorded */
+  RTR_EXIT_FRAMES = 3           /* recorded, but frames were dropped or lost */
+} RtrExit;
+
+typedef struct
+{
+  gchar *name;                  /* the sink's name: cam0, left, ... */
+  gchar *source;                /* a source description, as gst-launch's */
+  gchar *caps;                  /* caps between source and sink, or NULL */
+  gchar *location;              /* rtframesink's location */
+  gchar **sink;                 /* rtframesink properties, "name=value" */
+} RtrCamera;
+
+typedef struct
+{
+  GPtrArray *cameras;           /* RtrCamera */
+  gchar *dir;                   /* where default locations go */
+  gdouble seconds;              /* then EOS; 0: until stopped */
+  guint rotate;                 /* a new file every S seconds, 0: one */
+  gboolean events;              /* record only what a trigger asks */
+  gdouble pre_record;           /* events: seconds kept from before */
+  gdouble post_record;          /* events: seconds after a trigger */
+  gchar **event_at;             /* events: triggers at these seconds */
+  gdouble stop_timeout;         /* a stop's EOS waited for, seconds */
+  gchar *origin;                /* "the command line" or the file's path */
+} RtrConfig;
+
+RtrConfig *rtr_config_new (void);
+void rtr_config_free (RtrConfig * c);
+
+/* Reads a config file: a [recorder] group and one [camera NAME] group a
+ * camera.  Unknown groups and keys are errors (a typo records nothing
+ * rather than the wrong thing).  FALSE with *error set. */
+gboolean rtr_config_load (RtrConfig * c, const gchar * path, GError ** error);
+
+/* Adds a camera; sink_props is a shell-quoted list of name=value */
+gboolean rtr_config_add_camera (RtrConfig * c, const gchar * name,
+    const gchar * source, const gchar * caps, const gchar * location,
+    const gchar * sink_props, GError ** error);
+
+/* The demo: n videotestsrc cameras at caps (frames for c->seconds) */
+gboolean rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
+    const gchar * sink_props, GError ** error);
+
+/* Checks what goes together (names unique, times sane); fills default
+ * locations in c->dir */
+gboolean rtr_config_check (RtrConfig * c, GError ** error);
+
+#define RTR_CONFIG_ERROR (rtr_config_error_quark ())
+GQuark rtr_config_error_quark (void);
+
+G_END_DECLS
+
+#endif /* __RTR_CONFIG_H__ */

@@ -1,0 +1,214 @@
+/* rtframe-record: each camera's figures, and the lines made of them */
+#include "rtr-figures.h"
+
+#include <stdio.h>
+
+/* deadline misses printed one by one before only the count shows */
+#define MISSES_PRINTED 5
+
+RtrFigures *
+rtr_figures_new (const RtrConfig * c)
+{
+  RtrFigures *f = g_new0 (RtrFigures, 1);
+  guint i;
+
+  f->cameras = g_ptr_array_new ();
+  for (i = 0; i < c->cameras->len; i++) {
+    RtrCameraFigures *cf = g_new0 (RtrCameraFigures, 1);
+
+    cf->cam = g_ptr_array_index (c->cameras, i);
+    g_ptr_array_add (f->cameras, cf);
+  }
+  f->events = c->events;
+  return f;
+}
+
+void
+rtr_figures_free (RtrFigures * f)
+{
+  guint i;
+
+  if (f == NULL)
+    return;
+  for (i = 0; i < f->cameras->len; i++) {
+    RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+
+    if (cf->stats)
+      gst_structure_free (cf->stats);
+    g_free (cf->file);
+    g_free (cf);
+  }
+  g_ptr_array_unref (f->cameras);
+  g_free (f);
+}
+
+void
+rtr_figures_started (RtrFigures * f)
+{
+  if (f->started == 0)
+    f->started = f->last_tick = g_get_monotonic_time ();
+}
+
+void
+rtr_figures_ended (RtrFigures * f)
+{
+  if (f->ended == 0)
+    f->ended = g_get_monotonic_time ();
+}
+
+static guint64
+u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = 0;
+
+  if (s)
+    gst_structure_get_uint64 (s, field, &v);
+  return v;
+}
+
+static RtrCameraFigures *
+camera_of (RtrFigures * f, GstMessage * msg)
+{
+  const gchar *name = GST_OBJECT_NAME (GST_MESSAGE_SRC (msg));
+  guint i;
+
+  for (i = 0; i < f->cameras->len; i++) {
+    RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+
+    if (g_strcmp0 (cf->cam->name, name) == 0)
+      return cf;
+  }
+  return NULL;
+}
+
+/* Started and stopped: told as events only when the recording is of
+ * events (a plain recording's start is no event) */
+static void
+print_recording (RtrFigures * f, RtrCameraFigures * cf, const GstStructure * s)
+{
+  guint64 number = u64 (s, "number"), frames = 0, held = 0;
+  guint held_started = 0;
+
+  if (!f->events)
+    return;
+  if (gst_structure_has_name (s, "rtframesink-recording-started")) {
+    gst_structure_get_uint (s, "prerecorded-frames", &held_started);
+    g_print ("\n%s: event %" G_GUINT64_FORMAT " started in %s (%u frames "
+        "from before the trigger)\n", cf->cam->name, number,
+        gst_structure_get_string (s, "location"), held_started);
+  } else {
+    frames = u64 (s, "frames");
+    held = u64 (s, "prerecorded-frames");
+    g_print ("\n%s: event %" G_GUINT64_FORMAT " stopped (%s): %"
+        G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT " of them held\n",
+        cf->cam->name, number, gst_structure_get_string (s, "reason"),
+        frames, held);
+  }
+}
+
+static void
+print_miss (RtrFigures * f, RtrCameraFigures * cf, const GstStructure * s)
+{
+  gint64 lateness = 0;
+
+  cf->misses_told++;
+  if (f->misses_printed++ >= MISSES_PRINTED)
+    return;
+  gst_structure_get_int64 (s, "lateness", &lateness);
+  g_print ("\n%s: frame %" G_GUINT64_FORMAT " missed its deadline (%s, "
+      "%.1f ms late)%s\n", cf->cam->name, u64 (s, "frame"),
+      gst_structure_get_string (s, "where"), lateness / 1e6,
+      f->misses_printed == MISSES_PRINTED ? "; from now on counted in the "
+      "status line" : "");
+}
+
+gboolean
+rtr_figures_take (RtrFigures * f, GstMessage * msg)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  RtrCameraFigures *cf;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT || s == NULL
+      || (cf = camera_of (f, msg)) == NULL)
+    return FALSE;
+  if (gst_structure_has_name (s, "rtframesink-stats")) {
+    if (cf->stats)
+      gst_structure_free (cf->stats);
+    cf->stats = gst_structure_copy (s);
+  } else if (gst_structure_has_name (s, "rtframesink-file-opened")) {
+    g_free (cf->file);
+    cf->file = g_strdup (gst_structure_get_string (s, "location"));
+  } else if (gst_structure_has_name (s, "rtframesink-recording-started")
+      || gst_structure_has_name (s, "rtframesink-recording-stopped")) {
+    print_recording (f, cf, s);
+  } else if (gst_structure_has_name (s, "rtframesink-deadline-missed")) {
+    print_miss (f, cf, s);
+  } else {
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+rtr_figures_print_status (RtrFigures * f)
+{
+  guint64 frames = 0, misses = 0, p99 = 0, bytes = 0;
+  gint64 now = g_get_monotonic_time ();
+  gdouble rate;
+  guint i;
+
+  for (i = 0; i < f->cameras->len; i++) {
+    const GstStructure *s = ((RtrCameraFigures *)
+        g_ptr_array_index (f->cameras, i))->stats;
+
+    frames += u64 (s, "frames-written");
+    misses += u64 (s, "frames-missed");
+    bytes += u64 (s, "bytes-written");
+    p99 = MAX (p99, u64 (s, "latency-p99"));
+  }
+  /* bytes the sinks say they wrote since the last line, over the time
+   * since (not a sum of each sink's own interval rate) */
+  rate = now > f->last_tick && bytes >= f->last_bytes ?
+      (bytes - f->last_bytes) / ((now - f->last_tick) / 1e6) : 0;
+  f->last_tick = now;
+  f->last_bytes = bytes;
+  g_print ("\rframes %" G_GUINT64_FORMAT "  %.0f MB/s  misses %"
+      G_GUINT64_FORMAT "  p99 %.1f ms   ", frames, rate / 1e6, misses,
+      p99 / 1e6);
+  fflush (stdout);
+}
+
+RtrExit
+rtr_figures_print_summary (RtrFigures * f)
+{
+  gdouble seconds = f->started && f->ended > f->started ?
+      (f->ended - f->started) / 1e6 : 0;
+  RtrExit status = RTR_EXIT_OK;
+  guint i;
+
+  g_print ("\n\nsummary (%.1f s)\n%-8s %8s %8s %8s %8s %8s %8s %8s %9s %8s "
+      "%9s\n", seconds, "camera", "written", "dropped", "missed", "lost",
+      "p50 ms", "p99 ms", "p99.9 ms", "max ms", "MB/s", "engine");
+  for (i = 0; i < f->cameras->len; i++) {
+    RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+    const GstStructure *s = cf->stats;
+
+    if (s == NULL) {
+      g_print ("%-8s (no statistics: it did not record)\n", cf->cam->name);
+      status = RTR_EXIT_FRAMES;
+      continue;
+    }
+    g_print ("%-8s %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %8"
+        G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %8.2f %8.2f %8.2f %9.2f "
+        "%8.1f %9s\n", cf->cam->name, u64 (s, "frames-written"),
+        u64 (s, "frames-dropped"), u64 (s, "frames-missed"),
+        u64 (s, "frames-lost"), u64 (s, "latency-p50") / 1e6,
+        u64 (s, "latency-p99") / 1e6, u64 (s, "latency-p99.9") / 1e6,
+        u64 (s, "latency-max") / 1e6, seconds > 0 ?
+        u64 (s, "bytes-written") / seconds / 1e6 : 0.0,
+        gst_structure_get_string (s, "io-engine"));
+    if (u64 (s, "frames-dropped") > 0 || u64 (s, "frames-lost") > 0)
+      status = RTR_EXIT_FRAMES;
+  }
+  return status;
+}

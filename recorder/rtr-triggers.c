@@ -1,0 +1,187 @@
+/* rtframe-record: triggering events at every camera at once */
+#include "rtr-triggers.h"
+
+#include <glib-unix.h>
+#include <signal.h>
+#include <unistd.h>
+
+struct _RtrTriggers
+{
+  const RtrConfig *config;
+  GstElement *pipeline;
+  guint fired;                  /* triggers given */
+  GPtrArray *timers;            /* TimedEvent, freed with t */
+  GList *sources;               /* GSource ids to remove at the end */
+};
+
+/* --event T: at T seconds of the pipeline's running time, not of the
+ * program's (a loaded machine took 0.9 s to reach PLAYING, and an event
+ * at 1 s of wall-clock time then had 0.1 s to hold, not 0.5) */
+typedef struct
+{
+  RtrTriggers *t;
+  GstClockTime at;
+  guint source;
+} TimedEvent;
+
+RtrTriggers *
+rtr_triggers_new (const RtrConfig * c, GstElement * pipeline)
+{
+  RtrTriggers *t = g_new0 (RtrTriggers, 1);
+
+  t->config = c;
+  t->pipeline = pipeline;
+  t->timers = g_ptr_array_new_with_free_func (g_free);
+  return t;
+}
+
+void
+rtr_triggers_free (RtrTriggers * t)
+{
+  GList *l;
+  guint i;
+
+  if (t == NULL)
+    return;
+  for (l = t->sources; l; l = l->next)
+    g_source_remove (GPOINTER_TO_UINT (l->data));
+  g_list_free (t->sources);
+  for (i = 0; i < t->timers->len; i++) {
+    TimedEvent *e = g_ptr_array_index (t->timers, i);
+
+    if (e->source)
+      g_source_remove (e->source);
+  }
+  g_ptr_array_unref (t->timers);
+  g_free (t);
+}
+
+/* The pipeline's running time now: what a trigger gives every sink */
+static GstClockTime
+running_time_now (GstElement * pipeline)
+{
+  GstClock *clock = gst_element_get_clock (pipeline);
+  GstClockTime now;
+
+  if (clock == NULL)
+    return GST_CLOCK_TIME_NONE;
+  now = gst_clock_get_time (clock) - gst_element_get_base_time (pipeline);
+  gst_object_unref (clock);
+  return now;
+}
+
+static void
+emit_all (RtrTriggers * t, const gchar * signal, GstClockTime rt)
+{
+  guint i;
+
+  for (i = 0; i < t->config->cameras->len; i++) {
+    const RtrCamera *cam = g_ptr_array_index (t->config->cameras, i);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (t->pipeline), cam->name);
+    gboolean ok = FALSE;
+
+    g_signal_emit_by_name (sink, signal, (guint64) rt, &ok);
+    if (!ok)
+      g_printerr ("\n%s: %s refused\n", cam->name, signal);
+    gst_object_unref (sink);
+  }
+}
+
+gboolean
+rtr_triggers_fire (RtrTriggers * t)
+{
+  GstClockTime rt = running_time_now (t->pipeline);
+
+  if (!GST_CLOCK_TIME_IS_VALID (rt))
+    return FALSE;
+  g_print ("\ntrigger %u at %.3f s\n", t->fired++, rt / 1e9);
+  emit_all (t, "start-recording", rt);
+  emit_all (t, "stop-recording", rt + (GstClockTime) (t->config->post_record
+          * GST_SECOND));
+  return TRUE;
+}
+
+void
+rtr_triggers_stop (RtrTriggers * t)
+{
+  emit_all (t, "stop-recording", GST_CLOCK_TIME_NONE);
+}
+
+static gboolean
+on_sigusr1 (gpointer data)
+{
+  rtr_triggers_fire (data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_sigusr2 (gpointer data)
+{
+  rtr_triggers_stop (data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_timed_event (gpointer data)
+{
+  TimedEvent *e = data;
+  GstClockTime rt = running_time_now (e->t->pipeline);
+
+  if (!GST_CLOCK_TIME_IS_VALID (rt) || rt < e->at) {
+    e->source = g_timeout_add (GST_CLOCK_TIME_IS_VALID (rt) ?
+        (guint) ((e->at - rt) / GST_MSECOND) + 1 : 20, on_timed_event, e);
+    return G_SOURCE_REMOVE;
+  }
+  e->source = 0;
+  rtr_triggers_fire (e->t);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_stdin (GIOChannel * ch, GIOCondition cond, gpointer data)
+{
+  RtrTriggers *t = data;
+  gchar *line = NULL;
+
+  if (g_io_channel_read_line (ch, &line, NULL, NULL, NULL) !=
+      G_IO_STATUS_NORMAL) {
+    /* no terminal (EOF): the other triggers; its id goes with it */
+    t->sources = g_list_remove (t->sources, GUINT_TO_POINTER
+        (g_main_current_source ()?
+            g_source_get_id (g_main_current_source ()) : 0));
+    return G_SOURCE_REMOVE;
+  }
+  g_free (line);
+  rtr_triggers_fire (t);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+add_source (RtrTriggers * t, guint id)
+{
+  t->sources = g_list_prepend (t->sources, GUINT_TO_POINTER (id));
+}
+
+void
+rtr_triggers_watch (RtrTriggers * t)
+{
+  GIOChannel *in = g_io_channel_unix_new (STDIN_FILENO);
+  guint i;
+
+  add_source (t, g_io_add_watch (in, G_IO_IN | G_IO_HUP, on_stdin, t));
+  g_io_channel_unref (in);
+  add_source (t, g_unix_signal_add (SIGUSR1, on_sigusr1, t));
+  add_source (t, g_unix_signal_add (SIGUSR2, on_sigusr2, t));
+  for (i = 0; t->config->event_at && t->config->event_at[i]; i++) {
+    TimedEvent *e = g_new0 (TimedEvent, 1);
+
+    e->t = t;
+    e->at = (GstClockTime) (g_ascii_strtod (t->config->event_at[i], NULL) *
+        GST_SECOND);
+    e->source = g_timeout_add ((guint) (e->at / GST_MSECOND), on_timed_event,
+        e);
+    g_ptr_array_add (t->timers, e);
+  }
+  g_print ("events: Enter or kill -USR1 %d to trigger, kill -USR2 %d to "
+      "stop\n", (gint) getpid (), (gint) getpid ());
+}

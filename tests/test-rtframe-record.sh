@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# rtframe-record, the recorder program (recorder/), run as a user runs it:
+# every bad input ends with its message and exit 2 within a second, nothing
+# recorded; a config file's cameras record; SIGTERM and SIGINT end the
+# recordings with EOS - the files verify, hold whole frames only and no
+# preallocated tail - and a second SIGINT stops at once; SIGHUP starts a
+# new file where the location has a pattern.
+# Args: <rtframe-record> <build dir>
+set -u
+rec=$(readlink -f "$1")
+build_dir=$(readlink -f "$2")
+verify="$build_dir/tools/rtframe-verify"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+FRAME=$((640 * 480))            # GRAY8 640x480
+
+bad() {  # name, expected words, args...: exit 2 within a second, nothing made
+  local name=$1 says=$2; shift 2
+  local out status t0 t1
+  rm -rf "$work/bad"; mkdir -p "$work/bad"
+  t0=$(date +%s%N)
+  out=$(cd "$work/bad" && timeout 10 "$rec" "$@" 2>&1); status=$?
+  t1=$(date +%s%N)
+  if [ $status -ne 2 ]; then
+    echo "FAIL: bad input ($name): exit $status, not 2"; echo "$out" | tail -5; fail=1
+  elif ! grep -qF -- "$says" <<<"$out"; then
+    echo "FAIL: bad input ($name): no \"$says\" in: $out"; fail=1
+  elif [ $(( (t1 - t0) / 1000000 )) -gt 1000 ]; then
+    echo "FAIL: bad input ($name): took $(( (t1 - t0) / 1000000 )) ms"; fail=1
+  elif [ -n "$(ls -A "$work/bad")" ]; then
+    echo "FAIL: bad input ($name): it made files: $(ls "$work/bad")"; fail=1
+  else
+    echo "ok: bad input ($name): $(head -1 <<<"$out")"
+  fi
+}
+
+conf() {  # file, then the lines
+  local f=$1; shift
+  printf '%s\n' "$@" > "$f"
+}
+
+bad "a typo in a sink property" 'did you mean "deadline"' \
+  --seconds 1 --sink-props "deadlin=20000000"
+bad "a bad enum value" 'is no value for rtframesink' --sink-props "leaky=sideways"
+bad "a value out of range" 'out of range' --sink-props "io-depth=100000"
+bad "no = in a property" 'not name=value' --sink-props "deadline"
+bad "a missing element" 'no element nosuchcamerasrc' --source "nosuchcamerasrc"
+bad "a source property typo" 'no property "patern"' --source "videotestsrc patern=ball"
+bad "a source that is a filter" 'a source description starts with a source' \
+  --source "videoconvert"
+bad "bad caps" 'cannot be read' --source videotestsrc --caps "video/x-raw,width="
+bad "a stray argument" 'unexpected argument' videotestsrc
+bad "an unknown option" 'Unknown option' --bogus
+bad "the recorder's own location" 'set by the recorder' --sink-props "location=/x"
+conf "$work/typo.conf" "[recorder]" "secnds=3" "[camera a]" "source=videotestsrc"
+bad "an unknown config key" 'unknown key "secnds"' --config "$work/typo.conf"
+conf "$work/group.conf" "[camera a]" "source=videotestsrc" "[camra b]" "source=videotestsrc"
+bad "an unknown config group" 'unknown group [camra b]' --config "$work/group.conf"
+conf "$work/none.conf" "[recorder]" "seconds=1"
+bad "a config without cameras" 'no camera' --config "$work/none.conf"
+conf "$work/same.conf" "[camera a]" "source=videotestsrc" "location=$work/x.raw" \
+  "[camera b]" "source=videotestsrc" "location=$work/x.raw"
+bad "two cameras, one location" 'record to the same location' --config "$work/same.conf"
+conf "$work/num.conf" "[recorder]" "seconds=soon" "[camera a]" "source=videotestsrc"
+bad "a number that is none" 'seconds' --config "$work/num.conf"
+bad "a missing config file" 'No such file' --config "$work/nothere.conf"
+# a missing plugin: GStreamer looking where it is not
+out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
+  GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
+status=$?
+if [ $status -ne 2 ] || ! grep -q "there is no rtframesink element" <<<"$out"; then
+  echo "FAIL: a missing plugin: exit $status: $out"; fail=1
+else
+  echo "ok: a missing plugin: $out"
+fi
+
+v=$("$rec" --version); status=$?
+if [ $status -ne 0 ] || ! grep -q "^rtframe-record [0-9]" <<<"$v"; then
+  echo "FAIL: --version: exit $status: $v"; fail=1
+else
+  echo "ok: --version: $v"
+fi
+
+# A config file's cameras, stopped by a signal: every file verifies and is
+# whole frames only (the preallocation given back)
+signal_run() {  # signal name, count
+  local sig=$1 count=$2 dir="$work/$1" out status f size
+  rm -rf "$dir"; mkdir -p "$dir"
+  conf "$dir/rig.conf" "[recorder]" "dir=$dir" \
+    "[camera left]" "source=videotestsrc is-live=true pattern=ball" \
+    "caps=video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1" \
+    "sink=preallocate=67108864" \
+    "[camera right]" "source=videotestsrc is-live=true pattern=snow" \
+    "caps=video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1" \
+    "location=$dir/right-%05d.raw" "sink=preallocate=67108864"
+  if [ "$count" -gt 1 ]; then
+    # a camera whose EOS takes seconds to come out (a queue drained at 5
+    # frames a second): the second signal comes while the first waits
+    conf "$dir/slow.conf" "[recorder]" "dir=$dir" \
+      "[camera left]" "source=videotestsrc is-live=true ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! identity sleep-time=200000" \
+      "caps=video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1" \
+      "[camera right]" "source=videotestsrc is-live=true" \
+      "caps=video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1" \
+      "location=$dir/right-%05d.raw"
+    cp "$dir/slow.conf" "$dir/rig.conf"
+  fi
+  # (not under timeout(1): the signals go to the recorder itself)
+  "$rec" --config "$dir/rig.conf" > "$dir/out" 2>&1 &
+  local pid=$!
+  ( sleep 60; kill -KILL $pid ) >/dev/null 2>&1 &
+  local guard=$!
+  sleep 2
+  kill -HUP $pid
+  sleep 1
+  kill -"$sig" $pid
+  if [ "$count" -gt 1 ]; then sleep 0.5; kill -"$sig" $pid; fi
+  wait $pid; status=$?
+  kill $guard 2>/dev/null
+  out=$(tr '\r' '\n' < "$dir/out")
+  local want=0
+  [ "$count" -gt 1 ] && want=1
+  if [ $status -ne $want ]; then
+    echo "FAIL: $sig x$count: exit $status, not $want"; echo "$out" | tail -8; fail=1; return
+  fi
+  if [ "$count" = 1 ] && ! grep -q "^summary" <<<"$out"; then
+    echo "FAIL: $sig: no summary"; echo "$out" | tail -8; fail=1
+  fi
+  if ! grep -q "right: SIGHUP: a new file from the next frame" <<<"$out" \
+      || ! grep -q "left: SIGHUP: records one file" <<<"$out"; then
+    echo "FAIL: $sig: SIGHUP not told"; echo "$out" | tail -8; fail=1
+  fi
+  for f in "$dir/left.raw" "$dir/right-00000.raw" "$dir/right-00001.raw"; do
+    size=$(stat -c %s "$f" 2>/dev/null || echo -1)
+    if [ "$size" -le 0 ] || [ $((size % FRAME)) -ne 0 ]; then
+      echo "FAIL: $sig x$count: $f is $size bytes, not whole frames"; fail=1
+    fi
+  done
+  if [ "$count" = 1 ]; then
+    for f in "$dir/left.raw" "$dir/right-%05d.raw"; do
+      if ! "$verify" -q "$f" >/dev/null 2>&1; then
+        echo "FAIL: $sig: rtframe-verify $f:"; "$verify" "$f" | tail -3; fail=1
+      fi
+    done
+  fi
+  echo "ok: $sig x$count (exit $status): $(ls "$dir" | grep -c '\.raw$') files, $(grep -c . <<<"$out") lines"
+}
+signal_run TERM 1
+signal_run INT 1
+signal_run INT 2
+
+# --seconds with a camera that never ends by itself
+rm -rf "$work/secs"; mkdir -p "$work/secs"
+out=$(timeout 30 "$rec" --source "videotestsrc is-live=true" \
+  --caps "video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1" \
+  --seconds 1.5 --dir "$work/secs" 2>&1); status=$?
+size=$(stat -c %s "$work/secs/cam0.raw" 2>/dev/null || echo -1)
+if [ $status -ne 0 ] || [ "$size" -le 0 ] || [ $((size % FRAME)) -ne 0 ] \
+    || ! "$verify" -q "$work/secs/cam0.raw" >/dev/null 2>&1; then
+  echo "FAIL: --seconds 1.5: exit $status, $size bytes"; echo "$out" | tail -5; fail=1
+else
+  echo "ok: --seconds 1.5: $((size / FRAME)) frames"
+fi
+exit $fail
