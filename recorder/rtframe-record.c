@@ -20,7 +20,11 @@
 #include "config.h"
 #include "rtr-config.h"
 #include "rtr-figures.h"
+#include "rtr-http.h"
+#include "rtr-metrics.h"
+#include "rtr-notify.h"
 #include "rtr-pipeline.h"
+#include "rtr-status.h"
 #include "rtr-triggers.h"
 
 #include <glib-unix.h>
@@ -43,10 +47,12 @@ typedef struct
   GMainLoop *loop;
   RtrFigures *figures;
   RtrTriggers *triggers;        /* events only */
+  RtrHttp *http;                /* the API, or NULL */
   RunState state;
   RtrExit status;
   guint stop_timer;             /* the stop's EOS waited for until then */
-  guint signals[4];             /* SIGINT, SIGTERM, SIGHUP, the seconds */
+  guint signals[5];             /* SIGINT, SIGTERM, SIGHUP, the seconds,
+                                 * the watchdog */
 } Recorder;
 
 static void
@@ -84,6 +90,7 @@ stop (Recorder * r, const gchar * why)
   if (r->state == RUN_ENDED)
     return;
   g_print ("\nstopping (%s): every camera ends its recording\n", why);
+  rtr_notify_stopping ();
   r->state = RUN_STOPPING;
   gst_element_send_event (r->pipeline, gst_event_new_eos ());
   r->stop_timer = g_timeout_add ((guint) (r->config->stop_timeout * 1000),
@@ -114,11 +121,12 @@ on_seconds (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A new file at every camera that records to a pattern */
-static gboolean
-on_sighup (gpointer data)
+/* A new file at every camera that records to a pattern; what was done,
+ * a line a camera */
+static gchar *
+split_all (Recorder * r, const gchar * by)
 {
-  Recorder *r = data;
+  GString *said = g_string_new (NULL);
   guint i;
 
   for (i = 0; i < r->config->cameras->len; i++) {
@@ -127,23 +135,135 @@ on_sighup (gpointer data)
 
     if (strchr (cam->location, '%')) {
       g_signal_emit_by_name (sink, "split-now");
-      g_print ("\n%s: SIGHUP: a new file from the next frame\n", cam->name);
+      g_string_append_printf (said, "%s: %s: a new file from the next "
+          "frame\n", cam->name, by);
     } else {
-      g_print ("\n%s: SIGHUP: records one file (no %%d in %s), not split\n",
-          cam->name, cam->location);
+      g_string_append_printf (said, "%s: %s: records one file (no %%d in "
+          "%s), not split\n", cam->name, by, cam->location);
     }
     gst_object_unref (sink);
   }
+  return g_string_free (said, FALSE);
+}
+
+static gboolean
+on_sighup (gpointer data)
+{
+  gchar *said = split_all (data, "SIGHUP");
+
+  g_print ("\n%s", said);
+  g_free (said);
   return G_SOURCE_CONTINUE;
 }
+
+/* ---- the API (rtr-http.c) ---------------------------------------------- */
+
+static const gchar *
+state_name (RunState state)
+{
+  static const gchar *const names[] = { "starting", "recording", "stopping",
+    "ended"
+  };
+
+  return names[state];
+}
+
+static guint
+api_record (gpointer data, gboolean start, GstClockTime at, gchar ** message)
+{
+  Recorder *r = data;
+  GstClockTime used = 0;
+  gchar *refused = NULL;
+
+  if (r->triggers == NULL) {
+    *message = g_strdup ("not recording events: every frame is recorded; "
+        "start and stop are for events (events=true, --trigger)");
+    return 409;
+  }
+  if (r->state != RUN_RECORDING) {
+    *message = g_strdup_printf ("not recording (%s)", state_name (r->state));
+    return 409;
+  }
+  if (!rtr_triggers_at (r->triggers, start, at, &used, &refused)) {
+    *message = g_strdup ("the pipeline has no running time yet");
+    return 409;
+  }
+  if (refused) {
+    *message = g_strdup_printf ("%s at %" G_GUINT64_FORMAT " ns refused by "
+        "%s (see the recorder's output)", start ? "start" : "stop",
+        (guint64) used, refused);
+    g_free (refused);
+    return 409;
+  }
+  g_print ("\nAPI: %s recording at %.3f s\n", start ? "start" : "stop",
+      used / 1e9);
+  *message = g_strdup_printf ("%s at running time %" G_GUINT64_FORMAT " ns",
+      start ? "started" : "stopped", (guint64) used);
+  return 200;
+}
+
+static guint
+api_trigger (gpointer data, gchar ** message)
+{
+  Recorder *r = data;
+
+  if (r->triggers == NULL || r->state != RUN_RECORDING) {
+    *message = g_strdup (r->triggers == NULL ? "not recording events "
+        "(events=true, --trigger)" : "not recording");
+    return 409;
+  }
+  if (!rtr_triggers_fire (r->triggers)) {
+    *message = g_strdup ("the pipeline has no running time yet");
+    return 409;
+  }
+  *message = g_strdup ("triggered");
+  return 200;
+}
+
+static guint
+api_split (gpointer data, gchar ** message)
+{
+  Recorder *r = data;
+
+  if (r->state != RUN_RECORDING) {
+    *message = g_strdup_printf ("not recording (%s)", state_name (r->state));
+    return 409;
+  }
+  *message = split_all (r, "API");
+  g_print ("\n%s", *message);
+  return 200;
+}
+
+static gchar *
+api_status (gpointer data)
+{
+  Recorder *r = data;
+
+  return rtr_status_json (r->figures, state_name (r->state));
+}
+
+static gchar *
+api_metrics (gpointer data)
+{
+  return rtr_metrics_text (((Recorder *) data)->figures);
+}
+
+static const RtrControl control = {
+  api_record, api_trigger, api_split, api_status, api_metrics
+};
 
 static gboolean
 on_status (gpointer data)
 {
   Recorder *r = data;
 
-  if (r->state == RUN_RECORDING || r->state == RUN_STOPPING)
-    rtr_figures_print_status (r->figures);
+  gchar *line;
+
+  if (r->state == RUN_RECORDING || r->state == RUN_STOPPING) {
+    line = rtr_figures_print_status (r->figures);
+    rtr_notify_status (line);
+    g_free (line);
+  }
   return G_SOURCE_CONTINUE;
 }
 
@@ -185,6 +305,7 @@ on_state_changed (Recorder * r, GstMessage * msg)
   if (now == GST_STATE_PLAYING && r->state == RUN_STARTING) {
     r->state = RUN_RECORDING;
     rtr_figures_started (r->figures);
+    rtr_notify_ready ();
   }
 }
 
@@ -238,6 +359,8 @@ typedef struct
   gdouble pre_record;
   gdouble post_record;
   gdouble stop_timeout;
+  gchar *http;
+  gchar *http_token_file;
   gboolean version;
 } Options;
 
@@ -250,6 +373,8 @@ options_clear (Options * o)
   g_free (o->caps);
   g_free (o->sink_props);
   g_strfreev (o->event_at);
+  g_free (o->http);
+  g_free (o->http_token_file);
 }
 
 /* What the command line says over the config file (a number given:
@@ -277,6 +402,14 @@ override (RtrConfig * c, Options * o)
     c->post_record = o->post_record;
   if (o->stop_timeout >= 0)
     c->stop_timeout = o->stop_timeout;
+  if (o->http) {
+    g_free (c->http);
+    c->http = g_strdup (o->http);
+  }
+  if (o->http_token_file) {
+    g_free (c->http_token_file);
+    c->http_token_file = g_strdup (o->http_token_file);
+  }
 }
 
 /* Events: the sinks hold pre-record seconds and write only what a
@@ -343,6 +476,11 @@ config_from (Options * o, GError ** error)
         "the demo: with --config or --source the cameras are those");
   if (ok)
     ok = rtr_config_check (c, error);
+  if (ok && c->http_token_file && !c->http)
+    ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "a token file "
+        "without http (the address to listen on)");
+  if (ok && c->http)
+    ok = rtr_http_check (c->http, c->http_token_file, error);
   if (!ok) {
     rtr_config_free (c);
     return NULL;
@@ -386,6 +524,11 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "--trigger: seconds recorded after a trigger (default 5)", "S"},
     {"stop-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->stop_timeout,
         "Seconds a stop waits for the cameras to end (default 10)", "S"},
+    {"http", 0, 0, G_OPTION_ARG_STRING, &o->http,
+          "Control and metrics over HTTP on HOST:PORT (or PORT: 127.0.0.1)",
+        "ADDR"},
+    {"http-token-file", 0, 0, G_OPTION_ARG_FILENAME, &o->http_token_file,
+        "Every HTTP request must carry this file's token (Bearer)", "FILE"},
     {"version", 0, 0, G_OPTION_ARG_NONE, &o->version,
         "Print the version and exit", NULL},
     {NULL}
@@ -428,10 +571,40 @@ watch (Recorder * r)
     r->signals[3] = g_timeout_add ((guint) (r->config->seconds * 1000),
         on_seconds, r);
   g_timeout_add_seconds (1, on_status, r);
+  r->signals[4] = rtr_notify_watchdog_start ();
   if (r->config->events) {
     r->triggers = rtr_triggers_new (r->config, r->pipeline);
     rtr_triggers_watch (r->triggers);
   }
+}
+
+/* The sinks' deadlines into the histogram; with the API, a message a
+ * frame written feeds it.  FALSE when the port cannot be had (taken,
+ * not allowed): nothing has recorded yet. */
+static gboolean
+start_api (Recorder * r, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < r->config->cameras->len; i++) {
+    GstElement *sink = rtr_pipeline_sink (r->pipeline,
+        g_ptr_array_index (r->config->cameras, i));
+    guint64 deadline = 0;
+
+    g_object_get (sink, "deadline", &deadline, NULL);
+    rtr_figures_set_deadline (r->figures, i, deadline);
+    if (r->config->http)
+      g_object_set (sink, "frame-messages", TRUE, NULL);
+    gst_object_unref (sink);
+  }
+  if (r->config->http == NULL)
+    return TRUE;
+  r->http = rtr_http_start (r->config->http, r->config->http_token_file,
+      &control, r, error);
+  if (r->http)
+    g_print ("control and metrics: http://%s/status, /metrics\n",
+        r->config->http);
+  return r->http != NULL;
 }
 
 static void
@@ -495,6 +668,15 @@ main (int argc, char **argv)
   }
   r.loop = g_main_loop_new (NULL, FALSE);
   r.figures = rtr_figures_new (r.config);
+  if (!start_api (&r, &error)) {
+    g_printerr ("rtframe-record: %s\n", error->message);
+    g_error_free (error);
+    gst_object_unref (r.pipeline);
+    g_main_loop_unref (r.loop);
+    rtr_figures_free (r.figures);
+    rtr_config_free (r.config);
+    return RTR_EXIT_USAGE;
+  }
   watch (&r);
   announce (r.config);
   if (gst_element_set_state (r.pipeline, GST_STATE_PLAYING) ==
@@ -503,6 +685,7 @@ main (int argc, char **argv)
   g_main_loop_run (r.loop);
   gst_element_set_state (r.pipeline, GST_STATE_NULL);
   unwatch (&r);
+  rtr_http_free (r.http);
   gst_object_unref (r.pipeline);
   g_main_loop_unref (r.loop);
   rtr_figures_free (r.figures);

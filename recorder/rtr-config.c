@@ -46,6 +46,8 @@ rtr_config_free (RtrConfig * c)
   g_ptr_array_unref (c->cameras);
   g_free (c->dir);
   g_strfreev (c->event_at);
+  g_free (c->http);
+  g_free (c->http_token_file);
   g_free (c->origin);
   g_free (c);
 }
@@ -183,7 +185,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
-  "event", "stop-timeout", NULL
+  "event", "stop-timeout", "http", "http-token-file", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -263,6 +265,14 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       g_error_free (err);
       return FALSE;
     }
+  }
+  if (g_key_file_has_key (kf, g, "http", NULL)) {
+    g_free (c->http);
+    c->http = g_key_file_get_string (kf, g, "http", NULL);
+  }
+  if (g_key_file_has_key (kf, g, "http-token-file", NULL)) {
+    g_free (c->http_token_file);
+    c->http_token_file = g_key_file_get_string (kf, g, "http-token-file", NULL);
   }
   if (g_key_file_has_key (kf, g, "event", NULL)) {
     g_strfreev (c->event_at);

@@ -41,6 +41,8 @@ typedef struct
   gdouble post_record;          /* events: seconds after a trigger */
   gchar **event_at;             /* events: triggers at these seconds */
   gdouble stop_timeout;         /* a stop's EOS waited for, seconds */
+  gchar *http;                  /* the API's HOST:PORT, or NULL: none */
+  gchar *http_token_file;       /* its token, or NULL: none asked */
   gchar *origin;                /* "the command line" or the file's path */
 } RtrConfig;
 

@@ -2,6 +2,7 @@
 #include "rtr-figures.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* deadline misses printed one by one before only the count shows */
 #define MISSES_PRINTED 5
@@ -18,6 +19,7 @@ rtr_figures_new (const RtrConfig * c)
 
     cf->cam = g_ptr_array_index (c->cameras, i);
     g_ptr_array_add (f->cameras, cf);
+    rtr_figures_set_deadline (f, i, 0);
   }
   f->events = c->events;
   return f;
@@ -40,6 +42,50 @@ rtr_figures_free (RtrFigures * f)
   }
   g_ptr_array_unref (f->cameras);
   g_free (f);
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+void
+rtr_figures_set_deadline (RtrFigures * f, guint i, guint64 deadline_ns)
+{
+  RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+  const gdouble edges[] = RTR_LATENCY_EDGES;
+  gdouble d = deadline_ns / 1e9;
+  guint k;
+
+  cf->deadline_ns = deadline_ns;
+  cf->n_edges = 0;
+  for (k = 0; k < RTR_N_LATENCY_EDGES; k++)
+    if (edges[k] != d)
+      cf->edges[cf->n_edges++] = edges[k];
+  if (deadline_ns)
+    cf->edges[cf->n_edges++] = d;
+  qsort (cf->edges, cf->n_edges, sizeof (gdouble), cmp_double);
+}
+
+/* A frame written: its latency into the histogram */
+static void
+take_written (RtrCameraFigures * cf, const GstStructure * s)
+{
+  gint64 latency = 0;
+  gdouble sec;
+  guint k;
+
+  if (!gst_structure_get_int64 (s, "latency", &latency) || latency < 0)
+    return;
+  sec = latency / 1e9;
+  for (k = 0; k < cf->n_edges && sec > cf->edges[k]; k++);
+  if (k < cf->n_edges)
+    cf->buckets[k]++;
+  cf->latency_count++;
+  cf->latency_sum += sec;
 }
 
 void
@@ -135,6 +181,8 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
     if (cf->stats)
       gst_structure_free (cf->stats);
     cf->stats = gst_structure_copy (s);
+  } else if (gst_structure_has_name (s, "rtframesink-frame-written")) {
+    take_written (cf, s);
   } else if (gst_structure_has_name (s, "rtframesink-file-opened")) {
     g_free (cf->file);
     cf->file = g_strdup (gst_structure_get_string (s, "location"));
@@ -149,12 +197,13 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
   return TRUE;
 }
 
-void
+gchar *
 rtr_figures_print_status (RtrFigures * f)
 {
   guint64 frames = 0, misses = 0, p99 = 0, bytes = 0;
   gint64 now = g_get_monotonic_time ();
   gdouble rate;
+  gchar *line;
   guint i;
 
   for (i = 0; i < f->cameras->len; i++) {
@@ -172,10 +221,11 @@ rtr_figures_print_status (RtrFigures * f)
       (bytes - f->last_bytes) / ((now - f->last_tick) / 1e6) : 0;
   f->last_tick = now;
   f->last_bytes = bytes;
-  g_print ("\rframes %" G_GUINT64_FORMAT "  %.0f MB/s  misses %"
-      G_GUINT64_FORMAT "  p99 %.1f ms   ", frames, rate / 1e6, misses,
-      p99 / 1e6);
+  line = g_strdup_printf ("frames %" G_GUINT64_FORMAT "  %.0f MB/s  misses %"
+      G_GUINT64_FORMAT "  p99 %.1f ms", frames, rate / 1e6, misses, p99 / 1e6);
+  g_print ("\r%s   ", line);
   fflush (stdout);
+  return line;
 }
 
 RtrExit

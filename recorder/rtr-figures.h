@@ -11,9 +11,22 @@
 
 G_BEGIN_DECLS
 
+/* Write latency buckets (seconds) of the metrics' histogram; the
+ * camera's deadline is one more edge */
+#define RTR_LATENCY_EDGES { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.25, \
+      0.5, 1.0, 2.5 }
+#define RTR_N_LATENCY_EDGES 10
+
 typedef struct
 {
   const RtrCamera *cam;
+  guint64 deadline_ns;          /* the sink's deadline, 0: none */
+  gdouble edges[RTR_N_LATENCY_EDGES + 1];       /* sorted, the deadline in */
+  guint n_edges;
+  guint64 buckets[RTR_N_LATENCY_EDGES + 1];     /* frames with latency <=
+                                                 * edge (not cumulative) */
+  guint64 latency_count;        /* frames in the histogram */
+  gdouble latency_sum;          /* their latencies, seconds */
   GstStructure *stats;          /* the latest rtframesink-stats, or NULL */
   gchar *file;                  /* the file being written, or NULL */
   guint64 misses_told;          /* deadline-missed messages printed */
@@ -31,6 +44,8 @@ typedef struct
 } RtrFigures;
 
 RtrFigures *rtr_figures_new (const RtrConfig * c);
+/* Each camera's deadline, read from its sink (the histogram's edge) */
+void rtr_figures_set_deadline (RtrFigures * f, guint i, guint64 deadline_ns);
 void rtr_figures_free (RtrFigures * f);
 
 /* Takes what a camera's sink said (element messages); FALSE when the
@@ -41,9 +56,9 @@ gboolean rtr_figures_take (RtrFigures * f, GstMessage * msg);
 void rtr_figures_started (RtrFigures * f);
 void rtr_figures_ended (RtrFigures * f);
 
-/* The status line (\r, no newline): frames, MB/s since the last one,
+/* Prints the status line (\r, no newline) and returns it: frames, MB/s since the last one,
  * misses, the worst p99 */
-void rtr_figures_print_status (RtrFigures * f);
+gchar *rtr_figures_print_status (RtrFigures * f);      /* the line, taken */
 
 /* The summary, one line a camera; returns RTR_EXIT_FRAMES when a camera
  * dropped or lost frames, RTR_EXIT_OK else */

@@ -70,8 +70,10 @@ running_time_now (GstElement * pipeline)
   return now;
 }
 
+/* The cameras that refused are added to refused (when given) */
 static void
-emit_all (RtrTriggers * t, const gchar * signal, GstClockTime rt)
+emit_all_into (RtrTriggers * t, const gchar * signal, GstClockTime rt,
+    GString * refused)
 {
   guint i;
 
@@ -83,8 +85,37 @@ emit_all (RtrTriggers * t, const gchar * signal, GstClockTime rt)
     g_signal_emit_by_name (sink, signal, (guint64) rt, &ok);
     if (!ok)
       g_printerr ("\n%s: %s refused\n", cam->name, signal);
+    if (!ok && refused)
+      g_string_append_printf (refused, "%s%s", refused->len ? ", " : "",
+          cam->name);
     gst_object_unref (sink);
   }
+}
+
+static void
+emit_all (RtrTriggers * t, const gchar * signal, GstClockTime rt)
+{
+  emit_all_into (t, signal, rt, NULL);
+}
+
+gboolean
+rtr_triggers_at (RtrTriggers * t, gboolean start, GstClockTime at,
+    GstClockTime * used, gchar ** refused)
+{
+  GString *who = g_string_new (NULL);
+
+  *refused = NULL;
+  if (!GST_CLOCK_TIME_IS_VALID (at))
+    at = running_time_now (t->pipeline);
+  if (!GST_CLOCK_TIME_IS_VALID (at)) {
+    g_string_free (who, TRUE);
+    return FALSE;
+  }
+  *used = at;
+  emit_all_into (t, start ? "start-recording" : "stop-recording", at, who);
+  *refused = who->len ? g_string_free (who, FALSE) :
+      (g_string_free (who, TRUE), NULL);
+  return TRUE;
 }
 
 gboolean

@@ -24,6 +24,13 @@ void rtr_triggers_watch (RtrTriggers * t);
 /* A trigger now: FALSE when the pipeline has no running time yet */
 gboolean rtr_triggers_fire (RtrTriggers * t);
 
+/* Every sink starts (or stops) recording at running time at
+ * (GST_CLOCK_TIME_NONE: now); *used: the time given; the cameras that
+ * refused, named in *refused (NULL: none).  FALSE when the pipeline has
+ * no running time yet. */
+gboolean rtr_triggers_at (RtrTriggers * t, gboolean start, GstClockTime at,
+    GstClockTime * used, gchar ** refused);
+
 /* Every sink stops recording now */
 void rtr_triggers_stop (RtrTriggers * t);
 

@@ -161,4 +161,64 @@ if [ $status -ne 0 ] || [ "$size" -le 0 ] || [ $((size % FRAME)) -ne 0 ] \
 else
   echo "ok: --seconds 1.5: $((size / FRAME)) frames"
 fi
+# Under systemd (Type=notify): READY, STATUS, the watchdog's pings at
+# half of WATCHDOG_USEC, STOPPING at SIGTERM, exit 0 - read from a real
+# notify socket, as systemd reads it
+rm -rf "$work/notify"; mkdir -p "$work/notify"
+out=$(/usr/bin/python3 - "$rec" "$work/notify" <<'PY'
+import os, signal, socket, subprocess, sys, time
+rec, d = sys.argv[1], sys.argv[2]
+path = os.path.join(d, "notify.sock")
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path)
+s.settimeout(0.1)
+env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="1000000")
+p = subprocess.Popen([rec, "--source", "videotestsrc is-live=true", "--caps",
+                      "video/x-raw,format=GRAY8,width=320,height=240,framerate=20/1",
+                      "--dir", d], env=env, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+got = []
+def drain(until):
+    while time.monotonic() < until:
+        try:
+            got.append(s.recv(4096).decode())
+        except socket.timeout:
+            pass
+drain(time.monotonic() + 3)
+p.send_signal(signal.SIGTERM)
+end = time.monotonic() + 15
+while p.poll() is None and time.monotonic() < end:
+    drain(time.monotonic() + 0.2)
+drain(time.monotonic() + 0.2)
+if p.poll() is None:
+    p.kill()
+print("exit", p.wait())
+for m in got:
+    print(m.replace("\n", " | "))
+PY
+)
+pings=$(grep -c "WATCHDOG=1" <<<"$out")
+if ! grep -q "^exit 0$" <<<"$out" || ! grep -q "READY=1" <<<"$out" \
+    || ! grep -q "STATUS=frames [0-9]" <<<"$out" \
+    || ! grep -q "STOPPING=1" <<<"$out" || [ "$pings" -lt 4 ]; then
+  echo "FAIL: sd_notify: $pings pings; got:"; echo "$out" | head -20; fail=1
+else
+  echo "ok: sd_notify: READY, STATUS, $pings watchdog pings in 3 s, STOPPING, exit 0"
+fi
+# the units as systemd reads them (the build's program in ExecStart)
+if command -v systemd-analyze >/dev/null; then
+  for unit in rtframe-record.service rtframe-record@.service; do
+    u="$build_dir/recorder/$unit"
+    mkdir -p "$work/units"
+    sed "s#^ExecStart=[^ ]*#ExecStart=$rec#" "$u" > "$work/units/$unit"
+    name=$unit
+    [ "$unit" = "rtframe-record@.service" ] && { cp "$work/units/$unit" \
+      "$work/units/rtframe-record@lab.service"; name=rtframe-record@lab.service; }
+    if ! v=$(systemd-analyze verify "$work/units/$name" 2>&1); then
+      echo "FAIL: systemd-analyze verify $unit: $v"; fail=1
+    else
+      echo "ok: systemd-analyze verify $unit"
+    fi
+  done
+fi
 exit $fail

@@ -5,7 +5,9 @@
 # libaravis-0.8-0 has the aravissrc element, aravis-tools the simulated
 # GigE Vision camera the test records from (arv-fake-gv-camera-0.8),
 # gir1.2-aravis-0.8 Aravis for Python; iproute2 brings up the loopback of
-# the test's own network namespace.
+# the test's own network namespace.  rtframe-record's API: libsoup 3 and
+# JSON-GLib (as GStreamer itself uses), libsystemd (sd_notify); its test
+# scrapes it with Debian's prometheus server and talks to it with curl.
 set -euo pipefail
 
 packages=(
@@ -16,6 +18,7 @@ packages=(
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent
   libaravis-0.8-0 aravis-tools gir1.2-aravis-0.8 iproute2
+  libsoup-3.0-dev libjson-glib-dev libsystemd-dev curl prometheus
 )
 
 missing=()

@@ -1,0 +1,353 @@
+/* rtframe-record: the HTTP API */
+#include "rtr-http.h"
+#include "rtr-config.h"
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+#include <string.h>
+
+struct _RtrHttp
+{
+  SoupServer *server;
+  gchar *token;                 /* NULL: none asked */
+  const RtrControl *control;
+  gpointer data;
+};
+
+/* ---- the address and the token ---------------------------------------- */
+
+static GInetSocketAddress *
+parse_listen (const gchar * listen, GError ** error)
+{
+  const gchar *colon = strrchr (listen, ':');
+  gchar *host = colon ? g_strndup (listen, colon - listen) :
+      g_strdup ("127.0.0.1");
+  const gchar *port_text = colon ? colon + 1 : listen;
+  gchar *end = NULL;
+  guint64 port = g_ascii_strtoull (port_text, &end, 10);
+  GSocketAddress *a = NULL;
+
+  /* [::1]:8090 */
+  if (host[0] == '[' && host[strlen (host) - 1] == ']') {
+    gchar *inner = g_strndup (host + 1, strlen (host) - 2);
+
+    g_free (host);
+    host = inner;
+  }
+  if (end == port_text || *end != '\0' || port == 0 || port > 65535)
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http \"%s\": HOST:PORT or PORT "
+        "(a port 1-65535)", listen);
+  else if ((a = g_inet_socket_address_new_from_string (host, (guint) port))
+      == NULL)
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http \"%s\": \"%s\" is no IP "
+        "address (give an address, not a name)", listen, host);
+  g_free (host);
+  return a ? G_INET_SOCKET_ADDRESS (a) : NULL;
+}
+
+static gchar *
+read_token (const gchar * path, GError ** error)
+{
+  gchar *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, error)) {
+    g_prefix_error (error, "http token file: ");
+    return NULL;
+  }
+  g_strstrip (text);
+  if (strlen (text) < 16) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http token file %s: a token "
+        "of at least 16 characters (e.g. head -c 24 /dev/urandom | base64)",
+        path);
+    g_free (text);
+    return NULL;
+  }
+  return text;
+}
+
+gboolean
+rtr_http_check (const gchar * listen, const gchar * token_file, GError ** error)
+{
+  GInetSocketAddress *a = parse_listen (listen, error);
+  gboolean loopback, ok = TRUE;
+  gchar *token = NULL;
+
+  if (a == NULL)
+    return FALSE;
+  loopback = g_inet_address_get_is_loopback (g_inet_socket_address_get_address
+      (a));
+  g_object_unref (a);
+  if (token_file && (token = read_token (token_file, error)) == NULL)
+    return FALSE;
+  if (!loopback && token == NULL) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http \"%s\" is reachable from "
+        "other machines: give a token file too (http-token-file), or "
+        "listen on 127.0.0.1", listen);
+    ok = FALSE;
+  }
+  g_free (token);
+  return ok;
+}
+
+/* ---- replies ------------------------------------------------------------- */
+
+static void
+reply (SoupServerMessage * msg, guint status, const gchar * type, gchar * body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, type, SOUP_MEMORY_TAKE, body,
+      strlen (body));
+}
+
+static void
+reply_json (SoupServerMessage * msg, guint status, const gchar * key,
+    const gchar * text)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonGenerator *gen = json_generator_new ();
+  JsonNode *root;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "ok");
+  json_builder_add_boolean_value (b, status < 300);
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, text);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  reply (msg, status, "application/json", json_generator_to_data (gen, NULL));
+  json_node_unref (root);
+  g_object_unref (gen);
+  g_object_unref (b);
+}
+
+static void
+reply_error (SoupServerMessage * msg, guint status, const gchar * why)
+{
+  reply_json (msg, status, "error", why);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+/* The constant-time comparison of what was sent with the token */
+static gboolean
+authorized (RtrHttp * h, SoupServerMessage * msg)
+{
+  const gchar *auth, *given;
+  gsize i, n;
+  guint diff;
+
+  if (h->token == NULL)
+    return TRUE;
+  auth = soup_message_headers_get_one (soup_server_message_get_request_headers
+      (msg), "Authorization");
+  if (auth == NULL || g_ascii_strncasecmp (auth, "Bearer ", 7) != 0)
+    return FALSE;
+  given = auth + 7;
+  n = strlen (h->token);
+  diff = strlen (given) != n;
+  for (i = 0; i < n; i++)
+    diff |= (guint) (given[i % MAX (strlen (given), 1)] ^ h->token[i]);
+  return diff == 0;
+}
+
+/* {"at": "now"} or {"at": <running time ns>}, or no body: now */
+static gboolean
+parse_at (SoupServerMessage * msg, GstClockTime * at, gchar ** why)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  JsonParser *parser;
+  JsonNode *root, *node;
+  JsonObject *o;
+  GError *err = NULL;
+  gboolean ok = FALSE;
+  GList *members, *l;
+
+  *at = GST_CLOCK_TIME_NONE;
+  if (body->length == 0)
+    return TRUE;
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, body->data, body->length, &err)) {
+    *why = g_strdup_printf ("the body is no JSON: %s", err->message);
+    g_error_free (err);
+    g_object_unref (parser);
+    return FALSE;
+  }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)) {
+    *why = g_strdup ("the body is a JSON object: {\"at\": \"now\"} or "
+        "{\"at\": <running time in ns>}");
+    goto done;
+  }
+  o = json_node_get_object (root);
+  members = json_object_get_members (o);
+  for (l = members; l; l = l->next)
+    if (!g_str_equal (l->data, "at")) {
+      *why = g_strdup_printf ("unknown field \"%s\" (known: at)",
+          (const gchar *) l->data);
+      g_list_free (members);
+      goto done;
+    }
+  g_list_free (members);
+  node = json_object_get_member (o, "at");
+  if (node == NULL) {
+    ok = TRUE;
+  } else if (JSON_NODE_HOLDS_VALUE (node)
+      && json_node_get_value_type (node) == G_TYPE_STRING
+      && g_str_equal (json_node_get_string (node), "now")) {
+    ok = TRUE;
+  } else if (JSON_NODE_HOLDS_VALUE (node)
+      && json_node_get_value_type (node) == G_TYPE_INT64
+      && json_node_get_int (node) >= 0) {
+    *at = (GstClockTime) json_node_get_int (node);
+    ok = TRUE;
+  } else {
+    *why = g_strdup ("\"at\" is \"now\" or a running time in ns (an "
+        "integer >= 0)");
+  }
+done:
+  g_object_unref (parser);
+  return ok;
+}
+
+static void
+do_post (RtrHttp * h, SoupServerMessage * msg, const gchar * path)
+{
+  gchar *message = NULL, *why = NULL;
+  GstClockTime at;
+  guint status;
+
+  if (g_str_equal (path, "/record/start")
+      || g_str_equal (path, "/record/stop")) {
+    if (!parse_at (msg, &at, &why)) {
+      reply_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+      g_free (why);
+      return;
+    }
+    status = h->control->record (h->data, g_str_equal (path, "/record/start"),
+        at, &message);
+  } else if (soup_server_message_get_request_body (msg)->length > 0) {
+    reply_error (msg, SOUP_STATUS_BAD_REQUEST, "this request takes no body");
+    return;
+  } else if (g_str_equal (path, "/trigger")) {
+    status = h->control->trigger (h->data, &message);
+  } else {
+    status = h->control->split (h->data, &message);
+  }
+  reply_json (msg, status, status < 300 ? "done" : "error", message);
+  g_free (message);
+}
+
+static const struct
+{
+  const gchar *path;
+  const gchar *method;
+} routes[] = {
+  {"/status", "GET"}, {"/metrics", "GET"}, {"/record/start", "POST"},
+  {"/record/stop", "POST"}, {"/trigger", "POST"}, {"/split", "POST"},
+};
+
+static void
+handle (SoupServer * server, SoupServerMessage * msg, const char *path,
+    GHashTable * query, gpointer data)
+{
+  RtrHttp *h = data;
+  const gchar *method = soup_server_message_get_method (msg);
+  guint i;
+
+  if (!authorized (h, msg)) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "WWW-Authenticate", "Bearer");
+    reply_error (msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
+        "Authorization: Bearer <the token file's token>");
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (routes); i++)
+    if (g_str_equal (path, routes[i].path))
+      break;
+  if (i == G_N_ELEMENTS (routes)) {
+    reply_error (msg, SOUP_STATUS_NOT_FOUND, "no such endpoint (GET /status, "
+        "GET /metrics, POST /record/start, /record/stop, /trigger, /split)");
+    return;
+  }
+  if (!g_str_equal (method, routes[i].method)) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Allow", routes[i].method);
+    reply_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, routes[i].method[0] ==
+        'G' ? "this endpoint takes GET" : "this endpoint takes POST");
+    return;
+  }
+  if (g_str_equal (path, "/status"))
+    reply (msg, SOUP_STATUS_OK, "application/json", h->control->status
+        (h->data));
+  else if (g_str_equal (path, "/metrics"))
+    reply (msg, SOUP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8",
+        h->control->metrics (h->data));
+  else
+    do_post (h, msg, path);
+}
+
+/* Before the body is read: one larger than any request needs is refused
+ * unread */
+static void
+early (SoupServer * server, SoupServerMessage * msg, const char *path,
+    GHashTable * query, gpointer data)
+{
+  goffset length =
+      soup_message_headers_get_content_length
+      (soup_server_message_get_request_headers (msg));
+
+  if (length > RTR_HTTP_MAX_BODY) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Connection", "close");
+    reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
+        "larger than any request needs (4096 bytes)");
+  }
+}
+
+/* ---- the server ---------------------------------------------------------- */
+
+RtrHttp *
+rtr_http_start (const gchar * listen, const gchar * token_file,
+    const RtrControl * control, gpointer data, GError ** error)
+{
+  GInetSocketAddress *a = parse_listen (listen, error);
+  RtrHttp *h;
+
+  if (a == NULL)
+    return NULL;
+  h = g_new0 (RtrHttp, 1);
+  h->control = control;
+  h->data = data;
+  if (token_file && (h->token = read_token (token_file, error)) == NULL) {
+    g_object_unref (a);
+    g_free (h);
+    return NULL;
+  }
+  h->server = soup_server_new ("server-header", "rtframe-record", NULL);
+  soup_server_add_early_handler (h->server, NULL, early, h, NULL);
+  soup_server_add_handler (h->server, NULL, handle, h, NULL);
+  if (!soup_server_listen (h->server, G_SOCKET_ADDRESS (a), 0, error)) {
+    g_prefix_error (error, "http %s: ", listen);
+    g_object_unref (a);
+    rtr_http_free (h);
+    return NULL;
+  }
+  g_object_unref (a);
+  return h;
+}
+
+void
+rtr_http_free (RtrHttp * h)
+{
+  if (h == NULL)
+    return;
+  if (h->server) {
+    soup_server_disconnect (h->server);
+    g_object_unref (h->server);
+  }
+  if (h->token)
+    memset (h->token, 0, strlen (h->token));
+  g_free (h->token);
+  g_free (h);
+}

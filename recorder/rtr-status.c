@@ -1,0 +1,117 @@
+/* rtframe-record: the status as JSON */
+#include "rtr-status.h"
+
+#include <json-glib/json-glib.h>
+
+static void
+add_u64 (JsonBuilder * b, const gchar * name, const GstStructure * s,
+    const gchar * field)
+{
+  guint64 v = 0;
+  guint small;
+
+  if (s && gst_structure_get_uint (s, field, &small))
+    v = small;
+  else if (s)
+    gst_structure_get_uint64 (s, field, &v);
+  json_builder_set_member_name (b, name);
+  if (v == G_MAXUINT64)         /* not known */
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, (gint64) MIN (v, (guint64) G_MAXINT64));
+}
+
+static void
+add_locations (JsonBuilder * b, const GstStructure * s)
+{
+  const GValue *list = s ? gst_structure_get_value (s, "locations") : NULL;
+  guint k;
+
+  if (list == NULL)
+    return;
+  json_builder_set_member_name (b, "locations");
+  json_builder_begin_array (b);
+  for (k = 0; k < gst_value_array_get_size (list); k++) {
+    const GstStructure *l =
+        gst_value_get_structure (gst_value_array_get_value (list, k));
+
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "location");
+    json_builder_add_string_value (b, gst_structure_get_string (l, "location"));
+    json_builder_set_member_name (b, "state");
+    json_builder_add_string_value (b, gst_structure_get_string (l, "state"));
+    add_u64 (b, "frames-written", l, "frames-written");
+    add_u64 (b, "frames-missed", l, "frames-missed");
+    add_u64 (b, "bytes-written", l, "bytes-written");
+    add_u64 (b, "latency-p99-ns", l, "latency-p99");
+    json_builder_end_object (b);
+  }
+  json_builder_end_array (b);
+}
+
+static void
+add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
+{
+  const GstStructure *s = cf->stats;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, cf->cam->name);
+  json_builder_set_member_name (b, "location");
+  json_builder_add_string_value (b, cf->cam->location);
+  json_builder_set_member_name (b, "file");
+  if (cf->file)
+    json_builder_add_string_value (b, cf->file);
+  else
+    json_builder_add_null_value (b);
+  add_u64 (b, "frames-received", s, "frames-received");
+  add_u64 (b, "frames-written", s, "frames-written");
+  add_u64 (b, "frames-dropped", s, "frames-dropped");
+  add_u64 (b, "frames-missed", s, "frames-missed");
+  add_u64 (b, "frames-lost", s, "frames-lost");
+  add_u64 (b, "bytes-written", s, "bytes-written");
+  add_u64 (b, "frames-queued", s, "frames-queued");
+  add_u64 (b, "free-space", s, "free-space");
+  add_u64 (b, "time-left-ns", s, "time-left");
+  add_u64 (b, "latency-p50-ns", s, "latency-p50");
+  add_u64 (b, "latency-p99-ns", s, "latency-p99");
+  add_u64 (b, "latency-max-ns", s, "latency-max");
+  json_builder_set_member_name (b, "deadline-ns");
+  json_builder_add_int_value (b, (gint64) cf->deadline_ns);
+  add_locations (b, s);
+  json_builder_end_object (b);
+}
+
+gchar *
+rtr_status_json (const RtrFigures * f, const gchar * state)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonGenerator *gen = json_generator_new ();
+  JsonNode *root;
+  gchar *text;
+  guint i;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "state");
+  json_builder_add_string_value (b, state);
+  json_builder_set_member_name (b, "events");
+  json_builder_add_boolean_value (b, f->events);
+  json_builder_set_member_name (b, "seconds");
+  json_builder_add_double_value (b, f->started ?
+      ((f->ended ? f->ended : g_get_monotonic_time ()) - f->started) / 1e6 :
+      0.0);
+  json_builder_set_member_name (b, "cameras");
+  json_builder_begin_array (b);
+  for (i = 0; i < f->cameras->len; i++)
+    add_camera (b, g_ptr_array_index (f->cameras, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  json_node_unref (root);
+  g_object_unref (gen);
+  g_object_unref (b);
+  return text;
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# rtframe-record's HTTP API against the real things: Debian's prometheus
+# server scraping the recorder during a recording, asked through its own
+# query API for the rate of frames written and for the counters, which
+# must be the numbers the bus gave; curl against every endpoint, bad
+# requests included (wrong method, bad JSON, unknown fields, a huge body,
+# a missing or wrong token: a clear 4xx, nothing recorded changes);
+# SIGTERM at the end leaves files that verify.
+# Args: <rtframe-record> <build dir>.  Skips (77) without prometheus.
+set -u
+rec=$(readlink -f "$1")
+build_dir=$(readlink -f "$2")
+verify="$build_dir/tools/rtframe-verify"
+prometheus=$(command -v prometheus || true)
+if [ -z "$prometheus" ]; then
+  echo "SKIP: no prometheus (apt-get install prometheus)"; exit 77
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+fail=0
+py=/usr/bin/python3
+
+# two free loopback ports
+read -r port prom_port < <($py -c '
+import socket
+s=[socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1",0))
+print(*[x.getsockname()[1] for x in s])')
+api="http://127.0.0.1:$port"
+caps="video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1"
+
+cat > "$work/rig.conf" <<CONF
+[recorder]
+dir=$work/rec
+events=true
+pre-record=0
+post-record=30
+http=127.0.0.1:$port
+
+[camera a]
+source=videotestsrc is-live=true pattern=ball
+caps=$caps
+
+[camera b]
+source=videotestsrc is-live=true pattern=snow
+caps=$caps
+CONF
+mkdir -p "$work/rec"
+"$rec" --config "$work/rig.conf" > "$work/rec.out" 2>&1 < /dev/null &
+rec_pid=$!; pids+=($rec_pid)
+
+wait_for() {  # seconds, command...: until it succeeds
+  local n=$(( $1 * 10 )); shift
+  for _ in $(seq $n); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  return 1
+}
+json() {  # the JSON on stdin, a Python expression over it as j
+  $py -c "import json,sys; j=json.load(sys.stdin); print($1)"
+}
+expect() {  # name, want status, curl args...: prints the body
+  local name=$1 want=$2; shift 2
+  local out code
+  out=$(curl -s -o "$work/body" -w '%{http_code}' "$@"); code=$out
+  if [ "$code" != "$want" ]; then
+    echo "FAIL: $name: HTTP $code, not $want: $(cat "$work/body")" >&2; fail=1
+  else
+    echo "ok: $name: $code $(head -c 200 "$work/body" | tr '\n' ' ')" >&2
+  fi
+  cat "$work/body"
+}
+
+if ! wait_for 10 curl -sf "$api/status"; then
+  echo "FAIL: the recorder's API did not come up"; cat "$work/rec.out"; exit 1
+fi
+
+cat > "$work/prometheus.yml" <<PROM
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: rtframe
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+PROM
+"$prometheus" --config.file="$work/prometheus.yml" \
+  --storage.tsdb.path="$work/prom" --web.listen-address="127.0.0.1:$prom_port" \
+  > "$work/prom.out" 2>&1 &
+pids+=($!)
+prom="http://127.0.0.1:$prom_port"
+query() {  # PromQL: the first result's value, or empty
+  curl -s --get "$prom/api/v1/query" --data-urlencode "query=$1" \
+    | json 'j["data"]["result"][0]["value"][1] if j["data"]["result"] else ""'
+}
+if ! wait_for 30 curl -sf "$prom/-/ready"; then
+  echo "FAIL: prometheus did not come up"; tail -5 "$work/prom.out"; exit 1
+fi
+# until it has scraped the recorder
+scraped() { test -n "$(query 'up{job="rtframe"} == 1')"; }
+if ! wait_for 20 scraped; then
+  echo "FAIL: prometheus does not scrape the recorder"
+  curl -s "$prom/api/v1/targets" | head -c 600; exit 1
+fi
+echo "ok: prometheus scrapes the recorder"
+
+# ---- the bad requests first: nothing may change -------------------------
+# (names and sizes: the sink preallocates its next file meanwhile)
+files_now() { (cd "$work/rec" && stat -c '%n %s' -- * .[!.]* 2>/dev/null | sort); }
+before=$(files_now)
+expect "GET /status" 200 "$api/status" > /dev/null
+expect "POST /status (wrong method)" 405 -X POST "$api/status" > /dev/null
+expect "GET /record/start (wrong method)" 405 "$api/record/start" > /dev/null
+expect "an unknown endpoint" 404 "$api/nothing" > /dev/null
+expect "bad JSON" 400 -X POST -d '{"at": now' "$api/record/start" > /dev/null
+expect "an unknown field" 400 -X POST -d '{"when": "now"}' "$api/record/start" > /dev/null
+expect "at not a time" 400 -X POST -d '{"at": "soon"}' "$api/record/start" > /dev/null
+expect "a negative time" 400 -X POST -d '{"at": -5}' "$api/record/start" > /dev/null
+expect "a body where none is taken" 400 -X POST -d 'x' "$api/trigger" > /dev/null
+head -c 1000000 /dev/zero > "$work/huge"
+expect "a huge body" 413 -X POST --data-binary @"$work/huge" "$api/record/start" > /dev/null
+written=$(curl -s "$api/status" | json 'sum(c["frames-written"] for c in j["cameras"])')
+if [ "$written" != 0 ] || [ "$(files_now)" != "$before" ]; then
+  echo "FAIL: bad requests changed something: $written frames written, files:"
+  ls -la "$work/rec"; fail=1
+else
+  echo "ok: after the bad requests nothing was written, no file changed"
+fi
+
+# ---- a recording started and stopped over HTTP, watched in Prometheus ---
+expect "POST /record/start" 200 -X POST -d '{"at": "now"}' "$api/record/start" > /dev/null
+sleep 4
+expect "POST /record/stop" 200 -X POST "$api/record/stop" > /dev/null
+# the stop is at the next frame: until the bus has told it
+wait_for 10 grep -q "^b: event 0 stopped" "$work/rec.out"
+for cam in a b; do
+  bus=$(tr '\r' '\n' < "$work/rec.out" \
+    | sed -n "s/^$cam: event 0 stopped ([a-z-]*): \([0-9]*\) frames.*/\1/p")
+  # Prometheus' newest sample of the counter: until it has the final one
+  # (the sinks' statistics come once a second)
+  has_final() { test "$(query "rtframe_frames_written_total{camera=\"$cam\"}")" = "$bus"; }
+  wait_for 10 has_final
+  status_n=$(curl -s "$api/status" \
+    | json "[c for c in j['cameras'] if c['name']=='$cam'][0]['frames-written']")
+  prom_n=$(query "rtframe_frames_written_total{camera=\"$cam\"}")
+  rate=$(query "max_over_time(rate(rtframe_frames_written_total{camera=\"$cam\"}[2s])[20s:1s])")
+  misses=$(query "rtframe_frames_missed_total{camera=\"$cam\"}")
+  status_m=$(curl -s "$api/status" \
+    | json "[c for c in j['cameras'] if c['name']=='$cam'][0]['frames-missed']")
+  hist=$(query "rtframe_write_latency_seconds_count{camera=\"$cam\"}")
+  if [ -z "$bus" ] || [ "$bus" -lt 60 ] || [ "$prom_n" != "$bus" ] \
+      || [ "$status_n" != "$bus" ]; then
+    echo "FAIL: camera $cam: frames written: bus $bus, /status $status_n, prometheus $prom_n"; fail=1
+  else
+    echo "ok: camera $cam: $bus frames written, the bus, /status and prometheus agree"
+  fi
+  if ! $py -c "import sys; r=float('$rate' or 0); sys.exit(not 15 <= r <= 25)"; then
+    echo "FAIL: camera $cam: rate(rtframe_frames_written_total) peaked at '$rate', not about 20/s"; fail=1
+  else
+    echo "ok: camera $cam: prometheus' rate of frames written peaked at $rate/s (20 fps)"
+  fi
+  if [ "$misses" != "$status_m" ] || [ "$hist" != "$bus" ]; then
+    echo "FAIL: camera $cam: misses prometheus '$misses' /status '$status_m'; latency histogram count '$hist' for $bus frames"; fail=1
+  else
+    echo "ok: camera $cam: misses $misses as /status, the latency histogram counts $hist frames"
+  fi
+done
+# the deadline is a bucket edge
+if ! curl -s "$api/metrics" | grep -q 'rtframe_write_latency_seconds_bucket{camera="a",le="0.05"}'; then
+  echo "FAIL: the deadline (50 ms) is no bucket edge"; fail=1
+fi
+# the format as Prometheus' own checker reads it
+if command -v promtool >/dev/null; then
+  if ! curl -s "$api/metrics" | promtool check metrics > "$work/lint" 2>&1; then
+    echo "FAIL: promtool check metrics:"; cat "$work/lint"; fail=1
+  else
+    echo "ok: promtool check metrics: clean"
+  fi
+fi
+
+# the examples' scrape config and alerting rules, as Prometheus reads them
+if command -v promtool >/dev/null; then
+  src=$(dirname "$(readlink -f "$0")")/../examples/prometheus
+  if ! promtool check config "$src/prometheus.yml" > "$work/lint" 2>&1; then
+    echo "FAIL: promtool check config examples/prometheus:"; cat "$work/lint"; fail=1
+  else
+    echo "ok: promtool: the example scrape config and its alerting rules"
+  fi
+fi
+
+expect "POST /split" 200 -X POST "$api/split" > /dev/null
+expect "POST /trigger" 200 -X POST "$api/trigger" > /dev/null
+sleep 1
+kill -TERM $rec_pid; wait $rec_pid; status=$?
+if [ $status -ne 0 ]; then
+  echo "FAIL: SIGTERM: exit $status"; tail -5 "$work/rec.out"; fail=1
+fi
+for cam in a b; do
+  if ! "$verify" -q "$work/rec/$cam-event-%05d.raw" > "$work/v" 2>&1; then
+    echo "FAIL: rtframe-verify $cam:"; cat "$work/v"; fail=1
+  else
+    echo "ok: camera $cam's events verify"
+  fi
+done
+
+# ---- a token ------------------------------------------------------------
+head -c 24 /dev/urandom | base64 > "$work/token"
+cat > "$work/token.conf" <<CONF
+[recorder]
+dir=$work/tok
+http=127.0.0.1:$port
+http-token-file=$work/token
+
+[camera a]
+source=videotestsrc is-live=true
+caps=$caps
+CONF
+mkdir -p "$work/tok"
+"$rec" --config "$work/token.conf" > "$work/tok.out" 2>&1 < /dev/null &
+tok_pid=$!; pids+=($tok_pid)
+asks_token() { test "$(curl -s -o /dev/null -w '%{http_code}' "$api/status")" = 401; }
+wait_for 10 asks_token
+expect "no token" 401 "$api/status" > /dev/null
+expect "a wrong token" 401 -H "Authorization: Bearer wrong-token-wrong-token" "$api/status" > /dev/null
+expect "the token" 200 -H "Authorization: Bearer $(cat "$work/token")" "$api/status" > /dev/null
+expect "the token, /metrics" 200 -H "Authorization: Bearer $(cat "$work/token")" "$api/metrics" > /dev/null
+kill -TERM $tok_pid; wait $tok_pid
+
+# listening beyond the machine without a token: refused before recording
+out=$("$rec" --http 0.0.0.0:$port --seconds 1 2>&1); status=$?
+if [ $status -ne 2 ] || ! grep -q "give a token file" <<<"$out"; then
+  echo "FAIL: 0.0.0.0 without a token: exit $status: $out"; fail=1
+else
+  echo "ok: 0.0.0.0 without a token: $out"
+fi
+# a port taken: exit 2, nothing recorded
+"$rec" --config "$work/token.conf" > /dev/null 2>&1 < /dev/null &
+pids+=($!)
+wait_for 10 curl -s "$api/status"
+out=$(cd "$work" && "$rec" --http 127.0.0.1:$port --seconds 1 --dir "$work/taken" 2>&1); status=$?
+if [ $status -ne 2 ] || [ -e "$work/taken" ]; then
+  echo "FAIL: a port taken: exit $status: $out"; fail=1
+else
+  echo "ok: a port taken: $out"
+fi
+exit $fail
