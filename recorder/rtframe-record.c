@@ -652,7 +652,10 @@ main (int argc, char **argv)
     return RTR_EXIT_USAGE;
   }
   if (o.version) {
-    g_print ("rtframe-record %s (%s)\n", VERSION, gst_version_string ());
+    gchar *gst = gst_version_string ();
+
+    g_print ("rtframe-record %s (%s)\n", VERSION, gst);
+    g_free (gst);
     options_clear (&o);
     return RTR_EXIT_OK;
   }
