@@ -104,6 +104,33 @@ else
   echo "Python example skipped: /usr/bin/python3 has no gi (apt-get install python3-gi gir1.2-gstreamer-1.0)"
 fi
 
+# Ctrl-C: the recording ends with EOS and a summary, exit 0, no traceback
+# and no "dispose element ... in PLAYING" (issue 25)
+ctrl_c_run() {  # name, command...
+  local name=$1; shift
+  rm -rf "$work/ctrlc"; mkdir -p "$work/ctrlc"
+  "$@" --streams 2 --seconds 60 --dir "$work/ctrlc" --caps "$caps" \
+    > "$work/ctrlc.out" 2>&1 < /dev/null &
+  local pid=$!
+  sleep 2
+  kill -INT $pid
+  wait $pid; local status=$?
+  if [ $status -ne 0 ] || ! grep -q "^summary" "$work/ctrlc.out" \
+      || grep -qE "Traceback|dispose element|CRITICAL" "$work/ctrlc.out"; then
+    echo "FAIL: $name Ctrl-C: exit $status"; tail -15 "$work/ctrlc.out"; fail=1
+    return
+  fi
+  for s in 0 1; do
+    if [ -n "$build_dir" ] && ! "$build_dir/tools/rtframe-verify" -q \
+        "$work/ctrlc/cam$s.raw" > /dev/null 2>&1; then
+      echo "FAIL: $name Ctrl-C: cam$s.raw does not verify"; fail=1
+    fi
+  done
+  echo "ok: $name Ctrl-C (exit 0, summary, files verify)"
+}
+ctrl_c_run C "$c_example"
+[ -n "$python" ] && ctrl_c_run Python "${pyenv[@]}" $python "$py_example"
+
 # the walkthrough of docs/recording.md, on small frames
 if [ -n "$long_example" ] && [ -n "$python" ]; then
   out=$(RTFRAME_BUILD="$build_dir" "${pyenv[@]}" bash "$long_example" \
