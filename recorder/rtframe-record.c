@@ -412,42 +412,44 @@ override (RtrConfig * c, Options * o)
   }
 }
 
-/* Events: the sinks hold pre-record seconds and write only what a
- * trigger asks for */
+/* prop goes first in every camera's sink properties (taken): a user's
+ * own value for it, later, wins */
 static void
-add_event_props (RtrConfig * c)
+prepend_prop (RtrConfig * c, const gchar * prop)
 {
   guint i;
 
-  for (i = 0; c->events && i < c->cameras->len; i++) {
+  for (i = 0; i < c->cameras->len; i++) {
     RtrCamera *cam = g_ptr_array_index (c->cameras, i);
     guint n = g_strv_length (cam->sink);
-    gchar **props = g_new0 (gchar *, n + 3);
+    gchar **props = g_new0 (gchar *, n + 2);
 
-    props[0] = g_strdup ("record=false");
-    props[1] = g_strdup_printf ("pre-record-time=%" G_GUINT64_FORMAT,
-        (guint64) (c->pre_record * GST_SECOND));
-    memcpy (props + 2, cam->sink, n * sizeof (gchar *));
+    props[0] = g_strdup (prop);
+    memcpy (props + 1, cam->sink, n * sizeof (gchar *));
     g_free (cam->sink);
     cam->sink = props;
   }
 }
 
+/* Rotation: max-file-duration.  Events: the sinks hold pre-record
+ * seconds and write only what a trigger asks for. */
 static void
-add_rotate_props (RtrConfig * c)
+add_recorder_props (RtrConfig * c)
 {
-  guint i;
+  gchar *prop;
 
-  for (i = 0; c->rotate && i < c->cameras->len; i++) {
-    RtrCamera *cam = g_ptr_array_index (c->cameras, i);
-    guint n = g_strv_length (cam->sink);
-    gchar **props = g_new0 (gchar *, n + 2);
-
-    props[0] = g_strdup_printf ("max-file-duration=%" G_GUINT64_FORMAT,
+  if (c->rotate) {
+    prop = g_strdup_printf ("max-file-duration=%" G_GUINT64_FORMAT,
         (guint64) c->rotate * GST_SECOND);
-    memcpy (props + 1, cam->sink, n * sizeof (gchar *));
-    g_free (cam->sink);
-    cam->sink = props;
+    prepend_prop (c, prop);
+    g_free (prop);
+  }
+  if (c->events) {
+    prop = g_strdup_printf ("pre-record-time=%" G_GUINT64_FORMAT,
+        (guint64) (c->pre_record * GST_SECOND));
+    prepend_prop (c, prop);
+    g_free (prop);
+    prepend_prop (c, "record=false");
   }
 }
 
@@ -485,8 +487,7 @@ config_from (Options * o, GError ** error)
     rtr_config_free (c);
     return NULL;
   }
-  add_rotate_props (c);
-  add_event_props (c);
+  add_recorder_props (c);
   return c;
 }
 
@@ -565,9 +566,7 @@ watch (Recorder * r)
   r->signals[1] = g_unix_signal_add (SIGTERM, on_sigterm, r);
   r->signals[2] = g_unix_signal_add (SIGHUP, on_sighup, r);
   /* the demo counts its frames itself (num-buffers): exact files */
-  if (r->config->seconds > 0 && !g_str_has_prefix (((RtrCamera *)
-              g_ptr_array_index (r->config->cameras, 0))->source,
-          "videotestsrc is-live=true pattern=ball num-buffers="))
+  if (r->config->seconds > 0 && !r->config->demo)
     r->signals[3] = g_timeout_add ((guint) (r->config->seconds * 1000),
         on_seconds, r);
   g_timeout_add_seconds (1, on_status, r);

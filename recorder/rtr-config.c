@@ -52,11 +52,8 @@ rtr_config_free (RtrConfig * c)
   g_free (c);
 }
 
-static gboolean
-bad (GError ** error, const gchar * format, ...)
-G_GNUC_PRINTF (2, 3);
-
-     static gboolean bad (GError ** error, const gchar * format, ...)
+gboolean
+rtr_config_fail (GError ** error, const gchar * format, ...)
 {
   va_list ap;
 
@@ -85,7 +82,7 @@ split_props (const gchar * text, gchar *** props, GError ** error)
     return TRUE;
   }
   if (!g_shell_parse_argv (text, NULL, props, &err)) {
-    bad (error, "sink properties \"%s\": %s", text, err->message);
+    rtr_config_fail (error, "sink properties \"%s\": %s", text, err->message);
     g_error_free (err);
     return FALSE;
   }
@@ -93,7 +90,8 @@ split_props (const gchar * text, gchar *** props, GError ** error)
     const gchar *eq = strchr ((*props)[i], '=');
 
     if (eq == NULL || eq == (*props)[i]) {
-      bad (error, "sink property \"%s\": not name=value", (*props)[i]);
+      rtr_config_fail (error, "sink property \"%s\": not name=value",
+          (*props)[i]);
       g_clear_pointer (props, g_strfreev);
       return FALSE;
     }
@@ -123,13 +121,15 @@ rtr_config_add_camera (RtrConfig * c, const gchar * name,
   gchar **props;
 
   if (!valid_name (name))
-    return bad (error, "camera \"%s\": a name is 1-64 letters, digits, '-' "
+    return rtr_config_fail (error,
+        "camera \"%s\": a name is 1-64 letters, digits, '-' "
         "or '_' (it names the sink and its files)", name ? name : "");
   if (source == NULL || *source == '\0')
-    return bad (error, "camera %s: no source (a GStreamer source "
+    return rtr_config_fail (error, "camera %s: no source (a GStreamer source "
         "description, e.g. \"v4l2src device=/dev/video0\")", name);
   if (c->cameras->len >= RTR_MAX_CAMERAS)
-    return bad (error, "camera %s: at most %d cameras", name, RTR_MAX_CAMERAS);
+    return rtr_config_fail (error, "camera %s: at most %d cameras", name,
+        RTR_MAX_CAMERAS);
   if (!split_props (sink_props, &props, error))
     return FALSE;
   cam = g_new0 (RtrCamera, 1);
@@ -155,14 +155,16 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
           "framerate", &fps_n, &fps_d) || fps_n <= 0 || fps_d <= 0) {
     if (parsed)
       gst_caps_unref (parsed);
-    return bad (error, "--caps \"%s\": caps with a framerate, e.g. %s",
-        caps ? caps : "", DEMO_CAPS);
+    return rtr_config_fail (error,
+        "--caps \"%s\": caps with a framerate, e.g. %s", caps ? caps : "",
+        DEMO_CAPS);
   }
   gst_caps_unref (parsed);
   if (n < 1 || n > RTR_MAX_CAMERAS)
-    return bad (error, "--streams %u: 1 to %d", n, RTR_MAX_CAMERAS);
+    return rtr_config_fail (error, "--streams %u: 1 to %d", n, RTR_MAX_CAMERAS);
   if (c->seconds <= 0)
     c->seconds = 5;
+  c->demo = TRUE;
   for (i = 0; i < n; i++) {
     gchar *name = g_strdup_printf ("cam%u", i);
     /* a frame count, not a timer: the demo's files are exact */
@@ -203,8 +205,8 @@ known_keys (GKeyFile * kf, const gchar * group, const gchar * const *known,
     if (!g_strv_contains (known, keys[i])) {
       gchar *all = g_strjoinv (", ", (gchar **) known);
 
-      bad (error, "%s: [%s]: unknown key \"%s\" (known: %s)", path, group,
-          keys[i], all);
+      rtr_config_fail (error, "%s: [%s]: unknown key \"%s\" (known: %s)", path,
+          group, keys[i], all);
       g_free (all);
       g_strfreev (keys);
       return FALSE;
@@ -225,7 +227,7 @@ get_double (GKeyFile * kf, const gchar * group, const gchar * key,
     return TRUE;
   d = g_key_file_get_double (kf, group, key, &err);
   if (err) {
-    bad (error, "%s: [%s] %s: %s", path, group, key, err->message);
+    rtr_config_fail (error, "%s: [%s] %s: %s", path, group, key, err->message);
     g_error_free (err);
     return FALSE;
   }
@@ -256,12 +258,13 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error))
     return FALSE;
   if (rotate < 0 || rotate > G_MAXUINT || rotate != (guint) rotate)
-    return bad (error, "%s: [recorder] rotate: whole seconds", path);
+    return rtr_config_fail (error, "%s: [recorder] rotate: whole seconds",
+        path);
   c->rotate = (guint) rotate;
   if (g_key_file_has_key (kf, g, "events", NULL)) {
     c->events = g_key_file_get_boolean (kf, g, "events", &err);
     if (err) {
-      bad (error, "%s: [recorder] events: %s", path, err->message);
+      rtr_config_fail (error, "%s: [recorder] events: %s", path, err->message);
       g_error_free (err);
       return FALSE;
     }
@@ -328,12 +331,12 @@ rtr_config_load (RtrConfig * c, const gchar * path, GError ** error)
     if (g_str_has_prefix (groups[i], "camera "))
       ok = load_camera (c, kf, groups[i], path, error);
     else
-      ok = bad (error, "%s: unknown group [%s] (known: [recorder], "
+      ok = rtr_config_fail (error, "%s: unknown group [%s] (known: [recorder], "
           "[camera NAME])", path, groups[i]);
   }
   if (ok && c->cameras->len == 0)
-    ok = bad (error, "%s: no camera (a [camera NAME] group with a source)",
-        path);
+    ok = rtr_config_fail (error,
+        "%s: no camera (a [camera NAME] group with a source)", path);
   g_strfreev (groups);
   g_key_file_free (kf);
   return ok;
@@ -359,20 +362,21 @@ rtr_config_check (RtrConfig * c, GError ** error)
   guint i, j;
 
   if (c->cameras->len == 0)
-    return bad (error, "no camera");
+    return rtr_config_fail (error, "no camera");
   if (c->seconds < 0 || c->pre_record < 0 || c->post_record <= 0
       || c->stop_timeout <= 0)
-    return bad (error, "seconds >= 0, pre-record >= 0, post-record > 0 and "
+    return rtr_config_fail (error,
+        "seconds >= 0, pre-record >= 0, post-record > 0 and "
         "stop-timeout > 0");
   if (c->event_at && !c->events)
-    return bad (error, "timed events need events recording (--trigger, or "
-        "events=true)");
+    return rtr_config_fail (error,
+        "timed events need events recording (--trigger, or " "events=true)");
   for (i = 0; c->event_at && c->event_at[i]; i++) {
     gchar *end = NULL;
     gdouble t = g_ascii_strtod (c->event_at[i], &end);
 
     if (end == c->event_at[i] || *end != '\0' || t < 0)
-      return bad (error, "event \"%s\": seconds from the start",
+      return rtr_config_fail (error, "event \"%s\": seconds from the start",
           c->event_at[i]);
   }
   for (i = 0; i < c->cameras->len; i++) {
@@ -384,10 +388,11 @@ rtr_config_check (RtrConfig * c, GError ** error)
       RtrCamera *b = g_ptr_array_index (c->cameras, j);
 
       if (g_str_equal (a->name, b->name))
-        return bad (error, "two cameras are named %s", a->name);
+        return rtr_config_fail (error, "two cameras are named %s", a->name);
       if (g_str_equal (a->location, b->location))
-        return bad (error, "cameras %s and %s record to the same location "
-            "%s", b->name, a->name, a->location);
+        return rtr_config_fail (error,
+            "cameras %s and %s record to the same location " "%s", b->name,
+            a->name, a->location);
     }
   }
   return TRUE;

@@ -44,6 +44,8 @@ typedef struct
   gchar *http;                  /* the API's HOST:PORT, or NULL: none */
   gchar *http_token_file;       /* its token, or NULL: none asked */
   gchar *origin;                /* "the command line" or the file's path */
+  gboolean demo;                /* the demo's cameras, which end by
+                                 * themselves after seconds (num-buffers) */
 } RtrConfig;
 
 RtrConfig *rtr_config_new (void);
@@ -66,6 +68,10 @@ gboolean rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 /* Checks what goes together (names unique, times sane); fills default
  * locations in c->dir */
 gboolean rtr_config_check (RtrConfig * c, GError ** error);
+
+/* Sets *error (RTR_CONFIG_ERROR) to the message; returns FALSE */
+gboolean rtr_config_fail (GError ** error, const gchar * format, ...)
+    G_GNUC_PRINTF (2, 3);
 
 #define RTR_CONFIG_ERROR (rtr_config_error_quark ())
 GQuark rtr_config_error_quark (void);

@@ -7,21 +7,6 @@
  * would break the recorder's own reading of the bus */
 static const gchar *const reserved[] = { "name", "location", "parent", NULL };
 
-static gboolean
-bad (GError ** error, const gchar * format, ...)
-G_GNUC_PRINTF (2, 3);
-
-     static gboolean bad (GError ** error, const gchar * format, ...)
-{
-  va_list ap;
-
-  va_start (ap, format);
-  g_propagate_error (error, g_error_new_valist (RTR_CONFIG_ERROR, 0, format,
-          ap));
-  va_end (ap);
-  return FALSE;
-}
-
 /* Levenshtein distance, for "did you mean" */
 static guint
 distance (const gchar * a, const gchar * b)
@@ -81,22 +66,26 @@ set_one (GstElement * sink, const gchar * cam, const gchar * word,
   if (pspec == NULL) {
     const gchar *near = nearest_property (klass, kv[0]);
 
-    bad (error, "camera %s: rtframesink has no property \"%s\"%s%s%s (gst-"
-        "inspect-1.0 rtframesink lists them)", cam, kv[0], near ?
-        " - did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+    rtr_config_fail (error,
+        "camera %s: rtframesink has no property \"%s\"%s%s%s (gst-"
+        "inspect-1.0 rtframesink lists them)", cam, kv[0],
+        near ? " - did you mean \"" : "", near ? near : "", near ? "\"?" : "");
   } else if (g_strv_contains (reserved, pspec->name)) {
-    bad (error, "camera %s: %s is set by the recorder (a camera's "
+    rtr_config_fail (error, "camera %s: %s is set by the recorder (a camera's "
         "location is its own key)", cam, pspec->name);
   } else if (!(pspec->flags & G_PARAM_WRITABLE)
       || (pspec->flags & G_PARAM_CONSTRUCT_ONLY)) {
-    bad (error, "camera %s: rtframesink's %s cannot be set", cam, kv[0]);
+    rtr_config_fail (error, "camera %s: rtframesink's %s cannot be set", cam,
+        kv[0]);
   } else {
     g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (pspec));
     if (!gst_value_deserialize_with_pspec (&v, kv[1], pspec))
-      bad (error, "camera %s: \"%s\" is no value for rtframesink's %s (a %s)",
-          cam, kv[1], kv[0], g_type_name (G_PARAM_SPEC_VALUE_TYPE (pspec)));
+      rtr_config_fail (error,
+          "camera %s: \"%s\" is no value for rtframesink's %s (a %s)", cam,
+          kv[1], kv[0], g_type_name (G_PARAM_SPEC_VALUE_TYPE (pspec)));
     else if (g_param_value_validate (pspec, &v))
-      bad (error, "camera %s: %s=%s is out of range (gst-inspect-1.0 "
+      rtr_config_fail (error,
+          "camera %s: %s=%s is out of range (gst-inspect-1.0 "
           "rtframesink gives its range)", cam, kv[0], kv[1]);
     else {
       g_object_set_property (G_OBJECT (sink), pspec->name, &v);
@@ -115,7 +104,8 @@ make_sink (const RtrCamera * cam, GError ** error)
   guint i;
 
   if (sink == NULL) {
-    bad (error, "there is no rtframesink element: the rtframe plugin is not "
+    rtr_config_fail (error,
+        "there is no rtframesink element: the rtframe plugin is not "
         "installed, or not where GStreamer looks (GST_PLUGIN_PATH_1_0; "
         "gst-inspect-1.0 rtframesink says more)");
     return NULL;
@@ -141,7 +131,8 @@ explain_missing (GstParseContext * ctx, const RtrCamera * cam, GError ** error)
 
   if (names) {
     g_clear_error (error);
-    bad (error, "camera %s: no element %s: its plugin is not installed, or "
+    rtr_config_fail (error,
+        "camera %s: no element %s: its plugin is not installed, or "
         "not where GStreamer looks (v4l2src is in Debian's "
         "gstreamer1.0-plugins-good, aravissrc in libaravis-0.8-0; "
         "gst-inspect-1.0 lists what is there)", cam->name, names);
@@ -173,14 +164,16 @@ make_source (const RtrCamera * cam, GError ** error)
   if ((pad = gst_element_get_static_pad (bin, "sink")) != NULL) {
     gst_object_unref (pad);
     gst_object_unref (bin);
-    bad (error, "camera %s: source \"%s\" begins with an element that takes "
+    rtr_config_fail (error,
+        "camera %s: source \"%s\" begins with an element that takes "
         "input: a source description starts with a source (v4l2src, "
         "aravissrc, ...)", cam->name, cam->source);
     return NULL;
   }
   if ((pad = gst_element_get_static_pad (bin, "src")) == NULL) {
     gst_object_unref (bin);
-    bad (error, "camera %s: source \"%s\" has no output left to record "
+    rtr_config_fail (error,
+        "camera %s: source \"%s\" has no output left to record "
         "(does it end in a sink?)", cam->name, cam->source);
     return NULL;
   }
@@ -195,8 +188,8 @@ add_camera (GstBin * pipeline, const RtrCamera * cam, GError ** error)
   GstCaps *caps = NULL;
 
   if (cam->caps && (caps = gst_caps_from_string (cam->caps)) == NULL)
-    return bad (error, "camera %s: caps \"%s\" cannot be read", cam->name,
-        cam->caps);
+    return rtr_config_fail (error, "camera %s: caps \"%s\" cannot be read",
+        cam->name, cam->caps);
   if ((src = make_source (cam, error)) == NULL) {
     gst_clear_caps (&caps);
     return FALSE;
@@ -212,7 +205,8 @@ add_camera (GstBin * pipeline, const RtrCamera * cam, GError ** error)
   gst_clear_caps (&caps);
   gst_bin_add_many (pipeline, src, filter, sink, NULL);
   if (!gst_element_link_many (src, filter, sink, NULL))
-    return bad (error, "camera %s: its source's output does not link to "
+    return rtr_config_fail (error,
+        "camera %s: its source's output does not link to "
         "rtframesink (raw video of a format it takes: gst-inspect-1.0 "
         "rtframesink)", cam->name);
   return TRUE;
@@ -227,7 +221,8 @@ rtr_pipeline_build (const RtrConfig * c, GError ** error)
 
   /* first: without it nothing else the user wrote matters */
   if (factory == NULL) {
-    bad (error, "there is no rtframesink element: the rtframe plugin is not "
+    rtr_config_fail (error,
+        "there is no rtframesink element: the rtframe plugin is not "
         "installed, or not where GStreamer looks (GST_PLUGIN_PATH_1_0; "
         "gst-inspect-1.0 rtframesink says more)");
     return NULL;
