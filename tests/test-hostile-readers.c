@@ -2176,6 +2176,24 @@ GST_START_TEST (test_only_file_left_at_location_kept)
   fail_unless (strstr (r.out, "of the recording is missing") == NULL, "%s",
       r.out);
   run_clear (&r);
+  /* the same, with rtframe-recover given the location's pattern, not the
+   * manifest: kept as well, and the manifest beside it named (the
+   * adversarial read of 70d174f: deleted, the keep-last rule knew only
+   * recordings opened through their manifest) */
+  write_marked (next, 3000, &id, top + 1);
+  run_bounded (&r, 20, 0, "rtframe-recover", "--allow-gaps", locs[0], NULL);
+  assert_run (&r, 0, "first frame was still being written");
+  fail_unless (strstr (r.out, "is beside it") != NULL, "%s", r.out);
+  run_clear (&r);
+  fail_unless (g_file_test (next, G_FILE_TEST_EXISTS));
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", m0, NULL);
+  assert_run (&r, 0, "OK");
+  fail_unless (strstr (r.out, "of the recording is missing") == NULL, "%s",
+      r.out);
+  run_clear (&r);
+  run_bounded (&r, 20, 0, "rtframe-verify", "--allow-gaps", locs[0], NULL);
+  fail_unless (strstr (r.out, "is beside it") != NULL, "%s", r.out);
+  run_clear (&r);
   g_free (next);
   g_free (newest);
   g_free (m1);

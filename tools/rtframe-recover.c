@@ -291,6 +291,11 @@ main (int argc, char **argv)
   ret = MAX (ret, (gint) i);
   if (rec->note)
     printf ("note: %s\n", rec->note);
+  if (rec->manifest_beside)
+    printf ("note: %s is beside it: this may be one location of a recording "
+        "spread over several, so this location's last file was kept even "
+        "when empty (deleted, the location would read as a disk lost); name "
+        "the manifest to recover every location\n", rec->manifest_beside);
   rtf_recording_free (rec);
   return ret;
 }

@@ -285,6 +285,11 @@ main (int argc, char **argv)
           missed);
     if (rec->note)
       printf ("note: %s\n", rec->note);
+    if (rec->manifest_beside)
+      printf ("note: %s is beside it: this may be one location of a "
+          "recording spread over several, and its frames alone not the "
+          "whole recording; name the manifest to check every location\n",
+          rec->manifest_beside);
     for (i = 0; i < rec->n_leftovers; i++)
       if (rtf_recording_leftover_holds_none (&rec->leftovers[i]))
         print_leftover_note (rec, &rec->leftovers[i]);

@@ -847,6 +847,7 @@ rtf_recording_free (RtfRecording * rec)
     g_free (rec->short_locations[i].location);
   g_free (rec->short_locations);
   g_free (rec->final_manifest);
+  g_free (rec->manifest_beside);
   g_free (rec->ends);
   g_free (rec->files);
   g_free (rec->leftovers);

@@ -77,6 +77,12 @@ typedef struct
    * duplicates.  NULL otherwise: the files' records in their order. */
   RtfFrameRef *order;
   gchar **locations;            /* from the manifest (a spread), or NULL */
+  gchar *manifest_beside;       /* a file or set opened by its own name
+                                 * with a spread's manifest beside it
+                                 * (rtf_spread_manifest_path()): it may be
+                                 * one location of that spread, whose
+                                 * frames alone are not the recording - the
+                                 * manifest's path; NULL otherwise */
   guint64 start_index;          /* a spread's: every location's first file
                                  * number (the manifest's start-index) */
   guint64 duplicates;

@@ -309,7 +309,8 @@ rtf_recover_plan_in_run (const RtfRecording * rec,
     return;
   if (later_stays)
     refuse_hole (plan);
-  else if (rec->locations && first_left_at_location (rec, f))
+  else if ((rec->locations || rec->manifest_beside)
+      && first_left_at_location (rec, f))
     keep_last_left (f, plan);
 }
 
