@@ -5,9 +5,10 @@ rtframesrc and seeks to frames, the way a viewer or an analysis tool would.
     rtframe-seek.py LOCATION FRAME [FRAME...]      seek by frame number
     rtframe-seek.py --time LOCATION SECONDS [...]  seek by time (recorded PTS)
 
-For each position it prints the frame it landed on: its number, PTS, size
-and the file it came from (the DISCONT-free offset is the frame number in
-the set).  Exit status 0 when every frame-number seek landed on that exact
+For each position it prints the frame it landed on: its number, PTS and
+size.  Frame numbers are the recording's (a buffer's offset): the ones
+rtframe-dump and the bus give, also after max-files deleted the first
+files.  Exit status 0 when every frame-number seek landed on that exact
 frame, 1 otherwise, 2 on an error.  Run it with Debian's /usr/bin/python3
 (python3-gi)."""
 import sys
@@ -36,8 +37,11 @@ def main(argv):
         print("cannot play %s: %s" % (args[0],
               msg.parse_error()[0].message if msg else ret), file=sys.stderr)
         return 2
-    ok, frames = pipeline.query_duration(Gst.Format.DEFAULT)
-    print("%s: %d frames" % (args[0], frames if ok else -1))
+    ok, end = pipeline.query_duration(Gst.Format.DEFAULT)
+    first = sink.emit("pull-preroll")
+    if ok and first is not None:
+        print("%s: frames %d to %d" % (args[0], first.get_buffer().offset,
+                                       end - 1))
     status = 0
     flags = Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE
     for position in args[1:]:

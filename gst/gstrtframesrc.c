@@ -7,8 +7,12 @@
  * the same pattern - as one stream: caps from the index header of each
  * file (a set whose caps change renegotiates at that file), every frame
  * with the timestamps it was recorded with, and seeking by time or by
- * frame number (GST_FORMAT_DEFAULT).  Seeks land on the frame shown at the
- * position asked for: the last frame whose timestamp is not after it.
+ * frame number (GST_FORMAT_DEFAULT).  Frame numbers are the recording's,
+ * the ones its index, rtframe-dump and rtframesink's messages use: a
+ * buffer's offset is its frame's number, and after max-files deleted the
+ * first files (or between event recordings) the first frame played is
+ * not number 0.  Seeks land on the frame shown at the position asked for:
+ * the last frame whose timestamp (or number) is not after it.
  * DISCONT marks each frame after frames missing (dropped while recording,
  * or lost upstream before the recorder, as the index says), and a frame
  * recorded with a camera timestamp gets it back as a
@@ -498,6 +502,44 @@ end_time (GstRtFrameSrc * self)
   return self->times[last] + (r->duration != RTF_INDEX_NONE ? r->duration : 0);
 }
 
+/* The recording's number of the frame at a place in playback order: the
+ * number the sink gave it, which its index record, rtframe-dump and the
+ * bus messages use (after max-files, or between events, the first frame
+ * played is not number 0) */
+static guint64
+number_at (GstRtFrameSrc * self, guint64 place)
+{
+  return rtf_recording_frame (self->rec, place, NULL)->seq;
+}
+
+/* The number after the last frame: the end, as a frame number */
+static guint64
+end_number (GstRtFrameSrc * self)
+{
+  return number_at (self, self->rec->n_frames - 1) + 1;
+}
+
+/* The place of the frame shown at a frame number: the last frame whose
+ * number is not above it (a number not recorded - dropped, or between
+ * events - shows the frame before it; one below the first, the first).
+ * The numbers rise in playback order (a spread's and a set failed over
+ * are read in frame-number order) */
+static guint64
+place_of_number (GstRtFrameSrc * self, guint64 number)
+{
+  guint64 lo = 0, hi = self->rec->n_frames;
+
+  while (hi - lo > 1) {
+    guint64 mid = lo + (hi - lo) / 2;
+
+    if (number_at (self, mid) <= number)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* frame number <-> time */
 static gboolean
 convert (GstRtFrameSrc * self, GstFormat from, gint64 value, GstFormat to,
@@ -510,15 +552,15 @@ convert (GstRtFrameSrc * self, GstFormat from, gint64 value, GstFormat to,
   if (self->rec == NULL)
     return FALSE;
   if (from == GST_FORMAT_DEFAULT && to == GST_FORMAT_TIME) {
-    *out = (guint64) value >= self->rec->n_frames ? (gint64) end_time (self)
-        : (gint64) self->times[value];
+    *out = (guint64) value >= end_number (self) ? (gint64) end_time (self)
+        : (gint64) self->times[place_of_number (self, value)];
     return TRUE;
   }
   if (from == GST_FORMAT_TIME && to == GST_FORMAT_DEFAULT) {
-    /* the end (what DEFAULT -> TIME gives for n_frames) is n_frames: a
-     * duration converted by GstBaseSrc lands there */
-    *out = (guint64) value >= end_time (self) ? (gint64) self->rec->n_frames
-        : (gint64) frame_at (self, value);
+    /* the end (what DEFAULT -> TIME gives for the end number) is that
+     * number: a duration converted by GstBaseSrc lands there */
+    *out = (guint64) value >= end_time (self) ? (gint64) end_number (self)
+        : (gint64) number_at (self, frame_at (self, value));
     return TRUE;
   }
   return FALSE;
@@ -593,7 +635,8 @@ gst_rtframe_src_query (GstBaseSrc * src, GstQuery * query)
       gst_query_parse_duration (query, &format, NULL);
       GST_OBJECT_LOCK (self);
       if (self->rec && format == GST_FORMAT_DEFAULT) {
-        gst_query_set_duration (query, format, self->rec->n_frames);
+        /* the end as a frame number, as positions are */
+        gst_query_set_duration (query, format, end_number (self));
         ret = TRUE;
       } else if (self->rec && format == GST_FORMAT_TIME) {
         gst_query_set_duration (query, format, end_time (self));
@@ -606,12 +649,14 @@ gst_rtframe_src_query (GstBaseSrc * src, GstQuery * query)
       GstFormat format;
 
       gst_query_parse_position (query, &format, NULL);
-      if (format == GST_FORMAT_DEFAULT) {
-        GST_OBJECT_LOCK (self);
-        gst_query_set_position (query, format, self->next);
-        GST_OBJECT_UNLOCK (self);
+      GST_OBJECT_LOCK (self);
+      if (self->rec && format == GST_FORMAT_DEFAULT) {
+        gst_query_set_position (query, format,
+            self->next < self->rec->n_frames ? number_at (self, self->next) :
+            end_number (self));
         ret = TRUE;
       }
+      GST_OBJECT_UNLOCK (self);
       break;
     }
     case GST_QUERY_CONVERT:{
@@ -717,8 +762,9 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = r->duration != RTF_INDEX_NONE ? r->duration :
       GST_CLOCK_TIME_NONE;
-  GST_BUFFER_OFFSET (buf) = n;
-  GST_BUFFER_OFFSET_END (buf) = n + 1;
+  /* the recording's frame number, as the index and the bus say it */
+  GST_BUFFER_OFFSET (buf) = r->seq;
+  GST_BUFFER_OFFSET_END (buf) = r->seq + 1;
   /* frames missing: dropped while recording (a jump in frame numbers), or
    * lost before the recorder (its record says so) */
   if (n == 0 || rtf_recording_frame (self->rec, n - 1, NULL)->seq + 1 != r->seq

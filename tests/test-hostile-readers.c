@@ -2600,7 +2600,8 @@ GST_START_TEST (test_failed_over_frames_in_number_order)
   assert_played (&p, want, n);
   played_clear (&p);
 
-  /* seeks land on the frame asked for: its place, or its time */
+  /* seeks land on the frame asked for: its number (the recording's, as
+   * the buffer's offset says it), or its time */
   pipe = gst_parse_launch ("rtframesrc name=src ! appsink name=out "
       "sync=false", NULL);
   fail_unless (pipe != NULL);
@@ -2622,7 +2623,7 @@ GST_START_TEST (test_failed_over_frames_in_number_order)
 
     if (i % 2 == 0)
       fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_DEFAULT,
-              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, k));
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, want[k]));
     else                        /* 20 ms into the frame (pts seq / 20 s) */
       fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
               GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
@@ -2633,6 +2634,8 @@ GST_START_TEST (test_failed_over_frames_in_number_order)
             GST_MAP_READ));
     fail_unless (frame_is (map.data, map.size, want[k]),
         "seek %u to place %u: not frame %" G_GUINT64_FORMAT, i, k, want[k]);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (gst_sample_get_buffer
+            (sample)), want[k]);
     gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
     gst_sample_unref (sample);
   }

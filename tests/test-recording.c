@@ -564,6 +564,65 @@ GST_START_TEST (test_src_round_trip_and_seeks)
 
 GST_END_TEST;
 
+/* After max-files deleted a set's first files, rtframesrc numbers the
+ * frames it plays as the recording does (the index, rtframe-dump, the
+ * bus): buffer offsets, seeks, position and duration in GST_FORMAT_DEFAULT
+ * are the recording's frame numbers (issue 26: the kept frames 70-99
+ * played as 0-29, and a seek to frame 70 failed) */
+GST_START_TEST (test_src_frame_numbers_after_max_files)
+{
+  gchar *pattern = rtf_test_tmp_path ("num-%03d.raw");
+  gchar *props = g_strdup_printf ("max-file-size=%u max-files=3", 10 * FRAME);
+  static const guint64 seeks[] = { 85, 70, 99, 0, 77 };
+  GstElement *pipe, *sink;
+  GstSample *sample;
+  gint64 v = 0;
+  guint64 n = 70;
+  guint i;
+
+  rtf_test_record (pattern, props, CAPS, 100);
+  pipe = src_pipeline (pattern, &sink);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    assert_sample_is_frame (sample, n);
+    gst_sample_unref (sample);
+    n++;
+  }
+  fail_unless_equals_uint64 (n, 100);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_query_duration (pipe, GST_FORMAT_DEFAULT, &v));
+  fail_unless_equals_int64 (v, 100);
+  fail_unless (gst_element_query_position (pipe, GST_FORMAT_DEFAULT, &v));
+  fail_unless_equals_int64 (v, 71);     /* (the preroll frame, 70, taken) */
+  for (i = 0; i < G_N_ELEMENTS (seeks); i++) {
+    fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_DEFAULT,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, seeks[i]));
+    sample = gst_app_sink_pull_preroll (GST_APP_SINK (sink));
+    /* a number below the first kept shows the first */
+    assert_sample_is_frame (sample, MAX (seeks[i], 70));
+    gst_sample_unref (sample);
+  }
+  fail_unless (gst_element_query_convert (pipe, GST_FORMAT_DEFAULT, 80,
+          GST_FORMAT_TIME, &v));
+  fail_unless_equals_int64 (v, PTS (80));
+  fail_unless (gst_element_query_convert (pipe, GST_FORMAT_TIME, PTS (91) +
+          GST_MSECOND, GST_FORMAT_DEFAULT, &v));
+  fail_unless_equals_int64 (v, 91);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (props);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_src_errors)
 {
   gchar *missing = rtf_test_tmp_path ("nothing-%d.raw");
@@ -660,6 +719,7 @@ recording_suite (void)
   tcase_add_test (tc, test_sync_interval);
   tcase_add_test (tc, test_bad_pattern);
   tcase_add_test (tc, test_src_round_trip_and_seeks);
+  tcase_add_test (tc, test_src_frame_numbers_after_max_files);
   tcase_add_test (tc, test_src_errors);
   tcase_add_test (tc, test_verify_catches_faults);
   return s;
