@@ -243,6 +243,34 @@ GST_START_TEST (test_two_locations_read_back)
 
 GST_END_TEST;
 
+/* rtframe-dump of a round-robin spread: frame-number order, each line
+ * naming the location that holds it (issue 26: both said file 0, no
+ * column named the location) */
+static void
+assert_dump_alternates (const gchar * manifest, guint64 n)
+{
+  gchar *out = NULL, **lines;
+  guint64 i;
+
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-dump", manifest,
+          NULL), 0);
+  lines = g_strsplit (out, "\n", -1);
+  fail_unless (g_str_has_suffix (lines[0], ",event_start,location"), "%s",
+      lines[0]);
+  for (i = 0; i < n; i++) {
+    gchar **f = g_strsplit (lines[i + 1], ",", -1);
+    guint k = g_strv_length (f);
+
+    fail_unless (k > 2, "line %" G_GUINT64_FORMAT ": %s", i, lines[i + 1]);
+    fail_unless_equals_uint64 (g_ascii_strtoull (f[0], NULL, 10), i);
+    fail_unless_equals_uint64 (g_ascii_strtoull (f[k - 1], NULL, 10), i % 2);
+    g_strfreev (f);
+  }
+  fail_unless_equals_string (lines[n + 1], "");
+  g_strfreev (lines);
+  g_free (out);
+}
+
 /* placement=round-robin: every other frame, whatever the disks do */
 GST_START_TEST (test_round_robin_alternates)
 {
@@ -258,6 +286,7 @@ GST_START_TEST (test_round_robin_alternates)
   fail_unless_equals_uint64 (rtf_test_stat_u64 (rtf_test_spread_location (st,
               1), "frames-written"), 20);
   rtf_test_spread_assert_whole (m0, FRAME, n);
+  assert_dump_alternates (m0, n);
   gst_structure_free (st);
   g_free (m0);
   g_strfreev (locs);

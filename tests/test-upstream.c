@@ -335,7 +335,7 @@ GST_START_TEST (test_gaps_read_back)
   fail_unless_equals_string (out, "frame,file,pts,duration,running_time,"
       "camera_timestamp,upstream_offset,arrival,written,latency,byte_offset,"
       "size,flags,missed,copied,gap,gap_missing,gap_detected_by,prerecorded,"
-      "event_start");
+      "event_start,location");
   g_free (out);
   for (i = 0; i < N_STREAM; i++) {
     gboolean gap = i == 2 || i == 3 || i == 5;
@@ -371,6 +371,7 @@ GST_START_TEST (test_gaps_read_back)
     /* flags: checksum, the gap bit, and the recording's first frame */
     fail_unless_equals_string (csv (rows, i, "prerecorded"), "0");
     fail_unless_equals_string (csv (rows, i, "event_start"), i ? "0" : "1");
+    fail_unless_equals_string (csv (rows, i, "location"), "0");
     want = g_strdup_printf ("%u", RTF_INDEX_REC_CHECKSUM |
         (i == 0 ? RTF_INDEX_REC_EVENT_START : 0) |
         (gap ? RTF_INDEX_REC_GAP : 0) | (g_str_equal (csv (rows, i,

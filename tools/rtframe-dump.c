@@ -26,7 +26,7 @@ static const GOptionEntry entries[] = {
 static const gchar header[] = "frame,file,pts,duration,running_time,"
     "camera_timestamp,upstream_offset,arrival,written,latency,byte_offset,"
     "size,flags,missed,copied,gap,gap_missing,gap_detected_by,prerecorded,"
-    "event_start";
+    "event_start,location";
 
 /* A time or number, or nothing where the index has none */
 static void
@@ -37,12 +37,13 @@ put_u64 (guint64 v)
   putchar (',');
 }
 
+/* A frame's line: r, a record of file f */
 static void
-put_record (const RtfIndexRecord * r, guint64 file)
+put_record (const RtfIndexRecord * r, const RtfRecordingFile * f)
 {
   gboolean gap = (r->flags & RTF_INDEX_REC_GAP) != 0;
 
-  printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", r->seq, file);
+  printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", r->seq, f->number);
   put_u64 (r->pts);
   put_u64 (r->duration);
   put_u64 (r->running_time);
@@ -57,8 +58,8 @@ put_record (const RtfIndexRecord * r, guint64 file)
     printf ("%u,%s,", r->gap_missing, rtf_gap_how_name (r->gap_how));
   else
     printf (",,");
-  printf ("%d,%d\n", (r->flags & RTF_INDEX_REC_PRERECORDED) != 0,
-      (r->flags & RTF_INDEX_REC_EVENT_START) != 0);
+  printf ("%d,%d,%u\n", (r->flags & RTF_INDEX_REC_PRERECORDED) != 0,
+      (r->flags & RTF_INDEX_REC_EVENT_START) != 0, f->location);
 }
 
 /* What is missing from the recording, on stderr: 1 for a location or
@@ -109,7 +110,7 @@ put_in_order (RtfRecording * rec)
     guint file;
     const RtfIndexRecord *r = rtf_recording_frame (rec, n, &file);
 
-    put_record (r, rec->files[file].number);
+    put_record (r, &rec->files[file]);
   }
 }
 
@@ -168,7 +169,7 @@ main (int argc, char **argv)
       fprintf (stderr, "rtframe-dump: %s: its first %" G_GUINT64_FORMAT
           " frames: %s\n", f->path, f->walk.frames, f->walk.why);
     for (j = 0; j < f->walk.frames && rec->order == NULL; j++)
-      put_record (&f->index->records[j], f->number);
+      put_record (&f->index->records[j], f);
   }
   if (rec->order)
     put_in_order (rec);
