@@ -241,6 +241,8 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-recover [OPTION...] LOCATION");
+    g_clear_error (&error);
+    g_option_context_free (ctx);
     return 2;
   }
   g_option_context_free (ctx);

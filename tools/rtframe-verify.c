@@ -182,6 +182,8 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-verify [OPTION...] LOCATION");
+    g_clear_error (&error);
+    g_option_context_free (ctx);
     return 2;
   }
   g_option_context_free (ctx);
@@ -189,6 +191,7 @@ main (int argc, char **argv)
   rec = rtf_recording_open_settled (argv[1], start_index, wait_ms, &error);
   if (rec == NULL) {
     fprintf (stderr, "rtframe-verify: %s\n", error->message);
+    g_clear_error (&error);
     return 2;
   }
   rtf_histogram_reset (&latency);
