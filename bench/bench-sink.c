@@ -142,14 +142,14 @@ static void
 on_frame_written (BenchStream * s, const GstStructure * st)
 {
   guint64 pts, frame;
-  gint64 completed, dev;
+  guint64 completed, dev;
   BenchFrame *f;
 
   /* the element numbers the frames it received; frames lost at the camera
    * have none, so find ours by its timestamp (frame * period) */
   if (!gst_structure_get_uint64 (st, "pts", &pts)
-      || !gst_structure_get_int64 (st, "completed", &completed)
-      || !gst_structure_get_int64 (st, "device-latency", &dev))
+      || !gst_structure_get_uint64 (st, "completed", &completed)
+      || !gst_structure_get_uint64 (st, "device-latency", &dev))
     return;
   frame = gst_util_uint64_scale_round (pts, s->run->cfg->fps, GST_SECOND);
   f = bench_log_frame (s->log, frame);

@@ -171,7 +171,7 @@ def main():
             elif s.get_name() == "rtframesink-recording-started":
                 print(f"\ncam{i}: event {s.get_uint64('number')[1]} started "
                       f"in {s.get_string('location')} "
-                      f"({s.get_uint('prerecorded-frames')[1]} frames from "
+                      f"({s.get_uint64('prerecorded-frames')[1]} frames from "
                       "before the trigger)")
             elif s.get_name() == "rtframesink-recording-stopped":
                 print(f"\ncam{i}: event {s.get_uint64('number')[1]} stopped "

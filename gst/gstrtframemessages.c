@@ -29,6 +29,17 @@ where_name (RtfFrameState where)
   }
 }
 
+/* A CLOCK_MONOTONIC time as a GstClockTime of GStreamer's system clock
+ * (monotonic by default: gst_clock_get_time (gst_system_clock_obtain ())
+ * reads the same clock); every time and duration the messages carry is a
+ * guint64 (issue 26: they mixed gint64 and GstClockTime), but for the
+ * signed lateness */
+static guint64
+clock_time (gint64 ns)
+{
+  return ns >= 0 ? (guint64) ns : 0;
+}
+
 static void
 set_frame_fields (GstStructure * s, const RtfFrameReport * m)
 {
@@ -38,8 +49,10 @@ set_frame_fields (GstStructure * s, const RtfFrameReport * m)
       "duration", G_TYPE_UINT64, m->times.duration,
       "running-time", G_TYPE_UINT64, m->times.running_time,
       "size", G_TYPE_UINT64, (guint64) m->size,
-      "arrival", G_TYPE_INT64, m->times.arrival_ns,
-      "deadline", G_TYPE_INT64, m->times.deadline_ns,
+      "arrival", G_TYPE_UINT64, clock_time (m->times.arrival_ns),
+      /* (no deadline: deadline=0) */
+      "deadline", G_TYPE_UINT64, m->times.deadline_ns != 0 ?
+      clock_time (m->times.deadline_ns) : GST_CLOCK_TIME_NONE,
       "prerecorded", G_TYPE_BOOLEAN, (m->flags & RTF_FRAME_PRERECORDED) != 0,
       NULL);
 }
@@ -51,7 +64,7 @@ gst_rtframe_message_missed (GstObject * src, const RtfFrameReport * m)
 
   set_frame_fields (s, m);
   gst_structure_set (s,
-      "detected", G_TYPE_INT64, m->detected_ns,
+      "detected", G_TYPE_UINT64, clock_time (m->detected_ns),
       "lateness", G_TYPE_INT64, m->detected_ns - m->times.deadline_ns,
       "where", G_TYPE_STRING, where_name (m->where),
       "queued-frames", G_TYPE_UINT, m->queued_frames,
@@ -67,8 +80,9 @@ gst_rtframe_message_late (GstObject * src, const RtfFrameReport * m)
 
   set_frame_fields (s, m);
   gst_structure_set (s,
-      "completed", G_TYPE_INT64, m->detected_ns,
-      "latency", G_TYPE_INT64, m->detected_ns - m->times.arrival_ns,
+      "completed", G_TYPE_UINT64, clock_time (m->detected_ns),
+      "latency", G_TYPE_UINT64, clock_time (m->detected_ns -
+          m->times.arrival_ns),
       "lateness", G_TYPE_INT64, m->detected_ns - m->times.deadline_ns, NULL);
   return gst_message_new_element (src, s);
 }
@@ -82,10 +96,12 @@ gst_rtframe_message_written (GstObject * src, const RtfEvent * e)
   set_frame_fields (s, m);
   gst_structure_set (s,
       "offset", G_TYPE_UINT64, e->u.written.offset,
-      "submitted", G_TYPE_INT64, e->u.written.submit_ns,
-      "completed", G_TYPE_INT64, m->detected_ns,
-      "latency", G_TYPE_INT64, m->detected_ns - m->times.arrival_ns,
-      "device-latency", G_TYPE_INT64, m->detected_ns - e->u.written.submit_ns,
+      "submitted", G_TYPE_UINT64, clock_time (e->u.written.submit_ns),
+      "completed", G_TYPE_UINT64, clock_time (m->detected_ns),
+      "latency", G_TYPE_UINT64, clock_time (m->detected_ns -
+          m->times.arrival_ns),
+      "device-latency", G_TYPE_UINT64, clock_time (m->detected_ns -
+          e->u.written.submit_ns),
       "missed", G_TYPE_BOOLEAN, m->times.deadline_ns != 0
       && m->detected_ns > m->times.deadline_ns,
       "copied", G_TYPE_BOOLEAN, e->u.written.copied,
@@ -140,6 +156,8 @@ gst_rtframe_message_file (GstObject * src, gboolean opened,
   gst_structure_set (s,
       "index", G_TYPE_UINT64, info->number,
       "first-frame", G_TYPE_UINT64, info->first_seq,
+      "first-running-time", G_TYPE_UINT64, info->first_running_time,
+      /* (the same: the name before issue 26, kept for applications) */
       "running-time", G_TYPE_UINT64, info->first_running_time, NULL);
 
   if (!opened) {
@@ -188,7 +206,7 @@ gst_rtframe_message_disk_space (GstObject * src, const RtfSpaceReport * r)
       GST_CLOCK_TIME_NONE : r->time_left,
       "filesystem-free", G_TYPE_UINT64, r->fs_free,
       "reserved", G_TYPE_UINT64, r->reserved,
-      "detected", G_TYPE_INT64, r->detected_ns,
+      "detected", G_TYPE_UINT64, clock_time (r->detected_ns),
       NULL);
 
   return gst_message_new_element (src, s);

@@ -626,7 +626,7 @@ gst_rtframe_sink_recording_started (GstRtFrameSink * self,
           "running-time", G_TYPE_UINT64, a.start_asked,
           "first-frame", G_TYPE_UINT64, info->first_seq,
           "first-running-time", G_TYPE_UINT64, info->first_running_time,
-          "prerecorded-frames", G_TYPE_UINT, a.prerecorded,
+          "prerecorded-frames", G_TYPE_UINT64, (guint64) a.prerecorded,
           "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from, NULL),
       info->path);
 }

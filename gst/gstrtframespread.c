@@ -58,7 +58,10 @@ spread_location_left (guint index, const gchar * location,
         ("%s", failure && failure->detail ? failure->detail : why));
   s = gst_structure_new_empty (GST_RTFRAME_MSG_LOCATION_LEFT);
   gst_rtframe_structure_set_path (s, "location", location);
-  gst_structure_set (s, "index", G_TYPE_UINT, index,
+  /* location-index as in frame-written; index, the name before issue 26,
+   * the same number of the type every other index has */
+  gst_structure_set (s, "location-index", G_TYPE_UINT, index,
+      "index", G_TYPE_UINT64, (guint64) index,
       "state", G_TYPE_STRING, rtf_location_state_name (state),
       "reason", G_TYPE_STRING, why,
       "errno", G_TYPE_INT, failure ? failure->err : 0, NULL);

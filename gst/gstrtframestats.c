@@ -20,6 +20,10 @@ static const GstRtFrameStatsField element_fields[] = {
   {"throughput", "bytes-written / elapsed, bytes/s"},
   {"throughput-interval", "since the previous stats message, bytes/s"},
   {"messages-lost", "frame messages not posted: more than the ring held"},
+  {"rendered", "GstBaseSink's: frames written (frames-written)"},
+  {"dropped", "GstBaseSink's: frames dropped (frames-dropped)"},
+  {"average-rate", "GstBaseSink's: the share of frames written among those "
+        "written or dropped, -1 before the first"},
 #define LATENCY(prefix, what) \
   {prefix "-min", what}, {prefix "-mean", what}, {prefix "-max", what}, \
   {prefix "-stddev", what}, {prefix "-p50", what}, {prefix "-p99", what}, \
@@ -162,6 +166,14 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       "throughput-interval", G_TYPE_DOUBLE,
       isecs > 0 ? in->interval_bytes / isecs : 0.0,
       "messages-lost", G_TYPE_UINT64, in->events_overflowed, NULL);
+  /* GstBaseSink's stats fields, which this property replaces: generic
+   * sink monitors read them (issue 26) */
+  gst_structure_set (s,
+      "rendered", G_TYPE_UINT64, w->frames_written,
+      "dropped", G_TYPE_UINT64, w->frames_dropped,
+      "average-rate", G_TYPE_DOUBLE, w->frames_written + w->frames_dropped ?
+      (gdouble) w->frames_written / (w->frames_written + w->frames_dropped) :
+      -1.0, NULL);
   if (in->latency) {
     set_latency (s, "latency", &in->latency->arrival_to_done);
     set_latency (s, "device-latency", &in->latency->submit_to_done);

@@ -74,11 +74,11 @@ rtr_figures_set_deadline (RtrFigures * f, guint i, guint64 deadline_ns)
 static void
 take_written (RtrCameraFigures * cf, const GstStructure * s)
 {
-  gint64 latency = 0;
+  guint64 latency = 0;
   gdouble sec;
   guint k;
 
-  if (!gst_structure_get_int64 (s, "latency", &latency) || latency < 0)
+  if (!gst_structure_get_uint64 (s, "latency", &latency))
     return;
   sec = latency / 1e9;
   for (k = 0; k < cf->n_edges && sec > cf->edges[k]; k++);
@@ -133,15 +133,14 @@ static void
 print_recording (RtrFigures * f, RtrCameraFigures * cf, const GstStructure * s)
 {
   guint64 number = u64 (s, "number"), frames = 0, held = 0;
-  guint held_started = 0;
 
   if (!f->events)
     return;
   if (gst_structure_has_name (s, "rtframesink-recording-started")) {
-    gst_structure_get_uint (s, "prerecorded-frames", &held_started);
-    g_print ("\n%s: event %" G_GUINT64_FORMAT " started in %s (%u frames "
-        "from before the trigger)\n", cf->cam->name, number,
-        gst_structure_get_string (s, "location"), held_started);
+    g_print ("\n%s: event %" G_GUINT64_FORMAT " started in %s (%"
+        G_GUINT64_FORMAT " frames from before the trigger)\n", cf->cam->name,
+        number, gst_structure_get_string (s, "location"),
+        u64 (s, "prerecorded-frames"));
   } else {
     frames = u64 (s, "frames");
     held = u64 (s, "prerecorded-frames");

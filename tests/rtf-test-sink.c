@@ -487,6 +487,18 @@ rtf_test_get_stats (GstHarness * h)
   return s;
 }
 
+/* A time or duration field (a guint64, GstClockTime) as a gint64 for
+ * arithmetic: fails when the field is of another type */
+gint64
+rtf_test_msg_time (GstMessage * msg, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
+          field, &v), "no guint64 %s", field);
+  return (gint64) v;
+}
+
 gint64
 rtf_test_msg_i64 (GstMessage * msg, const gchar * field)
 {

@@ -98,6 +98,7 @@ guint64 rtf_test_stat_u64 (const GstStructure * s, const gchar * field);
 /* A guint64 field of a message, which must be there */
 guint64 rtf_test_msg_u64 (GstMessage * msg, const gchar * field);
 /* A gint64 field of a message, which must be there */
+gint64 rtf_test_msg_time (GstMessage * msg, const gchar * field);
 gint64 rtf_test_msg_i64 (GstMessage * msg, const gchar * field);
 /* received = written + dropped + lost + discarded + held for pre-record +
  * queued + in flight */

@@ -614,12 +614,12 @@ check_space_message (const GstStructure * s)
   guint64 rate = field_u64 (s, "write-rate");
   guint64 left = field_u64 (s, "time-left");
   const gchar *level = level_of (s);
-  gint64 detected;
+  guint64 detected;
 
   fail_unless_equals_uint64 (field_u64 (s, "min-free-space"), LEVEL_MIN_FREE);
   fail_unless_equals_uint64 (field_u64 (s, "filesystem-free") +
       field_u64 (s, "reserved"), free);
-  fail_unless (gst_structure_get_int64 (s, "detected", &detected));
+  fail_unless (gst_structure_get_uint64 (s, "detected", &detected));
   fail_unless (detected > 0);
   if (g_str_equal (level, "low"))
     fail_unless (free < 4 * LEVEL_MIN_FREE && free >= 2 * LEVEL_MIN_FREE);

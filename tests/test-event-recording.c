@@ -206,11 +206,12 @@ GST_START_TEST (test_three_cameras)
       fail_unless_equals_uint64 (field_u64 (s, "first-running-time"), 800 * MS);
       fail_unless_equals_uint64 (field_u64 (s, "prerecorded-from"), 800 * MS);
       {
-        guint held = 0;
+        guint64 held = 0;
 
-        /* known when the start is told, not only once handed over */
-        fail_unless (gst_structure_get_uint (s, "prerecorded-frames", &held));
-        fail_unless_equals_int (held, 4);
+        /* known when the start is told, not only once handed over (a
+         * guint64, as in recording-stopped: issue 26) */
+        fail_unless (gst_structure_get_uint64 (s, "prerecorded-frames", &held));
+        fail_unless_equals_uint64 (held, 4);
       }
       fail_unless (g_strcmp0 (gst_structure_get_string (s, "location"),
               file0[GST_MESSAGE_SRC (msg) == GST_OBJECT (sinks[0]) ? 0 :

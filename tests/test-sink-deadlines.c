@@ -51,14 +51,14 @@ GST_START_TEST (test_deadline_every_frame_misses)
     fail_unless_equals_uint64 (rtf_test_msg_u64 (m, "pts"),
         expect * GST_SECOND / 20);
     /* the microsecond clock of the test against the element's ns */
-    fail_unless (rtf_test_msg_i64 (m, "arrival") >= pushed[expect][0]
-        && rtf_test_msg_i64 (m, "arrival") < pushed[expect][1] + 1000);
-    fail_unless_equals_int64 (rtf_test_msg_i64 (m,
-            "deadline") - rtf_test_msg_i64 (m, "arrival"), 1000);
-    fail_unless (rtf_test_msg_i64 (m, "detected") >= rtf_test_msg_i64 (m,
+    fail_unless (rtf_test_msg_time (m, "arrival") >= pushed[expect][0]
+        && rtf_test_msg_time (m, "arrival") < pushed[expect][1] + 1000);
+    fail_unless_equals_int64 (rtf_test_msg_time (m,
+            "deadline") - rtf_test_msg_time (m, "arrival"), 1000);
+    fail_unless (rtf_test_msg_time (m, "detected") >= rtf_test_msg_time (m,
             "deadline"));
     fail_unless_equals_int64 (rtf_test_msg_i64 (m, "lateness"),
-        rtf_test_msg_i64 (m, "detected") - rtf_test_msg_i64 (m, "deadline"));
+        rtf_test_msg_time (m, "detected") - rtf_test_msg_time (m, "deadline"));
     fail_unless (rtf_test_msg_i64 (m,
             "lateness") < 10 * GST_MSECOND * rtf_test_time_scale (),
         "frame %" G_GUINT64_FORMAT " reported %" G_GINT64_FORMAT " ns late",
@@ -144,8 +144,8 @@ GST_START_TEST (test_deadline_late_completions)
     fail_unless (frame < n && !(seen & (1u << frame)), "frame %"
         G_GUINT64_FORMAT " again or unknown", frame);
     seen |= 1u << frame;
-    fail_unless_equals_int64 (rtf_test_msg_i64 (msg, "latency"),
-        rtf_test_msg_i64 (msg, "completed") - rtf_test_msg_i64 (msg,
+    fail_unless_equals_int64 (rtf_test_msg_time (msg, "latency"),
+        rtf_test_msg_time (msg, "completed") - rtf_test_msg_time (msg,
             "arrival"));
     fail_unless (rtf_test_msg_i64 (msg, "lateness") > 0);
   }
@@ -186,13 +186,13 @@ GST_START_TEST (test_deadline_seen_before_completion)
     if (gst_message_has_name (msg, "rtframesink-deadline-missed")) {
       gint64 *when = g_new (gint64, 1);
 
-      *when = rtf_test_msg_i64 (msg, "detected");
+      *when = rtf_test_msg_time (msg, "detected");
       g_hash_table_insert (detected, frame, when);
     } else if (gst_message_has_name (msg, "rtframesink-late-completion")) {
       gint64 *when = g_hash_table_lookup (detected, frame);
 
       fail_unless (when != NULL, "completion before the miss");
-      fail_unless (*when < rtf_test_msg_i64 (msg, "completed"), "frame %"
+      fail_unless (*when < rtf_test_msg_time (msg, "completed"), "frame %"
           G_GINT64_FORMAT ": miss seen only when written", *frame);
       pairs++;
       g_free (frame);
@@ -260,20 +260,20 @@ GST_START_TEST (test_frame_written_messages)
   fail_unless_equals_int (g_list_length (msgs), 6);
   for (l = msgs, i = 0; l; l = l->next, i++) {
     const GstStructure *s = gst_message_get_structure (l->data);
-    gint64 arrival, submitted, completed, latency, dev;
+    guint64 arrival, submitted, completed, latency, dev;
     gboolean copied, missed;
 
     fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "frame"), i);
     fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "offset"), i * fsize);
     fail_unless_equals_uint64 (rtf_test_stat_u64 (s, "size"), fsize);
-    fail_unless (gst_structure_get_int64 (s, "arrival", &arrival));
-    fail_unless (gst_structure_get_int64 (s, "submitted", &submitted));
-    fail_unless (gst_structure_get_int64 (s, "completed", &completed));
-    fail_unless (gst_structure_get_int64 (s, "latency", &latency));
-    fail_unless (gst_structure_get_int64 (s, "device-latency", &dev));
+    fail_unless (gst_structure_get_uint64 (s, "arrival", &arrival));
+    fail_unless (gst_structure_get_uint64 (s, "submitted", &submitted));
+    fail_unless (gst_structure_get_uint64 (s, "completed", &completed));
+    fail_unless (gst_structure_get_uint64 (s, "latency", &latency));
+    fail_unless (gst_structure_get_uint64 (s, "device-latency", &dev));
     fail_unless (arrival > 0 && arrival <= submitted && submitted <= completed);
-    fail_unless_equals_int64 (latency, completed - arrival);
-    fail_unless_equals_int64 (dev, completed - submitted);
+    fail_unless_equals_uint64 (latency, completed - arrival);
+    fail_unless_equals_uint64 (dev, completed - submitted);
     fail_unless (gst_structure_get_boolean (s, "missed", &missed));
     fail_unless (gst_structure_get_boolean (s, "copied", &copied));
     /* unaligned memory is copied, pool memory is not */

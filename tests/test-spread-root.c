@@ -252,6 +252,17 @@ assert_one_left (Rec * r, const gchar * location, gint code,
       fail_unless_equals_string (gst_structure_get_string (s, "location"),
           location);
       fail_unless_equals_string (gst_structure_get_string (s, "state"), state);
+      {                         /* the types docs/reference.md gives (issue 26) */
+        guint at = G_MAXUINT;
+        guint64 index = G_MAXUINT64;
+        gint errnum = -1;
+
+        fail_unless (gst_structure_get_uint (s, "location-index", &at));
+        fail_unless (gst_structure_get_uint64 (s, "index", &index));
+        fail_unless_equals_uint64 (index, at);
+        fail_unless (gst_structure_get_int (s, "errno", &errnum));
+        fail_unless (errnum >= 0);
+      }
       left++;
     }
     gst_message_unref (msg);

@@ -244,7 +244,7 @@ assert_gap_message (const GstStructure * s, guint64 frame, guint64 offset,
   fail_unless_equals_uint64 (u64_of (s, "first-missing-offset"), first_offset);
   fail_unless_equals_uint64 (u64_of (s, "first-missing-pts"), first_pts);
   fail_unless_equals_string (gst_structure_get_string (s, "detected-by"), how);
-  fail_unless (gst_structure_get_int64 (s, "arrival", &arrival));
+  arrival = u64_of (s, "arrival");
   fail_unless (arrival > 0);
   fail_unless_equals_uint64 (u64_of (s, "size"), FRAME);
 }

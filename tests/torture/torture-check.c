@@ -169,7 +169,7 @@ left_empty (Check * c, guint s)
     const gchar *path;
 
     if (gst_structure_has_name (m, "rtframesink-location-left")
-        && gst_structure_get_uint (m, "index", &index) && index < 32)
+        && gst_structure_get_uint (m, "location-index", &index) && index < 32)
       left |= 1u << index;
     if (gst_structure_has_name (m, "rtframesink-file-opened")
         && (path = gst_structure_get_string (m, "location")))
