@@ -113,6 +113,48 @@ test_crossings_and_hysteresis (void)
   g_assert_cmpint (g.now.level, ==, RTF_SPACE_LOW);
 }
 
+/* A set that rotates: every file the recording deletes (120 MB back)
+ * would lift the level, and the writing bring it down again - two
+ * messages a file before issue 26.  The level holds now; space freed by
+ * anything else still lifts it */
+static void
+test_ring_keeps_its_level (void)
+{
+  RtfSpaceGuard g;
+  RtfSpaceSample s = { 0 };
+  gboolean crossed;
+  guint64 room, free = 150 * MB;
+  guint n = 0, deletions = 0, i;
+
+  rtf_space_guard_init (&g, 100 * MB, TRUE);
+  s.fs_size = 100000 * MB;
+  for (i = 0; i < 400; i++) {
+    s.now_ns = i * (SEC / 10);
+    s.fs_free = free;
+    s.deletable = 600 * MB;
+    if (rtf_space_guard_check (&g, &s, &crossed, &room) == RTF_SPACE_MAKE_ROOM) {
+      /* a file of 120 MB deleted (max-files or the guard, alike) */
+      free += 120 * MB;
+      s.freed += 120 * MB;
+      deletions++;
+    }
+    n += crossed;
+    free -= 2 * MB;
+    s.written += 2 * MB;
+  }
+  g_assert_cmpuint (deletions, >, 5);
+  /* very-low at the first check, and nothing since */
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (g.now.level, ==, RTF_SPACE_VERY_LOW);
+
+  /* another program deletes 500 MB: up */
+  s.now_ns += SEC / 10;
+  s.fs_free = free + 500 * MB;
+  rtf_space_guard_check (&g, &s, &crossed, &room);
+  g_assert_true (crossed);
+  g_assert_cmpint (g.now.level, <, RTF_SPACE_VERY_LOW);
+}
+
 /* Low already at the first check: said at once */
 static void
 test_first_check_low (void)
@@ -424,6 +466,8 @@ main (int argc, char **argv)
   g_test_add_func ("/space-guard/crossings-and-hysteresis",
       test_crossings_and_hysteresis);
   g_test_add_func ("/space-guard/first-check-low", test_first_check_low);
+  g_test_add_func ("/space-guard/ring-keeps-its-level",
+      test_ring_keeps_its_level);
   g_test_add_func ("/space-guard/rate-and-time-left", test_rate_and_time_left);
   g_test_add_func ("/space-guard/next-check", test_next_check);
   g_test_add_func ("/space-guard/end-without-rotation",

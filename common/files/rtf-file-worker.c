@@ -84,6 +84,8 @@ struct _RtfFileWorker
   guint64 granted;              /* reservations granted to prepares whose
                                  * fallocate has not been made yet */
   guint64 room_freed;           /* what the last make_room gave back */
+  guint64 freed_total;          /* what every deletion gave back, for
+                                 * max-files or min-free-space */
   gint error;
   gchar *error_path;
   RtfFailStep error_step;       /* OPEN (naming a file) or SYNC
@@ -252,6 +254,9 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
         *freed += (guint64) k->index.st_blocks * 512;
       else
         g_clear_pointer (&index, g_free);
+      g_mutex_lock (&fw->lock);
+      fw->freed_total += *freed;
+      g_mutex_unlock (&fw->lock);
       tell_deleted (fw, k, reason, index, *freed);
     }
     if (fw->cb.deleting)
@@ -726,6 +731,17 @@ rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
   *deletable = fw->kept_bytes + fw->retiring;
   *room_pending = fw->room_pending;
   g_mutex_unlock (&fw->lock);
+}
+
+guint64
+rtf_file_worker_freed (RtfFileWorker * fw)
+{
+  guint64 freed;
+
+  g_mutex_lock (&fw->lock);
+  freed = fw->freed_total;
+  g_mutex_unlock (&fw->lock);
+  return freed;
 }
 
 void

@@ -113,6 +113,9 @@ void rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes);
  * being finished included); and whether a make_room is still going. */
 void rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
     guint64 * deletable, gboolean * room_pending);
+/* What every deletion so far gave back (max-files, min-free-space), in
+ * bytes: the rises of the free space that are the recording's own */
+guint64 rtf_file_worker_freed (RtfFileWorker * fw);
 
 /* What the free-space guard's ledger (rtf-writer-space.c) counts of the
  * helper */

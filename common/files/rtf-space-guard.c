@@ -51,17 +51,33 @@ rtf_space_level_name (RtfSpaceLevel level)
 }
 
 /* The level after `level`, with free now: down at once, up only a
- * quarter of min_free past the line */
+ * quarter of min_free past the line, not counting own_freed (what the
+ * recording's deletions gave back and it has not written again) */
 static RtfSpaceLevel
-next_level (RtfSpaceLevel level, guint64 free, guint64 min_free)
+next_level (RtfSpaceLevel level, guint64 free, guint64 min_free,
+    guint64 own_freed)
 {
   RtfSpaceLevel raw = rtf_space_level_of (free, min_free), up;
-  guint64 margin = min_free / 4;
+  guint64 margin = min_free / 4 + own_freed;
 
   if (raw >= level)
     return raw;
   up = rtf_space_level_of (free > margin ? free - margin : 0, min_free);
   return MIN (up, level);
+}
+
+/* What the recording's own deletions gave back since the last sample is
+ * added to own_freed, and what it wrote since taken off it */
+static void
+count_own_freed (RtfSpaceGuard * g, const RtfSpaceSample * s)
+{
+  guint64 wrote = s->written > g->own_written ? s->written - g->own_written : 0;
+
+  if (s->freed > g->freed_seen)
+    g->own_freed += s->freed - g->freed_seen;
+  g->freed_seen = s->freed;
+  g->own_freed -= MIN (g->own_freed, wrote);
+  g->own_written = s->written;
 }
 
 /* Bytes per second written, from the oldest sample kept to s */
@@ -122,8 +138,9 @@ rtf_space_guard_check (RtfSpaceGuard * g, const RtfSpaceSample * s,
   measure_rate (g, s);
   r->time_left = s->no_room ? 0 : time_left (r);
 
-  level = g->measured ? next_level (r->level, r->free, r->min_free) :
-      rtf_space_level_of (r->free, r->min_free);
+  count_own_freed (g, s);
+  level = g->measured ? next_level (r->level, r->free, r->min_free,
+      g->own_freed) : rtf_space_level_of (r->free, r->min_free);
   if (s->no_room && r->min_free > 0)
     level = RTF_SPACE_CRITICAL;
   if (!g->measured || level != r->level) {

@@ -46,7 +46,13 @@ G_BEGIN_DECLS
 /* Where the free space stands against min-free-space.  Going down a
  * level is at once; going back up needs a quarter of min-free-space more
  * than the level's line, so free space wavering at a line does not post
- * a message on every check. */
+ * a message on every check, and space the recording's own deletions gave
+ * back does not count until the recording has written as much again: a
+ * set that rotates (max-files, or the guard deleting its oldest files)
+ * keeps its level instead of climbing at every deletion and falling back
+ * as it writes (issue 26: low, very-low, critical again on every file of
+ * a ring, 114 messages in 8 s).  Space freed by anything else (another
+ * program's files deleted) raises the level as before. */
 typedef enum
 {
   RTF_SPACE_OK,                 /* >= 4 x min-free-space */
@@ -70,6 +76,9 @@ typedef struct
                                  * recording would give back (0: none, or
                                  * they may not be deleted) */
   gboolean room_pending;        /* a deletion asked for is still going */
+  guint64 freed;                /* what the recording's own deletions
+                                 * (max-files, min-free-space) gave back so
+                                 * far, in all */
   gboolean idle;                /* nothing goes to the current file and
                                  * nothing is in flight (an event recorder
                                  * between recordings): the newest frames
@@ -110,6 +119,10 @@ typedef struct
   guint64 asked;                /* min-free-space: bytes, 0 off, AUTO */
   gboolean can_delete;          /* the recording's older files may go */
   gboolean measured;            /* a sample came */
+  /* the recording's own deletions: what they gave back, as the last
+   * sample said; of that, what it has not written again yet (not counted
+   * to go up a level); bytes written at the last sample */
+  guint64 freed_seen, own_freed, own_written;
   RtfSpaceReport now;
   /* samples for the rate, (time, bytes written) a second apart: a ring */
   gint64 t[RTF_SPACE_RATE_SAMPLES];

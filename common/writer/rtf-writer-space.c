@@ -77,6 +77,7 @@ sample (RtfWriter * w, gint64 now, RtfSpaceSample * s)
     rtf_file_worker_space (w->worker, &reserved, &deletable, &s->room_pending);
     s->reserved += reserved;
     s->deletable = deletable;
+    s->freed = rtf_file_worker_freed (w->worker);
   }
   return TRUE;
 }
