@@ -461,10 +461,17 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
   }
   GST_OBJECT_LOCK (self);
   if (self->writer != NULL && (pspec->flags & GST_PARAM_MUTABLE_READY)) {
+    gchar *wanted = g_strdup_value_contents (value);
+
     GST_OBJECT_UNLOCK (self);
-    /* The file is open and the writer set up: a change cannot apply. */
-    GST_WARNING_OBJECT (self, "cannot change '%s' while recording; set the "
-        "element to READY or NULL first", pspec->name);
+    /* The file is open and the writer set up: a change cannot apply.
+     * Said on the bus, where an application looks (issue 26: a
+     * GST_DEBUG=2 line only, while filesink warns visibly) */
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Property \"%s\" cannot change once the element has started: %s is "
+            "ignored. Set it in the READY or NULL state.", pspec->name,
+            wanted), ("the writer is set up with the value it had at start"));
+    g_free (wanted);
     return;
   }
   switch (prop_id) {

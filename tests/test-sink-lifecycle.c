@@ -168,11 +168,31 @@ GST_START_TEST (test_properties_locked_while_running)
   GstHarness *h = rtf_test_sink_new (path, NULL, rtf_test_formats[3], &bus);
   guint depth = 0;
 
+  GstMessage *msg;
+  guint warnings = 0;
+
   g_object_set (h->element, "location", other, "io-depth", 9, NULL);
   g_object_get (h->element, "location", &loc, "io-depth", &depth, NULL);
   fail_unless_equals_string (loc, path);
   fail_unless_equals_int (depth, 4);
   g_free (loc);
+  /* each refusal is a RESOURCE/SETTINGS warning on the bus, naming the
+   * property and the value let go (issue 26: a GST_DEBUG line only) */
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_SETTINGS), "%s", err->message);
+    fail_unless (strstr (err->message, warnings ? "\"io-depth\"" :
+            "\"location\"") != NULL, "%s", err->message);
+    fail_unless (strstr (err->message, warnings ? "9 is ignored" :
+            "other.raw") != NULL, "%s", err->message);
+    warnings++;
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (warnings, 2);
   rtf_test_sink_free (h, bus);
   g_free (path);
   g_free (other);
