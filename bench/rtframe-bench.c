@@ -14,6 +14,7 @@
  *       (bench-preflight.c)
  */
 #include "bench.h"
+#include "rtf-build-info.h"
 
 #include <gst/video/video.h>
 #include <stdio.h>
@@ -173,7 +174,7 @@ main (int argc, char **argv)
   gint64 frames = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
   gint check_stream = 0, status;
-  gboolean preflight = FALSE;
+  gboolean preflight = FALSE, version = FALSE;
   BenchPreflight pf = { 0 };
   GOptionEntry entries[] = {
     {"streams", 'n', 0, G_OPTION_ARG_INT, &streams, "Streams (default 3)",
@@ -213,6 +214,8 @@ main (int argc, char **argv)
     {"no-verify", 0, 0, G_OPTION_ARG_NONE, &no_verify,
         "Do not check the recordings", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &version,
+        "Print the version and exit", NULL},
     {"drop-caches", 0, 0, G_OPTION_ARG_NONE, &cfg.drop_caches,
         "Empty the page cache between sinks (root)", NULL},
     {"trim", 0, 0, G_OPTION_ARG_NONE, &cfg.trim,
@@ -262,6 +265,14 @@ main (int argc, char **argv)
     goto usage;
   g_option_context_free (ctx);
   ctx = NULL;
+  if (version) {
+    gchar *gst = gst_version_string ();
+
+    rtf_print_version ("rtframe-bench");
+    printf ("  with %s\n", gst);
+    g_free (gst);
+    return 0;
+  }
 
   if (streams < 1 || width < 1 || height < 1 || fps < 1 || rounds < 1
       || camera_buffers < 1 || fio_depth < 1 || cfg.duration <= 0

@@ -8,6 +8,7 @@
  * location, files in the middle of a set): its frames are missing from
  * the output, which says so on stderr; 2: the recording could not be
  * opened. */
+#include "rtf-build-info.h"
 #include "rtf-check.h"
 #include "rtf-recording.h"
 #include "rtf-upstream-gap.h"
@@ -16,9 +17,13 @@
 
 static guint64 start_index;
 
+static gboolean version;
+
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
       "Lowest file number of a pattern to read (default 0)", "N"},
+  {"version", 0, 0, G_OPTION_ARG_NONE, &version,
+      "Print the version and exit", NULL},
   {NULL}
 };
 
@@ -137,7 +142,12 @@ main (int argc, char **argv)
       "opened.", header);
   g_option_context_set_description (ctx, description);
   g_free (description);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
+  if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
+    g_option_context_free (ctx);
+    rtf_print_version ("rtframe-dump");
+    return 0;
+  }
+  if (error != NULL || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-dump [OPTION...] LOCATION");
     g_clear_error (&error);

@@ -12,6 +12,7 @@
  * the middle of a set, frame numbers no file holds (listed, as
  * rtframe-verify lists them); 2: it could not be read, or is in use (being
  * recorded). */
+#include "rtf-build-info.h"
 #include "rtf-check.h"
 #include "rtf-recording.h"
 #include "rtf-recover.h"
@@ -24,6 +25,8 @@
 static guint64 start_index;
 static gint tail = -1, wait_ms = 3000;
 static gboolean dry_run, force, allow_gaps;
+
+static gboolean version;
 
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
@@ -45,6 +48,8 @@ static const GOptionEntry entries[] = {
       "Frame numbers no file holds (dropped while recording, in flight at "
         "a crash) do not keep the exit status from 0, as rtframe-verify "
         "--allow-gaps", NULL},
+  {"version", 0, 0, G_OPTION_ARG_NONE, &version,
+      "Print the version and exit", NULL},
   {NULL}
 };
 
@@ -238,7 +243,12 @@ main (int argc, char **argv)
       "(rtframe-verify passes); 1 something was left as it was, or a part of "
       "the recording is missing (a location, files, frame numbers: listed); "
       "2 it could not be read, or is being recorded.");
-  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
+  if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
+    g_option_context_free (ctx);
+    rtf_print_version ("rtframe-recover");
+    return 0;
+  }
+  if (error != NULL || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-recover [OPTION...] LOCATION");
     g_clear_error (&error);

@@ -14,6 +14,7 @@
  * It only reads.  Exit status 0: no fault;
  * 1: faults (listed); 2: the recording could not be read, or a file of it
  * is in use (being recorded). */
+#include "rtf-build-info.h"
 #include "rtf-check.h"
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
@@ -27,6 +28,8 @@ static gboolean allow_gaps, no_checksums, quiet;
 static guint64 start_index;
 static gint wait_ms = 3000;
 
+static gboolean version;
+
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
       "Lowest file number of a pattern to look at (default 0)", "N"},
@@ -39,6 +42,8 @@ static const GOptionEntry entries[] = {
   {"wait", 'w', 0, G_OPTION_ARG_INT, &wait_ms,
         "How long to wait for a file in use to be let go (default 3000 ms)",
       "MS"},
+  {"version", 0, 0, G_OPTION_ARG_NONE, &version,
+      "Print the version and exit", NULL},
   {NULL}
 };
 
@@ -179,7 +184,12 @@ main (int argc, char **argv)
       "the set is checked, in order; or the manifest of a recording spread "
       "over several locations (cam0-.raw.rtfspread): every location's.\nExit status: 0 no fault, 1 faults, 2 "
       "the recording cannot be read.");
-  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2) {
+  if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
+    g_option_context_free (ctx);
+    rtf_print_version ("rtframe-verify");
+    return 0;
+  }
+  if (error != NULL || argc != 2) {
     fprintf (stderr, "%s\n", error ? error->message :
         "usage: rtframe-verify [OPTION...] LOCATION");
     g_clear_error (&error);
