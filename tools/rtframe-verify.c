@@ -14,6 +14,7 @@
  * It only reads.  Exit status 0: no fault;
  * 1: faults (listed); 2: the recording could not be read, or a file of it
  * is in use (being recorded). */
+#include "json-out.h"
 #include "rtf-build-info.h"
 #include "rtf-check.h"
 #include "rtf-histogram.h"
@@ -28,7 +29,7 @@ static gboolean allow_gaps, no_checksums, quiet;
 static guint64 start_index;
 static gint wait_ms = 3000;
 
-static gboolean version;
+static gboolean version, json;
 
 static const GOptionEntry entries[] = {
   {"start-index", 's', 0, G_OPTION_ARG_INT64, &start_index,
@@ -42,10 +43,55 @@ static const GOptionEntry entries[] = {
   {"wait", 'w', 0, G_OPTION_ARG_INT, &wait_ms,
         "How long to wait for a file in use to be let go (default 3000 ms)",
       "MS"},
+  {"json", 'j', 0, G_OPTION_ARG_NONE, &json,
+      "Write the verdict as one JSON object on stdout (docs/reference.md "
+        "lists its members)", NULL},
   {"version", 0, 0, G_OPTION_ARG_NONE, &version,
       "Print the version and exit", NULL},
   {NULL}
 };
+
+/* --json: the document, built as the checks go; the faults and notes,
+ * written at its end */
+static JsonOut js;
+static GPtrArray *js_faults, *js_notes;
+
+/* A fault: a line "FAULT <text>", or an item of "faults" */
+static void
+say_fault (gchar * text)
+{
+  if (json)
+    g_ptr_array_add (js_faults, text);
+  else {
+    printf ("FAULT %s\n", text);
+    g_free (text);
+  }
+}
+
+/* A note: a line "note: <text>" (not with --quiet), or an item of
+ * "notes" */
+static void
+say_note (gchar * text)
+{
+  if (json)
+    g_ptr_array_add (js_notes, text);
+  else {
+    if (!quiet)
+      printf ("note: %s\n", text);
+    g_free (text);
+  }
+}
+
+static void
+json_strings (const gchar * key, GPtrArray * texts)
+{
+  guint i;
+
+  json_out_begin_array (&js, key);
+  for (i = 0; i < texts->len; i++)
+    json_out_string (&js, NULL, g_ptr_array_index (texts, i));
+  json_out_end_array (&js);
+}
 
 /* One line for each record of f's good frames that says upstream lost
  * frames before it */
@@ -127,19 +173,20 @@ print_leftovers_with_frames (const RtfRecording * rec)
     /* (worded as recover says it: "<path>: prepared for a split ...
      * left as it is") */
     if (f->state == RTF_FILE_OK)
-      printf ("FAULT %s: prepared for a split and never given its name (%s), "
-          "but its index holds %" G_GUINT64_FORMAT " record%s (%"
-          G_GUINT64_FORMAT " whole frame%s): its rename was lost (a power "
-          "cut) or a kill came before it, and those frames may have been "
-          "reported written; not read with the recording, left as it is "
-          "(rtframe-recover says how to give it its name)\n", f->path,
-          f->index->header.data_name, f->index->n_records,
-          f->index->n_records == 1 ? "" : "s", f->walk.frames,
-          f->walk.frames == 1 ? "" : "s");
+      say_fault (g_strdup_printf ("%s: prepared for a split and never given "
+              "its name (%s), but its index holds %" G_GUINT64_FORMAT
+              " record%s (%" G_GUINT64_FORMAT " whole frame%s): its rename "
+              "was lost (a power cut) or a kill came before it, and those "
+              "frames may have been reported written; not read with the "
+              "recording, left as it is (rtframe-recover says how to give it "
+              "its name)", f->path, f->index->header.data_name,
+              f->index->n_records, f->index->n_records == 1 ? "" : "s",
+              f->walk.frames, f->walk.frames == 1 ? "" : "s"));
     else
-      printf ("FAULT %s: prepared for a split and never given its name, and "
-          "its index holds something (%s): some of its frames may have been "
-          "reported written; left as it is\n", f->path, f->why);
+      say_fault (g_strdup_printf ("%s: prepared for a split and never given "
+              "its name, and its index holds something (%s): some of its "
+              "frames may have been reported written; left as it is",
+              f->path, f->why));
     n++;
   }
   return n;
@@ -155,12 +202,235 @@ print_leftover_note (const RtfRecording * rec, const RtfRecordingFile * f)
 
   rtf_recover_plan_leftover (rec, f, &plan);
   if (plan.action == RTF_RECOVER_DELETE)
-    printf ("note: %s: a file prepared for a split and never given its "
-        "name, left by a crash (its index holds no record, so no frame of "
-        "it was reported written; rtframe-recover deletes it)\n", f->path);
+    say_note (g_strdup_printf ("%s: a file prepared for a split and never "
+            "given its name, left by a crash (its index holds no record, so "
+            "no frame of it was reported written; rtframe-recover deletes "
+            "it)", f->path));
   else
-    printf ("note: %s: %s\n", f->path, plan.why);
+    say_note (g_strdup_printf ("%s: %s", f->path, plan.why));
   rtf_recover_plan_clear (&plan);
+}
+
+/* What the checks of every file add up to */
+typedef struct
+{
+  guint64 faults, missed, frames, bytes, sums, recordings, prerecorded;
+  guint64 in_use, upstream_gaps, missing_upstream;
+  gboolean have_upstream;
+  RtfHistogram latency;
+} Totals;
+
+/* A file not checked: in use, or empty */
+static void
+tell_unchecked (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  const gchar *why = f->in_use ? "a recording is writing it (or "
+      "rtframe-recover repairs it): not checked" :
+      rtf_recording_is_location_first (rec, f) ? "a location's first file, "
+      "made at start: the location holds no frame" : "opened ahead for a "
+      "split that never came";
+
+  if (json) {
+    json_out_begin_object (&js, NULL);
+    json_out_string (&js, "path", f->path);
+    json_out_string (&js, "state", f->in_use ? "in-use" : "empty");
+    json_out_string (&js, "why", why);
+    json_out_end_object (&js);
+  } else if (f->in_use)
+    printf ("IN USE %s: %s\n", f->path, why);
+  else if (!quiet)
+    printf ("%s: empty, %s\n", f->path, why);
+}
+
+/* A file checked: its figures */
+static void
+tell_checked (const RtfRecordingFile * f, const RtfCheck * c)
+{
+  const gchar *format = f->index ? f->index->header.format : NULL;
+
+  if (json) {
+    json_out_begin_object (&js, NULL);
+    json_out_string (&js, "path", f->path);
+    json_out_string (&js, "state", c->faults->len ? "faults" : "ok");
+    json_out_u64 (&js, "number", f->number);
+    json_out_u64 (&js, "location", f->location);
+    json_out_u64 (&js, "frames", c->good_frames);
+    json_out_u64 (&js, "bytes", c->good_end);
+    json_out_string (&js, "caps", format);
+    json_out_string (&js, "camera-timestamp-caps", f->index ?
+        f->index->header.reference : NULL);
+    json_out_u64 (&js, "upstream-gaps", c->upstream_gaps);
+    json_out_u64 (&js, "fault-count", c->faults->len);
+    json_out_end_object (&js);
+    return;
+  }
+  if (quiet)
+    return;
+  printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+      " bytes, %s%s\n", f->path, c->good_frames, c->good_end,
+      format ? format : rtf_file_state_name (f->state),
+      c->faults->len ? "" : ", OK");
+  if (f->index && f->index->header.reference)
+    printf ("%s: camera timestamps of %s\n", f->path,
+        f->index->header.reference);
+  if (f->index)
+    print_upstream_gaps (f, c->good_frames);
+}
+
+static void
+check_files (const RtfRecording * rec, Totals * t)
+{
+  guint i, j;
+
+  for (i = 0; i < rec->n_files; i++) {
+    RtfRecordingFile *f = &rec->files[i];
+    RtfCheck c;
+
+    if (f->in_use || f->state == RTF_FILE_NEVER_WRITTEN) {
+      t->in_use += f->in_use;
+      tell_unchecked (rec, f);
+      continue;
+    }
+    rtf_check_file (f, !no_checksums, 0, &c);
+    for (j = 0; j < c.faults->len; j++)
+      say_fault (g_strdup (g_ptr_array_index (c.faults, j)));
+    t->faults += c.faults->len;
+    t->upstream_gaps += c.upstream_gaps;
+    t->missing_upstream += c.missing_upstream;
+    if (f->index && f->index->header.version >= 3)
+      t->have_upstream = TRUE;
+    t->missed += c.missed;
+    t->recordings += c.recordings;
+    t->prerecorded += c.prerecorded;
+    t->frames += c.good_frames;
+    t->bytes += c.good_end;
+    t->sums += c.checked_sums;
+    for (j = 0; j < c.good_frames; j++) {
+      const RtfIndexRecord *r = &f->index->records[j];
+
+      /* a pre-recorded frame waited in memory for its recording */
+      if (r->complete_ns >= r->arrival_ns
+          && !(r->flags & RTF_INDEX_REC_PRERECORDED))
+        rtf_histogram_add (&t->latency, r->complete_ns - r->arrival_ns);
+    }
+    tell_checked (f, &c);
+    rtf_check_clear (&c);
+  }
+}
+
+/* The notes on what the readers took care of */
+static void
+tell_notes (const RtfRecording * rec)
+{
+  guint i;
+
+  if (rec->note)
+    say_note (g_strdup (rec->note));
+  if (rec->manifest_beside)
+    say_note (g_strdup_printf ("%s is beside it: this may be one location "
+            "of a recording spread over several, and its frames alone not "
+            "the whole recording; name the manifest to check every "
+            "location", rec->manifest_beside));
+  for (i = 0; i < rec->n_leftovers; i++)
+    if (rtf_recording_leftover_holds_none (&rec->leftovers[i]))
+      print_leftover_note (rec, &rec->leftovers[i]);
+}
+
+/* The sums, as lines */
+static void
+print_summary (const RtfRecording * rec, const Totals * t)
+{
+  printf ("%u file%s, %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+      " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
+      " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
+      t->frames, t->bytes, t->sums, rec->missing);
+  if (rec->locations)
+    printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
+        "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
+        "again after a location failed; read once); %u location%s not "
+        "found\n", g_strv_length (rec->locations), rec->n_frames,
+        rec->duplicates, rec->n_missing_locations,
+        rec->n_missing_locations == 1 ? "" : "s");
+  if (rec->ends)
+    print_final (rec);
+  if (rec->failed_over)
+    print_failed_over (rec);
+  if (t->recordings > 1 || t->prerecorded > 0)
+    printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
+        " frames held before their recording started (pre-record)\n",
+        t->recordings, t->recordings == 1 ? "" : "s", t->prerecorded);
+  if (t->have_upstream)
+    printf ("upstream: %" G_GUINT64_FORMAT " gap%s, %" G_GUINT64_FORMAT
+        " frames lost before the recorder (no fault of the recording)\n",
+        t->upstream_gaps, t->upstream_gaps == 1 ? "" : "s",
+        t->missing_upstream);
+  if (t->latency.count)
+    printf ("write latency (arrival to on disk): p50 %.1f ms, p99 %.1f ms, "
+        "max %.1f ms; %" G_GUINT64_FORMAT " frames missed their deadline\n",
+        rtf_histogram_percentile (&t->latency, 0.50) / 1e6,
+        rtf_histogram_percentile (&t->latency, 0.99) / 1e6,
+        t->latency.max / 1e6, t->missed);
+}
+
+/* The sums, as members of the document */
+static void
+json_summary (const RtfRecording * rec, const Totals * t)
+{
+  guint i;
+
+  json_out_u64 (&js, "frames", t->frames);
+  json_out_u64 (&js, "bytes", t->bytes);
+  json_out_u64 (&js, "checksums-compared", t->sums);
+  json_out_u64 (&js, "frames-missing", rec->missing);
+  json_out_u64 (&js, "recordings", t->recordings);
+  json_out_u64 (&js, "prerecorded", t->prerecorded);
+  json_out_u64 (&js, "upstream-gaps", t->upstream_gaps);
+  json_out_u64 (&js, "frames-lost-upstream", t->missing_upstream);
+  json_out_u64 (&js, "frames-missed-deadline", t->missed);
+  json_out_u64 (&js, "failed-over", rec->failed_over);
+  json_out_u64 (&js, "duplicates", rec->duplicates);
+  if (t->latency.count) {
+    json_out_begin_object (&js, "latency-ms");
+    json_out_double (&js, "p50", rtf_histogram_percentile (&t->latency,
+            0.50) / 1e6);
+    json_out_double (&js, "p99", rtf_histogram_percentile (&t->latency,
+            0.99) / 1e6);
+    json_out_double (&js, "max", t->latency.max / 1e6);
+    json_out_end_object (&js);
+  }
+  if (rec->locations) {
+    json_out_begin_array (&js, "locations");
+    for (i = 0; rec->locations[i]; i++) {
+      json_out_begin_object (&js, NULL);
+      json_out_string (&js, "location", rec->locations[i]);
+      if (rec->ends) {
+        json_out_string (&js, "final-state", rtf_spread_end_state_name
+            (rec->ends[i].state));
+        json_out_u64 (&js, "final-frames", rec->ends[i].frames);
+      }
+      json_out_end_object (&js);
+    }
+    json_out_end_array (&js);
+    json_out_u64 (&js, "locations-not-found", rec->n_missing_locations);
+  }
+}
+
+/* --json when the recording cannot be opened */
+static void
+json_unreadable (const gchar * location, const gchar * why)
+{
+  gchar *text;
+
+  json_out_init (&js);
+  json_out_begin_object (&js, NULL);
+  json_out_string (&js, "location", location);
+  json_out_string (&js, "verdict", "unreadable");
+  json_out_u64 (&js, "exit", 2);
+  json_out_string (&js, "error", why);
+  json_out_end_object (&js);
+  text = json_out_finish (&js);
+  fputs (text, stdout);
+  g_free (text);
 }
 
 int
@@ -170,20 +440,19 @@ main (int argc, char **argv)
       "against its index");
   GError *error = NULL;
   RtfRecording *rec;
-  RtfHistogram latency;
-  guint64 faults = 0, missed = 0, frames = 0, bytes = 0, sums = 0;
-  guint64 recordings = 0, prerecorded = 0;
-  guint64 in_use = 0, upstream_gaps = 0, missing_upstream = 0;
-  gboolean have_upstream = FALSE;
+  Totals t = { 0 };
   GPtrArray *whole;
-  guint i, j;
+  const gchar *verdict;
+  gint status;
+  guint j;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "LOCATION is a recorded file or "
       "the pattern it was recorded with (cam0-%05d.raw): then every file of "
       "the set is checked, in order; or the manifest of a recording spread "
-      "over several locations (cam0-.raw.rtfspread): every location's.\nExit status: 0 no fault, 1 faults, 2 "
-      "the recording cannot be read.");
+      "over several locations (cam0-.raw.rtfspread): every location's.\n"
+      "Exit status: 0 no fault, 1 faults, 2 the recording cannot be read, "
+      "or a file of it is in use.");
   if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
     g_option_context_free (ctx);
     rtf_print_version ("rtframe-verify");
@@ -201,115 +470,54 @@ main (int argc, char **argv)
   rec = rtf_recording_open_settled (argv[1], start_index, wait_ms, &error);
   if (rec == NULL) {
     fprintf (stderr, "rtframe-verify: %s\n", error->message);
+    if (json)
+      json_unreadable (argv[1], error->message);
     g_clear_error (&error);
     return 2;
   }
-  rtf_histogram_reset (&latency);
-  for (i = 0; i < rec->n_files; i++) {
-    RtfRecordingFile *f = &rec->files[i];
-    RtfCheck c;
-
-    if (f->in_use) {
-      printf ("IN USE %s: a recording is writing it (or rtframe-recover "
-          "repairs it): not checked\n", f->path);
-      in_use++;
-      continue;
-    }
-    if (f->state == RTF_FILE_NEVER_WRITTEN) {
-      if (!quiet)
-        printf ("%s: empty, %s\n", f->path,
-            rtf_recording_is_location_first (rec, f) ? "a location's first "
-            "file, made at start: the location holds no frame" :
-            "opened ahead for a split that never came");
-      continue;
-    }
-    rtf_check_file (f, !no_checksums, 0, &c);
-    for (j = 0; j < c.faults->len; j++)
-      printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (c.faults, j));
-    faults += c.faults->len;
-    upstream_gaps += c.upstream_gaps;
-    missing_upstream += c.missing_upstream;
-    if (f->index && f->index->header.version >= 3)
-      have_upstream = TRUE;
-    missed += c.missed;
-    recordings += c.recordings;
-    prerecorded += c.prerecorded;
-    frames += c.good_frames;
-    bytes += c.good_end;
-    sums += c.checked_sums;
-    for (j = 0; j < c.good_frames; j++) {
-      const RtfIndexRecord *r = &f->index->records[j];
-
-      /* a pre-recorded frame waited in memory for its recording */
-      if (r->complete_ns >= r->arrival_ns
-          && !(r->flags & RTF_INDEX_REC_PRERECORDED))
-        rtf_histogram_add (&latency, r->complete_ns - r->arrival_ns);
-    }
-    if (!quiet) {
-      printf ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
-          " bytes, %s%s\n", f->path, c.good_frames, c.good_end,
-          f->index ? f->index->header.format : rtf_file_state_name (f->state),
-          c.faults->len ? "" : ", OK");
-      if (f->index && f->index->header.reference)
-        printf ("%s: camera timestamps of %s\n", f->path,
-            f->index->header.reference);
-      if (f->index)
-        print_upstream_gaps (f, c.good_frames);
-    }
-    rtf_check_clear (&c);
+  if (json) {
+    json_out_init (&js);
+    js_faults = g_ptr_array_new_with_free_func (g_free);
+    js_notes = g_ptr_array_new_with_free_func (g_free);
+    json_out_begin_object (&js, NULL);
+    json_out_string (&js, "location", argv[1]);
+    json_out_begin_array (&js, "files");
   }
+  rtf_histogram_reset (&t.latency);
+  check_files (rec, &t);
+  if (json)
+    json_out_end_array (&js);
   /* what no file's check sees: a location or files missing, and the
    * frame numbers no file holds (in a spread, each location holds some:
    * the numbers no location holds) */
   whole = g_ptr_array_new_with_free_func (g_free);
-  faults += rtf_check_recording (rec, allow_gaps, whole);
+  t.faults += rtf_check_recording (rec, allow_gaps, whole);
   for (j = 0; j < whole->len; j++)
-    printf ("FAULT %s\n", (const gchar *) g_ptr_array_index (whole, j));
+    say_fault (g_strdup (g_ptr_array_index (whole, j)));
   g_ptr_array_unref (whole);
-  if (!quiet) {
-    printf ("%u file%s, %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
-        " bytes, %" G_GUINT64_FORMAT " checksums compared, %" G_GUINT64_FORMAT
-        " frames missing\n", rec->n_files, rec->n_files == 1 ? "" : "s",
-        frames, bytes, sums, rec->missing);
-    if (rec->locations)
-      printf ("spread over %u locations: %" G_GUINT64_FORMAT " frames in "
-          "frame-number order, %" G_GUINT64_FORMAT " found twice (written "
-          "again after a location failed; read once); %u location%s not "
-          "found\n", g_strv_length (rec->locations), rec->n_frames,
-          rec->duplicates, rec->n_missing_locations,
-          rec->n_missing_locations == 1 ? "" : "s");
-    if (rec->ends)
-      print_final (rec);
-    if (rec->failed_over)
-      print_failed_over (rec);
-    if (recordings > 1 || prerecorded > 0)
-      printf ("%" G_GUINT64_FORMAT " recording%s (events), %" G_GUINT64_FORMAT
-          " frames held before their recording started (pre-record)\n",
-          recordings, recordings == 1 ? "" : "s", prerecorded);
-    if (have_upstream)
-      printf ("upstream: %" G_GUINT64_FORMAT " gap%s, %" G_GUINT64_FORMAT
-          " frames lost before the recorder (no fault of the recording)\n",
-          upstream_gaps, upstream_gaps == 1 ? "" : "s", missing_upstream);
-    if (latency.count)
-      printf ("write latency (arrival to on disk): p50 %.1f ms, p99 %.1f ms, "
-          "max %.1f ms; %" G_GUINT64_FORMAT " frames missed their deadline\n",
-          rtf_histogram_percentile (&latency, 0.50) / 1e6,
-          rtf_histogram_percentile (&latency, 0.99) / 1e6, latency.max / 1e6,
-          missed);
-    if (rec->note)
-      printf ("note: %s\n", rec->note);
-    if (rec->manifest_beside)
-      printf ("note: %s is beside it: this may be one location of a "
-          "recording spread over several, and its frames alone not the "
-          "whole recording; name the manifest to check every location\n",
-          rec->manifest_beside);
-    for (i = 0; i < rec->n_leftovers; i++)
-      if (rtf_recording_leftover_holds_none (&rec->leftovers[i]))
-        print_leftover_note (rec, &rec->leftovers[i]);
-  }
-  faults += print_leftovers_with_frames (rec);
-  if (!quiet)
-    printf ("%s\n", faults ? "FAULTS FOUND" : in_use ? "IN USE" : "OK");
+  if (json)
+    json_summary (rec, &t);
+  else if (!quiet)
+    print_summary (rec, &t);
+  tell_notes (rec);
+  t.faults += print_leftovers_with_frames (rec);
+  verdict = t.faults ? "FAULTS FOUND" : t.in_use ? "IN USE" : "OK";
+  status = t.faults ? 1 : t.in_use ? 2 : 0;
+  if (json) {
+    gchar *text;
+
+    json_strings ("faults", js_faults);
+    json_strings ("notes", js_notes);
+    json_out_string (&js, "verdict", verdict);
+    json_out_u64 (&js, "exit", status);
+    json_out_end_object (&js);
+    text = json_out_finish (&js);
+    fputs (text, stdout);
+    g_free (text);
+    g_ptr_array_unref (js_faults);
+    g_ptr_array_unref (js_notes);
+  } else if (!quiet)
+    printf ("%s\n", verdict);
   rtf_recording_free (rec);
-  return faults ? 1 : in_use ? 2 : 0;
+  return status;
 }
