@@ -463,6 +463,17 @@ GST_END_TEST;
 
 /* ---- rtframesrc ------------------------------------------------------ */
 
+/* The rtframe:// URI of a location: its file:// URI with our scheme */
+static gchar *
+gst_rtframe_test_uri (const gchar * location)
+{
+  gchar *file_uri = gst_filename_to_uri (location, NULL);
+  gchar *uri = g_strconcat ("rtframe", file_uri + strlen ("file"), NULL);
+
+  g_free (file_uri);
+  return uri;
+}
+
 static gchar *
 record_set (const gchar * name, guint frames, guint per_file)
 {
@@ -623,6 +634,99 @@ GST_START_TEST (test_src_frame_numbers_after_max_files)
 
 GST_END_TEST;
 
+/* URIs (issue 26): both elements take file:// and rtframe://, the scheme
+ * that makes gst_element_make_from_uri() and playbin pick them; playbin
+ * plays a rotated set by its rtframe:// URI, every frame with the
+ * recording's frame number */
+static void
+count_handoff (GstElement * fakesink, GstBuffer * buf, GstPad * pad,
+    gpointer data)
+{
+  guint64 *next = data;
+
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), *next);
+  (*next)++;
+}
+
+GST_START_TEST (test_uri_handlers_and_playbin)
+{
+  gchar *pattern = rtf_test_tmp_path ("uri-%03d.raw");
+  gchar *props = g_strdup_printf ("max-file-size=%u max-files=2", 10 * FRAME);
+  gchar *uri, *file_uri, *back = NULL, *loc = NULL;
+  GstElement *e, *playbin, *fakesink;
+  GError *err = NULL;
+  GstMessage *msg;
+  GstBus *bus;
+  guint64 next = 20;
+
+  rtf_test_record (pattern, props, CAPS, 40);
+  uri = gst_rtframe_test_uri (pattern);
+  fail_unless (strstr (uri, "uri-%2503d.raw") != NULL, "%s", uri);
+
+  /* rtframe:// picks our elements, and their URI round-trips */
+  e = gst_element_make_from_uri (GST_URI_SRC, uri, NULL, &err);
+  fail_unless (e != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (GST_OBJECT_NAME (gst_element_get_factory (e)),
+      "rtframesrc");
+  g_object_get (e, "location", &loc, NULL);
+  fail_unless_equals_string (loc, pattern);
+  back = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (back, uri);
+  g_free (back);
+  g_free (loc);
+  /* file:// is taken as filesrc takes it ... */
+  file_uri = gst_filename_to_uri (pattern, NULL);
+  fail_unless (gst_uri_handler_set_uri (GST_URI_HANDLER (e), file_uri, &err));
+  /* ... nothing else: another scheme, a host, a relative path */
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), "http://a/b.raw",
+          &err));
+  fail_unless (g_error_matches (err, GST_URI_ERROR,
+          GST_URI_ERROR_UNSUPPORTED_PROTOCOL), "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e),
+          "rtframe://elsewhere/b.raw", &err));
+  fail_unless (g_error_matches (err, GST_URI_ERROR, GST_URI_ERROR_BAD_URI),
+      "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), "rtframe:b.raw",
+          &err));
+  g_clear_error (&err);
+  gst_object_unref (e);
+  e = gst_element_make_from_uri (GST_URI_SINK, uri, NULL, &err);
+  fail_unless (e != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (GST_OBJECT_NAME (gst_element_get_factory (e)),
+      "rtframesink");
+  g_object_get (e, "location", &loc, NULL);
+  fail_unless_equals_string (loc, pattern);
+  g_free (loc);
+  gst_object_unref (e);
+
+  /* playbin, by the URI: the 20 frames max-files kept, numbered 20-39 */
+  playbin = gst_element_factory_make ("playbin", NULL);
+  fakesink = gst_element_factory_make ("fakesink", NULL);
+  fail_unless (playbin != NULL && fakesink != NULL);
+  g_object_set (fakesink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (fakesink, "handoff", G_CALLBACK (count_handoff), &next);
+  g_object_set (playbin, "uri", uri, "video-sink", fakesink, NULL);
+  fail_unless (gst_element_set_state (playbin, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (playbin);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless_equals_uint64 (next, 40);
+  gst_element_set_state (playbin, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (playbin);
+  g_free (file_uri);
+  g_free (uri);
+  g_free (props);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_src_errors)
 {
   gchar *missing = rtf_test_tmp_path ("nothing-%d.raw");
@@ -720,6 +824,7 @@ recording_suite (void)
   tcase_add_test (tc, test_bad_pattern);
   tcase_add_test (tc, test_src_round_trip_and_seeks);
   tcase_add_test (tc, test_src_frame_numbers_after_max_files);
+  tcase_add_test (tc, test_uri_handlers_and_playbin);
   tcase_add_test (tc, test_src_errors);
   tcase_add_test (tc, test_verify_catches_faults);
   return s;

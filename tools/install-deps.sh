@@ -8,12 +8,14 @@
 # the test's own network namespace.  rtframe-record's API: libsoup 3 and
 # JSON-GLib (as GStreamer itself uses), libsystemd (sd_notify); its test
 # scrapes it with Debian's prometheus server and talks to it with curl.
+# gstreamer1.0-plugins-base-apps: gst-play-1.0, which the URI test plays a
+# recording with (rtframe://).
 set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc python3 python3-gi gir1.2-gstreamer-1.0
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  gstreamer1.0-plugins-base gstreamer1.0-tools
+  gstreamer1.0-plugins-base gstreamer1.0-plugins-base-apps gstreamer1.0-tools
   liburing-dev
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent
