@@ -153,6 +153,7 @@ gst_rtframe_src_init (GstRtFrameSrc * self)
   self->start_index = DEFAULT_START_INDEX;
   self->fd = -1;
   self->reference_file = G_MAXUINT;
+  self->unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }
 
@@ -162,6 +163,7 @@ gst_rtframe_src_finalize (GObject * object)
   GstRtFrameSrc *self = GST_RTFRAME_SRC (object);
 
   g_free (self->location);
+  gst_caps_unref (self->unix_caps);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -718,6 +720,7 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
   guint file;
   gboolean short_read;
   gchar *why = NULL;
+  gint64 wall;
   gint err;
 
   GST_OBJECT_LOCK (self);
@@ -780,6 +783,12 @@ gst_rtframe_src_create (GstBaseSrc * src, guint64 offset, guint size,
   if (r->reference_ns != RTF_INDEX_NONE && reference_of (self, file) != NULL)
     gst_buffer_add_reference_timestamp_meta (buf, self->reference,
         r->reference_ns, GST_CLOCK_TIME_NONE);
+  /* when it arrived, on the wall clock (a file made before issue 26 has no
+   * clock anchor: none) */
+  if (rtf_index_wall_clock (&self->rec->files[file].index->header,
+          r->arrival_ns, &wall) && wall > 0)
+    gst_buffer_add_reference_timestamp_meta (buf, self->unix_caps,
+        (GstClockTime) wall, GST_CLOCK_TIME_NONE);
   *out = buf;
   return GST_FLOW_OK;
 

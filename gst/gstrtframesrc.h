@@ -34,6 +34,9 @@ struct _GstRtFrameSrc
    * camera timestamps (NULL: it names none) */
   GstCaps *reference;
   guint reference_file;         /* G_MAXUINT: none parsed yet */
+  GstCaps *unix_caps;           /* timestamp/x-unix: the wall clock of each
+                                 * frame's arrival, as a reference
+                                 * timestamp meta (its file's clock anchor) */
   guint64 next;                 /* frame create() reads next (object lock) */
 };
 

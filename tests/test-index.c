@@ -152,6 +152,63 @@ poke (const gchar * path, guint64 at, gchar c)
   rtf_test_poke (path, at, c);
 }
 
+/* The clock anchor (issue 26): 16 bytes at the header's end, flagged; a
+ * record's monotonic time on the wall clock through it; a header without
+ * it says none; a flag whose bytes are not there is a damaged header */
+static void
+test_index_clock_anchor (void)
+{
+  RtfIndexHeader h = { 0 }, back;
+  guint8 buf[1024];
+  gsize size, plain;
+  gchar *why = NULL;
+  gint64 wall = 0;
+
+  h.frame_size = 64;
+  h.format = (gchar *) CAPS_TEXT;
+  h.data_name = (gchar *) "rec.raw";
+  plain = rtf_index_header_size (&h);
+  size = rtf_index_encode_header (&h, buf);
+  g_assert_true (rtf_index_decode_header (buf, size, &back, &why));
+  g_assert_false (rtf_index_wall_clock (&back, 5000, &wall));
+  rtf_index_header_clear (&back);
+
+  h.flags = RTF_INDEX_HAS_CLOCK_ANCHOR;
+  h.anchor_realtime_ns = G_GINT64_CONSTANT (1764900000000000000);
+  h.anchor_monotonic_ns = 1000000;
+  size = rtf_index_encode_header (&h, buf);
+  g_assert_cmpuint (size, ==, plain + RTF_INDEX_CLOCK_ANCHOR_SIZE);
+  g_assert_true (rtf_index_decode_header (buf, size, &back, &why));
+  g_assert_cmpint (back.anchor_realtime_ns, ==, h.anchor_realtime_ns);
+  g_assert_cmpint (back.anchor_monotonic_ns, ==, h.anchor_monotonic_ns);
+  g_assert_true (rtf_index_wall_clock (&back, 3500000, &wall));
+  g_assert_cmpint (wall, ==, h.anchor_realtime_ns + 2500000);
+  rtf_index_header_clear (&back);
+
+  /* flagged, but the header is no longer than one without the anchor
+   * (its size field and CRC made to say so) */
+  {
+    guint8 cut[1024];
+    RtfIndexHeader no = h;
+
+    no.flags = 0;
+    rtf_index_encode_header (&no, cut);
+    cut[20] |= RTF_INDEX_HAS_CLOCK_ANCHOR;
+    cut[60] = cut[61] = cut[62] = cut[63] = 0;
+    {
+      guint32 crc = rtf_crc32c (0, cut, plain);
+
+      cut[60] = crc & 0xff;
+      cut[61] = (crc >> 8) & 0xff;
+      cut[62] = (crc >> 16) & 0xff;
+      cut[63] = crc >> 24;
+    }
+    g_assert_false (rtf_index_decode_header (cut, plain, &back, &why));
+    g_assert_nonnull (strstr (why, "damaged"));
+    g_free (why);
+  }
+}
+
 static void
 test_index_round_trip (void)
 {
@@ -679,6 +736,7 @@ main (int argc, char **argv)
   g_test_add_func ("/crc32c/vectors", test_crc32c_vectors);
   g_test_add_func ("/pattern/check-and-format", test_pattern);
   g_test_add_func ("/index/round-trip", test_index_round_trip);
+  g_test_add_func ("/index/clock-anchor", test_index_clock_anchor);
   g_test_add_func ("/index/sparse-hole", test_index_sparse_hole);
   g_test_add_func ("/index/version-1", test_index_version_1);
   g_test_add_func ("/index/version-2", test_index_version_2);

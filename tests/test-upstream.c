@@ -306,6 +306,9 @@ GST_START_TEST (test_gaps_read_back)
   GPtrArray *rows, *bufs;
   Recorded rec;
   guint i;
+  gint64 started = g_get_real_time () * 1000;
+  GstCaps *unix_caps;
+  GstClockTime last_wall = 0;
 
   record (path, "checksums=true", stream, N_STREAM, &rec);
   recorded_clear (&rec);
@@ -335,7 +338,7 @@ GST_START_TEST (test_gaps_read_back)
   fail_unless_equals_string (out, "frame,file,pts,duration,running_time,"
       "camera_timestamp,upstream_offset,arrival,written,latency,byte_offset,"
       "size,flags,missed,copied,gap,gap_missing,gap_detected_by,prerecorded,"
-      "event_start,location");
+      "event_start,location,wall_clock");
   g_free (out);
   for (i = 0; i < N_STREAM; i++) {
     gboolean gap = i == 2 || i == 3 || i == 5;
@@ -372,6 +375,13 @@ GST_START_TEST (test_gaps_read_back)
     fail_unless_equals_string (csv (rows, i, "prerecorded"), "0");
     fail_unless_equals_string (csv (rows, i, "event_start"), i ? "0" : "1");
     fail_unless_equals_string (csv (rows, i, "location"), "0");
+    /* arrival on the wall clock: within the test's run (issue 26) */
+    {
+      gint64 wall = g_ascii_strtoll (csv (rows, i, "wall_clock"), NULL, 10);
+
+      fail_unless (wall > started && wall <= g_get_real_time () * 1000,
+          "wall clock %" G_GINT64_FORMAT " not in the run", wall);
+    }
     want = g_strdup_printf ("%u", RTF_INDEX_REC_CHECKSUM |
         (i == 0 ? RTF_INDEX_REC_EVENT_START : 0) |
         (gap ? RTF_INDEX_REC_GAP : 0) | (g_str_equal (csv (rows, i,
@@ -387,18 +397,35 @@ GST_START_TEST (test_gaps_read_back)
    * each gap */
   bufs = play_back (path);
   fail_unless_equals_int (bufs->len, N_STREAM);
+  unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
   for (i = 0; i < N_STREAM; i++) {
     GstBuffer *b = g_ptr_array_index (bufs, i);
     gboolean discont = i == 0 || i == 2 || i == 3 || i == 5;
     guint8 want[FRAME];
+    GstReferenceTimestampMeta *m;
+    gpointer state = NULL;
+    GstMeta *any;
+    guint metas = 0;
 
     fail_unless_equals_uint64 (GST_BUFFER_PTS (b), stream[i].pts);
     fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (b,
             GST_BUFFER_FLAG_DISCONT), discont);
     rtf_test_fill_frame (want, FRAME, 0, i);
     fail_unless (gst_buffer_memcmp (b, 0, want, FRAME) == 0);
-    fail_unless (gst_buffer_get_reference_timestamp_meta (b, NULL) == NULL);
+    /* no camera timestamp (none was recorded); the wall clock of its
+     * arrival, as timestamp/x-unix (issue 26), within the run and rising */
+    while ((any = gst_buffer_iterate_meta_filtered (b, &state,
+                GST_REFERENCE_TIMESTAMP_META_API_TYPE)))
+      metas++;
+    fail_unless_equals_int (metas, 1);
+    m = gst_buffer_get_reference_timestamp_meta (b, unix_caps);
+    fail_unless (m != NULL);
+    fail_unless ((gint64) m->timestamp > started
+        && (gint64) m->timestamp <= g_get_real_time () * 1000);
+    fail_unless (m->timestamp >= last_wall);
+    last_wall = m->timestamp;
   }
+  gst_caps_unref (unix_caps);
   g_ptr_array_unref (bufs);
   g_free (path);
 }
@@ -453,9 +480,11 @@ check_reference (const gchar * props, const gchar * caps, const guint64 * want)
   bufs = play_back (path);
   fail_unless_equals_int (bufs->len, 4);
   for (i = 0; i < 4; i++) {
+    /* (by its caps: the wall clock's meta, timestamp/x-unix, is there
+     * too) */
     GstReferenceTimestampMeta *m =
         gst_buffer_get_reference_timestamp_meta (g_ptr_array_index (bufs, i),
-        NULL);
+        ref);
 
     if (want[i] == NONE) {
       fail_unless (m == NULL);

@@ -31,7 +31,7 @@ static const GOptionEntry entries[] = {
 static const gchar header[] = "frame,file,pts,duration,running_time,"
     "camera_timestamp,upstream_offset,arrival,written,latency,byte_offset,"
     "size,flags,missed,copied,gap,gap_missing,gap_detected_by,prerecorded,"
-    "event_start,location";
+    "event_start,location,wall_clock";
 
 /* A time or number, or nothing where the index has none */
 static void
@@ -47,6 +47,7 @@ static void
 put_record (const RtfIndexRecord * r, const RtfRecordingFile * f)
 {
   gboolean gap = (r->flags & RTF_INDEX_REC_GAP) != 0;
+  gint64 wall;
 
   printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", r->seq, f->number);
   put_u64 (r->pts);
@@ -63,8 +64,12 @@ put_record (const RtfIndexRecord * r, const RtfRecordingFile * f)
     printf ("%u,%s,", r->gap_missing, rtf_gap_how_name (r->gap_how));
   else
     printf (",,");
-  printf ("%d,%d,%u\n", (r->flags & RTF_INDEX_REC_PRERECORDED) != 0,
+  printf ("%d,%d,%u,", (r->flags & RTF_INDEX_REC_PRERECORDED) != 0,
       (r->flags & RTF_INDEX_REC_EVENT_START) != 0, f->location);
+  /* (when it arrived, on the wall clock: through the header's anchor) */
+  if (rtf_index_wall_clock (&f->index->header, r->arrival_ns, &wall))
+    printf ("%" G_GINT64_FORMAT, wall);
+  putchar ('\n');
 }
 
 /* What is missing from the recording, on stderr: 1 for a location or
@@ -76,6 +81,7 @@ report_missing (const RtfRecording * rec)
   GPtrArray *missing = g_ptr_array_new_with_free_func (g_free);
   guint i, n = rtf_check_recording (rec, TRUE, missing);
 
+  fflush (stdout);              /* (whole lines first, see report_notes) */
   for (i = 0; i < missing->len; i++)
     fprintf (stderr, "rtframe-dump: %s\n",
         (const gchar *) g_ptr_array_index (missing, i));
@@ -96,6 +102,10 @@ report_missing (const RtfRecording * rec)
 static void
 report_notes (const RtfRecording * rec)
 {
+  /* the lines so far go out first: with 2>&1 a note would otherwise
+   * land in the middle of a line at a buffer's edge, which a reader of
+   * the CSV takes for a frame (hostile-readers, once the lines grew) */
+  fflush (stdout);
   if (rec->note)
     fprintf (stderr, "rtframe-dump: note: %s\n", rec->note);
   if (rec->failed_over)
@@ -168,6 +178,7 @@ main (int argc, char **argv)
 
     if (f->state == RTF_FILE_NEVER_WRITTEN)
       continue;
+    fflush (stdout);            /* (whole lines first, see report_notes) */
     if (f->state != RTF_FILE_OK) {
       fprintf (stderr, "rtframe-dump: %s: not read: %s (%s)\n", f->path,
           f->why, rtf_file_state_name (f->state));

@@ -242,11 +242,47 @@ tell_unchecked (const RtfRecording * rec, const RtfRecordingFile * f)
     printf ("%s: empty, %s\n", f->path, why);
 }
 
+/* A wall-clock time (ns since the epoch) as ISO 8601 in UTC, to the
+ * microsecond */
+static gchar *
+iso_time (gint64 realtime_ns)
+{
+  GDateTime *s = g_date_time_new_from_unix_utc (realtime_ns / 1000000000);
+  GDateTime *t = s ? g_date_time_add (s, (realtime_ns % 1000000000) / 1000) :
+      NULL;
+  gchar *text = t ? g_date_time_format (t, "%Y-%m-%dT%H:%M:%S.%fZ") :
+      g_strdup ("?");
+
+  if (t)
+    g_date_time_unref (t);
+  if (s)
+    g_date_time_unref (s);
+  return text;
+}
+
+/* When f was made, and when its first and last whole frames arrived, on
+ * the wall clock (the last two through its header's clock anchor: FALSE
+ * without one) */
+static gboolean
+wall_clock_of (const RtfRecordingFile * f, guint64 good_frames,
+    gint64 * first, gint64 * last)
+{
+  const RtfIndexHeader *h = &f->index->header;
+
+  return good_frames > 0
+      && rtf_index_wall_clock (h, f->index->records[0].arrival_ns, first)
+      && rtf_index_wall_clock (h, f->index->records[good_frames -
+          1].arrival_ns, last);
+}
+
 /* A file checked: its figures */
 static void
 tell_checked (const RtfRecordingFile * f, const RtfCheck * c)
 {
   const gchar *format = f->index ? f->index->header.format : NULL;
+  gint64 first = 0, last = 0;
+  gboolean wall = f->index && wall_clock_of (f, c->good_frames, &first,
+      &last);
 
   if (json) {
     json_out_begin_object (&js, NULL);
@@ -261,6 +297,13 @@ tell_checked (const RtfRecordingFile * f, const RtfCheck * c)
         f->index->header.reference : NULL);
     json_out_u64 (&js, "upstream-gaps", c->upstream_gaps);
     json_out_u64 (&js, "fault-count", c->faults->len);
+    if (f->index && f->index->header.created_ns > 0)
+      json_out_take_string (&js, "created",
+          iso_time (f->index->header.created_ns));
+    if (wall) {
+      json_out_take_string (&js, "first-frame-wall-clock", iso_time (first));
+      json_out_take_string (&js, "last-frame-wall-clock", iso_time (last));
+    }
     json_out_end_object (&js);
     return;
   }
@@ -273,6 +316,19 @@ tell_checked (const RtfRecordingFile * f, const RtfCheck * c)
   if (f->index && f->index->header.reference)
     printf ("%s: camera timestamps of %s\n", f->path,
         f->index->header.reference);
+  if (wall) {
+    gchar *a = iso_time (first), *b = iso_time (last);
+
+    printf ("%s: frames arrived from %s to %s (wall clock, UTC)\n", f->path,
+        a, b);
+    g_free (a);
+    g_free (b);
+  } else if (f->index && f->index->header.created_ns > 0) {
+    gchar *a = iso_time (f->index->header.created_ns);
+
+    printf ("%s: made at %s (wall clock, UTC)\n", f->path, a);
+    g_free (a);
+  }
   if (f->index)
     print_upstream_gaps (f, c->good_frames);
 }

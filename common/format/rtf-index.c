@@ -98,7 +98,21 @@ rtf_index_header_size (const RtfIndexHeader * h)
     len += RTF_INDEX_FIXED_HEADER + text_len (h->data_name) + 1;
   if (version >= 3)
     len += text_len (h->reference) + 1;
-  return (len + 7) & ~(gsize) 7;
+  len = (len + 7) & ~(gsize) 7;
+  if (version >= 3 && (h->flags & RTF_INDEX_HAS_CLOCK_ANCHOR))
+    len += RTF_INDEX_CLOCK_ANCHOR_SIZE;
+  return len;
+}
+
+gboolean
+rtf_index_wall_clock (const RtfIndexHeader * h, gint64 monotonic_ns,
+    gint64 * realtime_ns)
+{
+  if (!(h->flags & RTF_INDEX_HAS_CLOCK_ANCHOR) || monotonic_ns <= 0)
+    return FALSE;
+  *realtime_ns = h->anchor_realtime_ns + (monotonic_ns -
+      h->anchor_monotonic_ns);
+  return TRUE;
 }
 
 gsize
@@ -143,6 +157,11 @@ rtf_index_encode_header (const RtfIndexHeader * h, guint8 * buf)
     put32 (buf + 92, (guint32) ref);
     if (ref)
       memcpy (text + len + 1, h->reference, ref);
+    if (h->flags & RTF_INDEX_HAS_CLOCK_ANCHOR) {
+      put64 (buf + size - RTF_INDEX_CLOCK_ANCHOR_SIZE,
+          (guint64) h->anchor_realtime_ns);
+      put64 (buf + size - 8, (guint64) h->anchor_monotonic_ns);
+    }
   }
   put32 (buf + HDR_CRC_AT, rtf_crc32c (0, buf, size));
   return size;
@@ -208,6 +227,9 @@ check_sizes (const guint8 * buf, gsize len, guint32 version,
     need += RTF_INDEX_FIXED_HEADER + (guint64) get32 (buf + 88) + 1;
     if (version >= 3)
       need += (guint64) get32 (buf + 92) + 1;
+    /* the clock anchor: 16 bytes after the texts' padding */
+    if (version >= 3 && (get32 (buf + 20) & RTF_INDEX_HAS_CLOCK_ANCHOR))
+      need = ((need + 7) & ~(guint64) 7) + RTF_INDEX_CLOCK_ANCHOR_SIZE;
     /* a later version may add fields at the end of each record */
     if (h->record_size < rtf_index_record_size (version)
         || h->record_size > RTF_INDEX_MAX_RECORD || h->record_size % 4)
@@ -270,6 +292,12 @@ rtf_index_decode_header (const guint8 * buf, gsize len, RtfIndexHeader * h,
   if (h->version >= 3 && get32 (buf + 92) > 0)
     h->reference = g_strndup ((const gchar *) text + flen + 1,
         get32 (buf + 92));
+  if (h->version >= 3 && (h->flags & RTF_INDEX_HAS_CLOCK_ANCHOR)) {
+    h->anchor_realtime_ns = (gint64) get64 (buf + h->header_size -
+        RTF_INDEX_CLOCK_ANCHOR_SIZE);
+    h->anchor_monotonic_ns = (gint64) get64 (buf + h->header_size - 8);
+  } else
+    h->flags &= ~RTF_INDEX_HAS_CLOCK_ANCHOR;
   if (h->frame_size == 0) {
     rtf_index_header_clear (h);
     return bad_header (why, "the index header is damaged (frame size 0)");

@@ -25,6 +25,12 @@ G_BEGIN_DECLS
 #define RTF_INDEX_SLACK_RECORDS 4096
 /* header flags */
 #define RTF_INDEX_HAS_CHECKSUMS (1u << 0)
+/* (version 3) the header ends with a clock anchor: CLOCK_REALTIME and
+ * CLOCK_MONOTONIC read together when the file was made, which put the
+ * records' monotonic times on the wall clock; a reader that does not know
+ * the flag skips the 16 bytes as padding (issue 26) */
+#define RTF_INDEX_HAS_CLOCK_ANCHOR (1u << 1)
+#define RTF_INDEX_CLOCK_ANCHOR_SIZE 16
 /* record flags */
 #define RTF_INDEX_REC_CHECKSUM (1u << 0)        /* checksum is valid */
 #define RTF_INDEX_REC_MISSED (1u << 1)  /* written after its deadline */
@@ -63,6 +69,8 @@ G_BEGIN_DECLS
   /* version 3 (NULL before, or when none) */
   gchar *reference;             /* the caps of the records' reference
                                  * (camera) timestamps, as text */
+  /* with RTF_INDEX_HAS_CLOCK_ANCHOR: the two clocks at one instant */
+  gint64 anchor_realtime_ns, anchor_monotonic_ns;
 } RtfIndexHeader;
 
 typedef struct
@@ -100,6 +108,11 @@ typedef struct
   gchar *damage;                /* what is wrong with it, or NULL */
 } RtfIndex;
 
+/* The wall clock (CLOCK_REALTIME ns) of a CLOCK_MONOTONIC time of the
+ * file's records (arrival, written), through its header's clock anchor;
+ * FALSE when it has none (made before issue 26) or for no time */
+gboolean rtf_index_wall_clock (const RtfIndexHeader * h, gint64 monotonic_ns,
+    gint64 * realtime_ns);
 gchar *rtf_index_path (const gchar * data_path);
 
 /* What is at an index's path, for a writer about to replace it: 0 an

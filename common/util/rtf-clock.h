@@ -18,6 +18,22 @@ rtf_clock_now_ns (void)
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
+/* CLOCK_REALTIME and CLOCK_MONOTONIC at one instant (the realtime read
+ * between two monotonic reads, their middle taken): what an index header
+ * keeps to put its records' monotonic times on the wall clock */
+static inline void
+rtf_clock_anchor (gint64 * realtime_ns, gint64 * monotonic_ns)
+{
+  struct timespec ts;
+  gint64 before = rtf_clock_now_ns (), after;
+
+  clock_gettime (CLOCK_REALTIME, &ts);
+  after = rtf_clock_now_ns ();
+  *realtime_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) +
+      ts.tv_nsec;
+  *monotonic_ns = before + (after - before) / 2;
+}
+
 G_END_DECLS
 
 #endif /* __RTF_CLOCK_H__ */

@@ -67,7 +67,9 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
 {
   RtfIndexHeader h = { 0 };
 
-  h.flags = w->config.checksums ? RTF_INDEX_HAS_CHECKSUMS : 0;
+  h.flags = (w->config.checksums ? RTF_INDEX_HAS_CHECKSUMS : 0) |
+      RTF_INDEX_HAS_CLOCK_ANCHOR;
+  rtf_clock_anchor (&h.anchor_realtime_ns, &h.anchor_monotonic_ns);
   h.frame_size = f->size;
   h.file_number = w->cur->number;
   h.deadline_ns = f->times.deadline_ns ?
