@@ -168,18 +168,27 @@ chmod 755 "$root/usr/sbin/policy-rc.d"
 
 # The working tree as git sees it (tracked, and untracked unless ignored),
 # in place of the previous copy; its build directories are kept, so a
-# second run builds only what changed (tar keeps the files' times).  Only
+# second run builds only what changed.  Only
 # for a copy of the same tree: after another tree's run (another worktree,
 # a CI clone) the build holds objects newer than this tree's files but
 # made from the other's, which ninja would keep (seen: a test linked
 # against the other tree's helper library, "undefined reference").
+#
+# A file whose content changed since the previous copy gets this moment as
+# its time: tar keeps the source's times, and a file edited while an
+# earlier run was building from its old content is older than the objects
+# made from that, which ninja would keep (seen: a header given a field at
+# 05:27, objects of the old layout built at 05:29 kept by the next run,
+# counts read as garbage through the old layout).
 copy_tree() {
-  local dest=$root/root/rtframe
+  local dest=$root/root/rtframe prev=$root/root/.rtframe-prev f
   mkdir -p "$dest"
   if [ "$(cat "$dest/.rtf-source" 2>/dev/null)" != "$src" ]; then
     rm -rf --one-file-system "$dest"/build*
   fi
-  find "$dest" -mindepth 1 -maxdepth 1 ! -name 'build*' -exec rm -rf --one-file-system {} +
+  rm -rf --one-file-system "$prev"
+  mkdir -p "$prev"
+  find "$dest" -mindepth 1 -maxdepth 1 ! -name 'build*' -exec mv -t "$prev" {} +
   if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     (cd "$src" && git ls-files -z --cached --others --exclude-standard |
       tar --null --no-recursion --ignore-failed-read -T - -cf - 2>/dev/null) |
@@ -187,6 +196,11 @@ copy_tree() {
   else
     tar -C "$src" --exclude='./build*' -cf - . | tar -xf - -C "$dest"
   fi
+  (cd "$dest" && find . -path './build*' -prune -o -type f -print0) |
+    while IFS= read -r -d '' f; do
+      cmp -s "$dest/$f" "$prev/$f" || touch "$dest/$f"
+    done
+  rm -rf --one-file-system "$prev"
   echo "$src" >"$dest/.rtf-source"
 }
 
