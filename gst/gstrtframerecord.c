@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframedebug.h"
 #include "gstrtframerecord.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
@@ -23,7 +24,7 @@
 
 #include <string.h>
 
-#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+#define GST_CAT_DEFAULT gst_rtframe_recorder_debug
 
 /* Most frames held for pre-record, whatever the bytes allow: the writer
  * keeps a queue cell (about 1 KiB) for each */

@@ -37,6 +37,7 @@
 #include "gstrtframeallocator.h"
 #include "gstrtframefigures.h"
 #include "gstrtframememory.h"
+#include "gstrtframedebug.h"
 #include "gstrtframesinkcallbacks.h"
 #include "gstrtframesinkevents.h"
 #include "gstrtframesinkprops.h"
@@ -93,6 +94,7 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
   GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
   GstCaps *caps;
 
+  gst_rtframe_debug_init ();
   GST_DEBUG_CATEGORY_INIT (gst_rtframe_sink_debug, "rtframesink", 0,
       "rtframesink: raw video recorder with direct I/O");
 

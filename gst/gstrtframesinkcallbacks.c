@@ -8,6 +8,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframedebug.h"
 #include "gstrtframesinkcallbacks.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
@@ -94,15 +95,6 @@ writer_disk_space (const RtfSpaceReport * report, gpointer user_data)
   rtf_events_push_space (self->events, report);
 }
 
-static void
-writer_log (RtfLogLevel level, const gchar * message, gpointer user_data)
-{
-  static const GstDebugLevel levels[] = {
-    GST_LEVEL_ERROR, GST_LEVEL_WARNING, GST_LEVEL_INFO, GST_LEVEL_DEBUG
-  };
-
-  GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, levels[level], user_data, "%s", message);
-}
 
 static void
 writer_deadline_missed (const RtfFrameReport * miss, gpointer user_data)
@@ -156,7 +148,8 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .frame_done = writer_frame_done,
   .frame_dropped = writer_frame_dropped,
   .failed = writer_failed,
-  .log = writer_log,
+  .log = gst_rtframe_debug_log, /* (each part its category) */
+  .log_wanted = gst_rtframe_debug_wanted,
   .deadline_missed = writer_deadline_missed,
   .late_completion = writer_late_completion,
   .file_opened = writer_file_opened,

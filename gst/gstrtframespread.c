@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include "gstrtframedebug.h"
 #include "gstrtframespread.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
@@ -21,7 +22,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#define GST_CAT_DEFAULT gst_rtframe_sink_debug
+#define GST_CAT_DEFAULT gst_rtframe_spread_debug
 
 /* A frame of a location that failed, waiting to be offered again: what
  * render attached to it, and its number */

@@ -159,6 +159,101 @@ GST_START_TEST (test_helper_threads_announced)
 
 GST_END_TEST;
 
+/* The debug categories of the parts (issue 26: one category, the engine's
+ * lines in the element's, none per frame): each part logs into its own,
+ * and rtframe-writer has a LOG line for each frame handed over and each
+ * written */
+typedef struct
+{
+  GMutex lock;
+  GHashTable *lines;            /* "category level" -> count */
+  guint handed, written;
+} DebugLog;
+
+static void
+collect_debug (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer data)
+{
+  DebugLog *d = data;
+  const gchar *name = gst_debug_category_get_name (category), *text;
+  gchar *key;
+
+  if (!g_str_has_prefix (name, "rtframe"))
+    return;
+  text = gst_debug_message_get (message);
+  /* (the level's name is padded with spaces) */
+  key = g_strchomp (g_strdup_printf ("%s %s", name,
+          gst_debug_level_get_name (level)));
+  g_mutex_lock (&d->lock);
+  g_hash_table_insert (d->lines, key, GUINT_TO_POINTER (GPOINTER_TO_UINT
+          (g_hash_table_lookup (d->lines, key)) + 1));
+  if (level == GST_LEVEL_LOG && g_str_equal (name, "rtframe-writer")) {
+    d->handed += strstr (text, " handed over: ") != NULL;
+    d->written += strstr (text, " written: ") != NULL;
+  }
+  g_mutex_unlock (&d->lock);
+}
+
+static guint
+debug_lines (DebugLog * d, const gchar * key)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (d->lines, key));
+}
+
+GST_START_TEST (test_debug_categories_per_part)
+{
+  const gchar *caps = rtf_test_formats[3];
+  gchar *pattern = rtf_test_tmp_path ("dbg-%d.raw");
+  gchar *props = g_strdup_printf ("max-file-size=%" G_GSIZE_FORMAT,
+      2 * rtf_test_frame_size (caps));
+  static const gchar *parts[] = { "rtframe-writer", "rtframe-files",
+    "rtframe-space", "rtframe-spread", "rtframe-recorder"
+  };
+  DebugLog d = { 0 };
+  GstBus *bus;
+  GstHarness *h;
+  guint i;
+
+  g_mutex_init (&d.lock);
+  d.lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gst_debug_set_active (TRUE);
+  gst_debug_add_log_function (collect_debug, &d, NULL);
+  gst_debug_set_threshold_from_string ("rtframe-*:6", FALSE);
+  h = rtf_test_sink_new (pattern, props, caps, &bus);
+  for (i = 0; i < 5; i++)
+    fail_unless_equals_int (gst_harness_push (h, rtf_test_make_frame (h, caps,
+                i, INPUT_POOL)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_uint64 (rtf_test_get_u64 (h, "frames-written"), 5);
+  rtf_test_sink_free (h, bus);
+  gst_debug_remove_log_function_by_data (&d);
+  gst_debug_set_threshold_from_string ("rtframe-*:0", FALSE);
+
+  for (i = 0; i < G_N_ELEMENTS (parts); i++) {
+    GSList *all = gst_debug_get_all_categories (), *l;
+    gboolean found = FALSE;
+
+    for (l = all; l; l = l->next)
+      found |= g_str_equal (gst_debug_category_get_name (l->data), parts[i]);
+    g_slist_free (all);
+    fail_unless (found, "no debug category %s", parts[i]);
+  }
+  fail_unless_equals_int (d.handed, 5);
+  fail_unless_equals_int (d.written, 5);
+  /* each part in its own: the files (three opened), the recorder (its
+   * recording started and stopped), the writer's life cycle */
+  fail_unless (debug_lines (&d, "rtframe-files DEBUG") >= 3);
+  fail_unless (debug_lines (&d, "rtframe-recorder INFO") >= 2);
+  fail_unless (debug_lines (&d, "rtframe-writer INFO") >= 1);
+  g_hash_table_unref (d.lines);
+  g_mutex_clear (&d.lock);
+  g_free (props);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_properties_locked_while_running)
 {
   gchar *path = rtf_test_tmp_path ("p.raw"), *other =
@@ -425,6 +520,7 @@ sink_lifecycle_suite (void)
   tcase_add_test (tc, test_stream_status);
   tcase_add_test (tc, test_helper_threads_announced);
   tcase_add_test (tc, test_properties_locked_while_running);
+  tcase_add_test (tc, test_debug_categories_per_part);
   tcase_add_test (tc, test_caps_template);
   tcase_add_test (tc, test_cycles_no_leaks);
   tcase_add_test (tc, test_eight_sinks_one_pipeline);

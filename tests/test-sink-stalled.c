@@ -229,8 +229,8 @@ GST_START_TEST (test_deadline_seen_while_render_waits)
       && rtf_test_msg_i64 (msg, "lateness") < 10 * GST_MSECOND *
       rtf_test_time_scale (), "reported %" G_GINT64_FORMAT " ns late",
       rtf_test_msg_i64 (msg, "lateness"));
-  fail_unless_equals_int64 (rtf_test_msg_i64 (msg,
-          "deadline") - rtf_test_msg_i64 (msg, "arrival"), 50 * GST_MSECOND);
+  fail_unless_equals_int64 (rtf_test_msg_time (msg,
+          "deadline") - rtf_test_msg_time (msg, "arrival"), 50 * GST_MSECOND);
   gst_message_unref (msg);
   fail_unless_equals_int (b.p.ret, GST_FLOW_CUSTOM_SUCCESS);    /* waits */
 

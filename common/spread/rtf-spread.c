@@ -152,16 +152,26 @@ loc_frame_dropped (const RtfFrameReport * r, gboolean before, gpointer data)
 }
 
 static void
-loc_log (RtfLogLevel level, const gchar * message, gpointer data)
+loc_log (RtfLogPart part, RtfLogLevel level, const gchar * message,
+    gpointer data)
 {
   SpreadLocation *l = data;
 
   if (l->spread->cb.writer.log) {
     gchar *m = g_strdup_printf ("[%s] %s", l->location, message);
 
-    l->spread->cb.writer.log (level, m, l->spread->user_data);
+    l->spread->cb.writer.log (part, level, m, l->spread->user_data);
     g_free (m);
   }
+}
+
+static gboolean
+loc_log_wanted (RtfLogPart part, RtfLogLevel level, gpointer data)
+{
+  SpreadLocation *l = data;
+
+  return l->spread->cb.writer.log_wanted == NULL
+      || l->spread->cb.writer.log_wanted (part, level, l->spread->user_data);
 }
 
 static void
@@ -219,6 +229,7 @@ static const RtfWriterCallbacks loc_callbacks = {
   .frame_dropped = loc_frame_dropped,
   .failed = loc_failed,
   .log = loc_log,
+  .log_wanted = loc_log_wanted,
   .deadline_missed = loc_missed,
   .late_completion = loc_late,
   .file_opened = loc_file_opened,

@@ -238,9 +238,11 @@ done:
   return res;
 }
 
-void
+guint64
 rtf_queue_commit (RtfQueue * q, RtfFrame * frame)
 {
+  guint64 seq;
+
   g_mutex_lock (&q->lock);
   g_assert (frame->state == RTF_FRAME_RESERVED);
   /* a backlog frame has its number, and was received when it took it */
@@ -253,8 +255,10 @@ rtf_queue_commit (RtfQueue * q, RtfFrame * frame)
   q->ring[(q->ring_first + q->level.queued) % q->capacity] = frame;
   q->level.queued++;
   q->level.queued_bytes += frame->size;
+  seq = frame->seq;
   g_mutex_unlock (&q->lock);
   ring_doorbell (q);
+  return seq;
 }
 
 static void

@@ -69,7 +69,9 @@ void rtf_queue_get_level (RtfQueue * q, RtfQueueLevel * level);
  * for that number (rtf_queue_count_dropped_incoming()). */
 RtfQueueResult rtf_queue_reserve (RtfQueue * q, gsize size, gboolean may_wait,
     RtfFrame * waiting, RtfFrame ** frame, gint64 * waited_ns);
-void rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
+/* (returns the frame's number: once committed, the frame is the
+ * consumer's, and not to be read by the producer) */
+guint64 rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
 /* The producer keeps a frame of `size` bytes outside the queue for now
  * (pre-record): it takes its number (returned) and counts as received. */
 guint64 rtf_queue_number_outside (RtfQueue * q, gsize size);

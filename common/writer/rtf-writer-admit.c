@@ -217,7 +217,15 @@ rtf_writer_number_next (RtfWriter * w, guint64 seq)
 void
 rtf_writer_commit (RtfWriter * w, RtfFrame * frame)
 {
-  rtf_queue_commit (w->queue, frame);
+  /* (what the line says is read before the commit: from then on the
+   * frame is the writer thread's) */
+  gsize size = frame->size;
+  guint64 pts = frame->times.pts, seq;
+
+  seq = rtf_queue_commit (w->queue, frame);
+  rtf_writer_log (w, RTF_LOG_FRAME, "frame %" G_GUINT64_FORMAT " handed "
+      "over: %" G_GSIZE_FORMAT " bytes, pts %" G_GUINT64_FORMAT, seq, size,
+      pts);
 }
 
 void

@@ -85,6 +85,9 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
   h.block = (guint32) w->block;
   rtf_output_begin (w->cur, &h, f->seq, frame_time (f), f->times.running_time);
   g_free (h.data_name);
+  rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_DEBUG, "%s begins with frame %"
+      G_GUINT64_FORMAT " (file %" G_GUINT64_FORMAT " of the set)", w->cur->path,
+      f->seq, w->cur->number);
   /* the header goes now, not with the first record */
   rtf_writer_submit_index (w, w->cur);
   file_opened (w, w->cur);
@@ -160,7 +163,8 @@ refuse_next (RtfWriter * w, RtfOutput * next)
 {
   if (next->file.block == w->block && next->file.stream == w->stream)
     return FALSE;
-  rtf_writer_log (w, RTF_LOG_WARNING, "%s is on a filesystem with another "
+  rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_WARNING,
+      "%s is on a filesystem with another "
       "block size (%zu, not %zu): the files of a set must share one",
       next->path, next->file.block, w->block);
   rtf_writer_fail_at (w, RTF_FAIL_OPEN, EXDEV, next->path, NULL);
@@ -208,7 +212,8 @@ rtf_writer_start_next_file (RtfWriter * w)
   w->last_planned = NULL;
   w->finish_pending = FALSE;
   rtf_writer_retire_prev (w);
-  rtf_writer_log (w, RTF_LOG_DEBUG, "now writing %s", next->path);
+  rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_DEBUG, "now writing %s",
+      next->path);
   return TRUE;
 }
 
@@ -375,8 +380,8 @@ rtf_writer_end_at_eos (RtfWriter * w)
       w->cur->closed = TRUE;
     }
   } else {
-    rtf_writer_log (w, RTF_LOG_WARNING, "finishing %s failed: %s",
-        w->cur->path, g_strerror (ret));
+    rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_WARNING,
+        "finishing %s failed: %s", w->cur->path, g_strerror (ret));
   }
   return ret;
 }
@@ -425,6 +430,6 @@ rtf_writer_finish_recording_file (RtfWriter * w)
     return;
   /* FALSE until the helper has the next one open: it wakes the thread */
   if (rtf_writer_start_next_file (w))
-    rtf_writer_log (w, RTF_LOG_DEBUG, "recording ended: %s finished",
-        w->prev ? w->prev->path : "the file");
+    rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_DEBUG,
+        "recording ended: %s finished", w->prev ? w->prev->path : "the file");
 }

@@ -235,9 +235,13 @@ struct _RtfWriter
 
 /* ---- rtf-writer.c: life cycle, callbacks --------------------------- */
 
+/* A line of the writer's part, or of `part` (rtf-writer-report.c); formatted
+ * only when the owner wants it (cb.log_wanted) */
 void
 rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
 G_GNUC_PRINTF (3, 4);
+     void rtf_writer_log_in (RtfWriter * w, RtfLogPart part,
+    RtfLogLevel level, const gchar * format, ...) G_GNUC_PRINTF (4, 5);
 /* Runs `call` (a callback) with the callback lock held, unless the owner
  * has turned callbacks off: TRUE when it ran */
 #define RTF_WRITER_CALLBACK(w, name, ...) \

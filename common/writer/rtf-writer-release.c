@@ -326,6 +326,17 @@ release_recorded (RtfWriter * w)
     if (w->cb.frame_done)
       w->cb.frame_done (f, w->user_data);
     g_mutex_unlock (&w->cb_lock);
+    /* a line a frame (GStreamer's LOG), formatted only when wanted */
+    if (f->state == RTF_FRAME_WRITTEN)
+      rtf_writer_log (w, RTF_LOG_FRAME, "frame %" G_GUINT64_FORMAT
+          " written: %" G_GSIZE_FORMAT " bytes at %" G_GUINT64_FORMAT
+          " of %s, %.3f ms after it arrived (device %.3f ms)%s", f->seq,
+          f->size, f->offset, o->path, (f->complete_ns -
+              f->times.arrival_ns) / 1e6, (f->complete_ns -
+              f->submit_ns) / 1e6, f->copied ? ", copied" : "");
+    else
+      rtf_writer_log (w, RTF_LOG_FRAME, "frame %" G_GUINT64_FORMAT
+          " lost: %s", f->seq, g_strerror (f->error));
     rtf_writer_recording_release (w, f);
     /* its file no longer counts it (o->frames_in_flight, above): from
      * here the helper may finish and free o, so the cell must not keep

@@ -5,19 +5,39 @@
 
 #include <stdarg.h>
 
+static void
+log_va (RtfWriter * w, RtfLogPart part, RtfLogLevel level,
+    const gchar * format, va_list args)
+{
+  gchar *msg;
+
+  if (w->cb.log == NULL || (w->cb.log_wanted
+          && !w->cb.log_wanted (part, level, w->user_data)))
+    return;
+  msg = g_strdup_vprintf (format, args);
+  RTF_WRITER_CALLBACK (w, log, part, level, msg);
+  g_free (msg);
+}
+
 void
 rtf_writer_log (RtfWriter * w, RtfLogLevel level, const gchar * format, ...)
 {
-  gchar *msg;
   va_list args;
 
-  if (w->cb.log == NULL)
-    return;
   va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
+  log_va (w, RTF_LOG_WRITER, level, format, args);
   va_end (args);
-  RTF_WRITER_CALLBACK (w, log, level, msg);
-  g_free (msg);
+}
+
+void
+rtf_writer_log_in (RtfWriter * w, RtfLogPart part, RtfLogLevel level,
+    const gchar * format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  log_va (w, part, level, format, args);
+  va_end (args);
 }
 
 void

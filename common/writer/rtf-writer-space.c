@@ -58,12 +58,12 @@ sample (RtfWriter * w, gint64 now, RtfSpaceSample * s)
     w->space_on = FALSE;
     w->space.now.min_free = 0;
     publish (w);
-    rtf_writer_log (w, RTF_LOG_INFO, "the filesystem of %s keeps no count "
+    rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_INFO, "the filesystem of %s keeps no count "
         "of its space (ramfs?): no free-space guard", w->cur->path);
     return FALSE;
   }
   if (err) {
-    rtf_writer_log (w, RTF_LOG_DEBUG, "free space of %s not known: %s",
+    rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_DEBUG, "free space of %s not known: %s",
         w->cur->path, g_strerror (err));
     return FALSE;
   }
@@ -104,7 +104,7 @@ check_with (RtfWriter * w, gint64 now, gboolean no_room)
   if (first && w->worker && w->space.now.min_free)
     rtf_file_worker_set_min_free (w->worker, w->space.now.min_free);
   if (crossed) {
-    rtf_writer_log (w, RTF_LOG_INFO, "free space %s: %" G_GUINT64_FORMAT
+    rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_INFO, "free space %s: %" G_GUINT64_FORMAT
         " bytes (min-free-space %" G_GUINT64_FORMAT ")",
         rtf_space_level_name (w->space.now.level), w->space.now.free,
         w->space.now.min_free);
@@ -112,14 +112,14 @@ check_with (RtfWriter * w, gint64 now, gboolean no_room)
   }
   switch (action) {
     case RTF_SPACE_MAKE_ROOM:
-      rtf_writer_log (w, RTF_LOG_DEBUG, "%" G_GUINT64_FORMAT " bytes free, "
+      rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_DEBUG, "%" G_GUINT64_FORMAT " bytes free, "
           "under min-free-space: deleting the oldest files for %"
           G_GUINT64_FORMAT " bytes", w->space.now.free, room);
       w->space_room_asked = TRUE;
       rtf_file_worker_make_room (w->worker, room);
       break;
     case RTF_SPACE_END:
-      rtf_writer_log (w, RTF_LOG_INFO, "%" G_GUINT64_FORMAT " bytes free, "
+      rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_INFO, "%" G_GUINT64_FORMAT " bytes free, "
           "under min-free-space (%" G_GUINT64_FORMAT ")%s: ending the "
           "recording", w->space.now.free, w->space.now.min_free,
           w->config.rotate ? " and no older file to delete for it" : "");
@@ -397,7 +397,7 @@ hold_for_room (RtfWriter * w, const RtfFrame * f, gboolean split, guint64 need)
     w->space_held = (RtfFrame *) f;
     return;
   }
-  rtf_writer_log (w, RTF_LOG_INFO, "no room for frame %" G_GUINT64_FORMAT
+  rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_INFO, "no room for frame %" G_GUINT64_FORMAT
       " above min-free-space (%" G_GUINT64_FORMAT ")%s: ending the "
       "recording", f->seq, w->space.now.min_free,
       w->config.rotate ? " and no older file to delete for it" : "");
@@ -436,7 +436,7 @@ rtf_writer_space_admit (RtfWriter * w, const RtfFrame * f, gboolean split)
   w->space_admitted = (RtfFrame *) f;
   w->space_admitted_seq = f->seq;
   if (w->space_held == f)
-    rtf_writer_log (w, RTF_LOG_DEBUG, "room for frame %" G_GUINT64_FORMAT
+    rtf_writer_log_in (w, RTF_LOG_SPACE, RTF_LOG_DEBUG, "room for frame %" G_GUINT64_FORMAT
         " now", f->seq);
   w->space_held = NULL;
   return TRUE;

@@ -78,8 +78,19 @@ typedef enum
   RTF_LOG_ERROR,
   RTF_LOG_WARNING,
   RTF_LOG_INFO,
-  RTF_LOG_DEBUG
+  RTF_LOG_DEBUG,
+  RTF_LOG_FRAME                 /* a line per frame (GStreamer's LOG) */
 } RtfLogLevel;
+
+/* Which part of the engine a log line comes from: the element gives each
+ * a debug category of its own (issue 26) */
+typedef enum
+{
+  RTF_LOG_WRITER,               /* the writer thread: frames, I/O, stops */
+  RTF_LOG_FILES,                /* a set's files: opened, split, finished */
+  RTF_LOG_SPACE,                /* the free-space guard */
+  RTF_LOG_N_PARTS
+} RtfLogPart;
 
 /* A recording (an event) of an event recorder: from its first frame
  * (RTF_FRAME_EVENT_START) to rtf_writer_end_recording() */
@@ -119,8 +130,15 @@ typedef struct
    * is refused, after the files were cut back to the frames written
    * before it.  On the writer thread. */
   void (*failed) (const RtfFailure * failure, gpointer user_data);
-  /* A line for the log, on whichever thread it happens. */
-  void (*log) (RtfLogLevel level, const gchar * message, gpointer user_data);
+  /* A line for the log, on whichever thread it happens ... */
+  void (*log) (RtfLogPart part, RtfLogLevel level, const gchar * message,
+      gpointer user_data);
+  /* ... asked first whether the owner wants it (NULL: every line), so that
+   * a line not wanted costs no formatting: the per-frame lines are on the
+   * hot path.  Without the callback lock: it must not need user_data to
+   * stay alive. */
+  gboolean (*log_wanted) (RtfLogPart part, RtfLogLevel level,
+      gpointer user_data);
   /* A frame's deadline passed before its last byte was written: called when
    * the deadline passes (within the wake-up latency of the writer thread),
    * once per frame, on the writer thread. */
