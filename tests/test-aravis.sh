@@ -41,11 +41,7 @@ fail() {
 # into a process that has the ASan runtime: preload it into the GStreamer
 # tools (without it gst-inspect-1.0 aborts, and aravissrc seemed missing)
 plugin="${GST_PLUGIN_PATH_1_0%%:*}/libgstrtframe.so"
-asan=()
-if ldd "$plugin" 2>/dev/null | grep -q libasan; then
-  asan=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
-    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1)
-fi
+. "$(dirname "$0")/asan-prefix.sh"
 
 command -v arv-fake-gv-camera-0.8 >/dev/null ||
   skip "arv-fake-gv-camera-0.8 is not installed (Debian package aravis-tools; tools/install-deps.sh installs it)"

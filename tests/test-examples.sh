@@ -24,12 +24,8 @@ fi
 # A plugin built with AddressSanitizer (tools/test.sh --sanitize) only loads
 # into a process that has the ASan runtime: preload it into Python (whose
 # own allocations are not ours to check for leaks).
-plugin="${GST_PLUGIN_PATH_1_0%%:*}/libgstrtframe.so"
-pyenv=()
-if [ -n "$python" ] && ldd "$plugin" 2>/dev/null | grep -q libasan; then
-  pyenv=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
-    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1)
-fi
+. "$(dirname "$0")/asan-prefix.sh"
+pyenv=("${asan[@]}")
 
 check() {  # name, expected status, command...
   local name=$1 want=$2; shift 2

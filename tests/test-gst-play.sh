@@ -10,12 +10,13 @@ if ! command -v gst-play-1.0 >/dev/null; then
   echo "skipped: no gst-play-1.0 (apt-get install gstreamer1.0-plugins-base-apps)"
   exit 77
 fi
-gst-launch-1.0 -q videotestsrc num-buffers=60 ! \
+. "$(dirname "$0")/asan-prefix.sh"
+"${asan[@]}" gst-launch-1.0 -q videotestsrc num-buffers=60 ! \
   video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1 ! \
   rtframesink location="$work/cam-%03d.raw" max-file-size=20480 \
   max-files=3 >/dev/null || { echo "FAIL: recording"; exit 1; }
 # (a URI writes the pattern's '%' as %25)
-out=$(timeout 60 gst-play-1.0 -v --videosink="fakesink silent=false" \
+out=$(timeout 60 "${asan[@]}" gst-play-1.0 -v --videosink="fakesink silent=false" \
   "rtframe://$work/cam-%2503d.raw" 2>&1); status=$?
 offsets=$(grep -o 'last-message = chain .* offset: [0-9]*' <<<"$out" \
   | sed 's/.*offset: //' | tr '\n' ' ')

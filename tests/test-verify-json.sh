@@ -10,10 +10,11 @@ python=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/rtf-verify-json.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 fail=0
+. "$(dirname "$0")/asan-prefix.sh"
 
 record() {  # location, frames, extra properties...
   local loc=$1 n=$2; shift 2
-  gst-launch-1.0 -q videotestsrc num-buffers="$n" ! \
+  "${asan[@]}" gst-launch-1.0 -q videotestsrc num-buffers="$n" ! \
     video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1 ! \
     rtframesink location="$loc" checksums=true "$@" >/dev/null
 }
