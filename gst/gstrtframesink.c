@@ -566,56 +566,9 @@ gst_rtframe_sink_uri_get_type (GType type)
   return GST_URI_SINK;
 }
 
-static const gchar *const *
-gst_rtframe_sink_uri_get_protocols (GType type)
-{
-  return gst_rtframe_uri_protocols ();
-}
-
-static gchar *
-gst_rtframe_sink_uri_get_uri (GstURIHandler * handler)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (handler);
-  gchar *uri;
-
-  GST_OBJECT_LOCK (self);
-  uri = gst_rtframe_uri_from_location (self->location);
-  GST_OBJECT_UNLOCK (self);
-  return uri;
-}
-
-static gboolean
-gst_rtframe_sink_uri_set_uri (GstURIHandler * handler, const gchar * uri,
-    GError ** error)
-{
-  GstRtFrameSink *self = GST_RTFRAME_SINK (handler);
-  gchar *location;
-  gboolean started;
-
-  GST_OBJECT_LOCK (self);
-  started = self->writer != NULL;
-  GST_OBJECT_UNLOCK (self);
-  if (started) {
-    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
-        "Changing the URI of rtframesink once it has started is not "
-        "supported");
-    return FALSE;
-  }
-  location = gst_rtframe_uri_to_location (uri, error);
-  if (location == NULL)
-    return FALSE;
-  g_object_set (self, "location", location, NULL);
-  g_free (location);
-  return TRUE;
-}
-
 static void
 gst_rtframe_sink_uri_handler_init (gpointer g_iface, gpointer iface_data)
 {
-  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
-
-  iface->get_type = gst_rtframe_sink_uri_get_type;
-  iface->get_protocols = gst_rtframe_sink_uri_get_protocols;
-  iface->get_uri = gst_rtframe_sink_uri_get_uri;
-  iface->set_uri = gst_rtframe_sink_uri_set_uri;
+  gst_rtframe_uri_handler_init ((GstURIHandlerInterface *) g_iface,
+      gst_rtframe_sink_uri_get_type);
 }

@@ -66,3 +66,57 @@ gst_rtframe_uri_from_location (const gchar * location)
   g_free (file_uri);
   return uri;
 }
+
+/* ---- the GstURIHandler both elements share ------------------------- */
+
+static const gchar *const *
+handler_get_protocols (GType type)
+{
+  return gst_rtframe_uri_protocols ();
+}
+
+static gchar *
+handler_get_uri (GstURIHandler * handler)
+{
+  gchar *location = NULL, *uri;
+
+  g_object_get (handler, "location", &location, NULL);
+  uri = gst_rtframe_uri_from_location (location);
+  g_free (location);
+  return uri;
+}
+
+static gboolean
+handler_set_uri (GstURIHandler * handler, const gchar * uri, GError ** error)
+{
+  GstState state;
+  gchar *location;
+
+  GST_OBJECT_LOCK (handler);
+  state = GST_STATE (handler);
+  GST_OBJECT_UNLOCK (handler);
+  /* (location is read at start; the sink's property refuses a change
+   * once its writer is set up, with a warning, whatever the state says) */
+  if (state > GST_STATE_READY) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
+        "Changing the URI of %s once it has started is not supported",
+        GST_OBJECT_NAME (handler));
+    return FALSE;
+  }
+  location = gst_rtframe_uri_to_location (uri, error);
+  if (location == NULL)
+    return FALSE;
+  g_object_set (handler, "location", location, NULL);
+  g_free (location);
+  return TRUE;
+}
+
+void
+gst_rtframe_uri_handler_init (GstURIHandlerInterface * iface,
+    GstURIType (*get_type) (GType type))
+{
+  iface->get_type = get_type;
+  iface->get_protocols = handler_get_protocols;
+  iface->get_uri = handler_get_uri;
+  iface->set_uri = handler_set_uri;
+}

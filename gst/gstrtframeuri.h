@@ -22,6 +22,12 @@ gchar *gst_rtframe_uri_to_location (const gchar * uri, GError ** error);
 /* The rtframe:// URI of a location (a relative one taken from the current
  * directory), or NULL for NULL */
 gchar *gst_rtframe_uri_from_location (const gchar * location);
+/* The URI handler of an element with a "location" property: these
+ * protocols, its URI from location, and a new one set as location while
+ * it is not started (GST_URI_ERROR_BAD_STATE after); get_type says
+ * whether it is a source or a sink */
+void gst_rtframe_uri_handler_init (GstURIHandlerInterface * iface,
+    GstURIType (*get_type) (GType type));
 
 G_END_DECLS
 #endif

@@ -22,6 +22,11 @@ packages=(
   libaravis-0.8-0 aravis-tools gir1.2-aravis-0.8 iproute2
   libsoup-3.0-dev libjson-glib-dev libsystemd-dev curl prometheus
 )
+# --deb: what tools/build-deb.sh needs besides (debian/control's
+# Build-Depends are all above)
+if [ "${1:-}" = --deb ]; then
+  packages+=(debhelper dpkg-dev fakeroot lintian)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

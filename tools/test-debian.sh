@@ -4,6 +4,7 @@
 # test is that release's GStreamer, GLib and liburing; the kernel is this
 # machine's.  Root only.
 #   tools/test-debian.sh [RELEASE] [tools/test.sh arguments]
+#   tools/test-debian.sh [RELEASE] --packages   the .debs, built and installed
 #     RELEASE       trixie (default: Debian 13), bookworm, or any release
 #                   this machine's debootstrap knows
 #   RTFRAME_ROOTS   where the roots live (default /var/tmp/rtf-roots)
@@ -232,6 +233,54 @@ copy_tree
 echo "test-debian: $release: tools/install-deps.sh, tools/build.sh"
 in_root 'cd /root/rtframe && tools/install-deps.sh && tools/build.sh build &&
   echo "test-debian: Debian $(cat /etc/debian_version), GStreamer $(pkg-config --modversion gstreamer-1.0), GLib $(pkg-config --modversion glib-2.0), liburing $(pkg-config --modversion liburing), kernel $(uname -r)"'
+# --packages: the Debian packages instead of the tests - built in this root
+# (tools/build-deb.sh: lintian errors fail), then installed with apt into
+# a clean one (debootstrap minbase, kept as $root-clean, copied for each
+# run), where GStreamer must find the plugin with no GST_PLUGIN_PATH, the
+# tools and the recorder answer, and a recording made there verifies
+if [ "${1:-}" = --packages ]; then
+  in_root 'cd /root/rtframe && tools/install-deps.sh --deb >/dev/null &&
+    tools/build-deb.sh /root/debs' || die "$release: the packages did not build"
+  build_root=$root
+  root=$roots/$release-clean
+  if ! root_complete; then
+    make_root
+  fi
+  rm -rf --one-file-system "$roots/$release-pkgtest"
+  cp -a "$root" "$roots/$release-pkgtest"
+  root=$roots/$release-pkgtest
+  cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+  chmod 755 "$root/usr/sbin/policy-rc.d"
+  mkdir -p "$root/root/debs"
+  cp "$build_root"/root/debs/*.deb "$root/root/debs/"
+  status=0
+  in_root 'set -e
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends \
+      ./root/debs/gstreamer1.0-rtframe_*.deb ./root/debs/rtframe-tools_*.deb \
+      ./root/debs/rtframe-record_*.deb gstreamer1.0-tools \
+      gstreamer1.0-plugins-base >/dev/null
+    unset GST_PLUGIN_PATH GST_PLUGIN_PATH_1_0
+    gst-inspect-1.0 rtframesink | grep -q "Filename.*/usr/lib/.*/gstreamer-1.0/libgstrtframe.so"
+    gst-inspect-1.0 rtframesrc >/dev/null
+    echo "test-debian: packages: gst-inspect-1.0 finds rtframesink in the system plugin directory"
+    gst-launch-1.0 -q videotestsrc num-buffers=20 ! \
+      video/x-raw,format=P010_10LE,width=64,height=32,framerate=20/1 ! \
+      rtframesink location=/tmp/pkg-%03d.raw max-file-size=40960
+    rtframe-verify /tmp/pkg-%03d.raw | tail -1
+    rtframe-verify --version
+    rtframe-recover --version
+    rtframe-dump --version
+    rtframe-record --version
+    test -f /usr/share/man/man1/rtframe-verify.1.gz
+    test -f /usr/lib/systemd/system/rtframe-record@.service
+    test -f /usr/share/doc/rtframe/reference.md' || status=$?
+  cleanup
+  rm -rf --one-file-system "$roots/$release-pkgtest"
+  echo "test-debian: $release: packages exit $status"
+  exit $status
+fi
 echo "test-debian: $release: tools/test.sh $*"
 args=""
 [ $# -eq 0 ] || args=$(printf ' %q' "$@")
