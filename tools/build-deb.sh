@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds rtframe's Debian packages from the working tree as git sees it
-# (tracked, and untracked unless ignored), in a scratch copy, and checks
+# (tracked, and untracked unless ignored; without git, every file but the
+# build directories), in a scratch copy, and checks
 # them with lintian (an error fails the build).
 #   tools/build-deb.sh [OUT_DIR]   (default: ./deb)
 # Needs debhelper, lintian and the build dependencies in debian/control
@@ -12,9 +13,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rtf-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 mkdir "$work/rtframe"
-(cd "$src" && git ls-files -z --cached --others --exclude-standard |
-  grep -zv '^deb/' | tar --null --no-recursion -T - -cf -) |
-  tar -xf - -C "$work/rtframe"
+if command -v git >/dev/null && git -C "$src" rev-parse --is-inside-work-tree \
+    >/dev/null 2>&1; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard |
+    grep -zv '^deb/' | tar --null --no-recursion -T - -cf -) |
+    tar -xf - -C "$work/rtframe"
+else                            # (a copy without git: tools/test-debian.sh's)
+  tar -C "$src" --exclude='./build*' --exclude=./deb -cf - . |
+    tar -xf - -C "$work/rtframe"
+fi
 (cd "$work/rtframe" && dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1) || {
   tail -40 "$work/build.log" >&2
   echo "build-deb: dpkg-buildpackage failed" >&2
