@@ -25,7 +25,7 @@ packages=(
 # --deb: what tools/build-deb.sh needs besides (debian/control's
 # Build-Depends are all above)
 if [ "${1:-}" = --deb ]; then
-  packages+=(debhelper dpkg-dev fakeroot lintian)
+  packages+=(build-essential debhelper dpkg-dev fakeroot lintian)
 fi
 
 missing=()
