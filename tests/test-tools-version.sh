@@ -24,4 +24,18 @@ for prog in tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump \
     echo "FAIL: $name --no-such-option: exit $status, not 2"; fail=1
   fi
 done
+# the liburing running, as the system's pkg-config names it (2.4 and
+# later say their version; Debian 13's 2.9 was once "before 2.4")
+want=$(pkg-config --modversion liburing 2>/dev/null | cut -d. -f1,2)
+if [ -x "$build/tools/rtframe-verify" ] && [ -n "$want" ]; then
+  case $want in
+    2.[0-3]) want="before 2.4" ;;
+  esac
+  v=$("$build/tools/rtframe-verify" --version)
+  if ! grep -q "liburing $want," <<<"$v"; then
+    echo "FAIL: rtframe-verify --version: not \"liburing $want\": $v"; fail=1
+  else
+    echo "ok: liburing $want named"
+  fi
+fi
 exit $fail

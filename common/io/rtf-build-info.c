@@ -15,14 +15,21 @@
 static gchar *
 uring_running (void)
 {
-  int (*major) (void) = (int (*)(void)) dlsym (RTLD_DEFAULT,
-      "io_uring_major_version");
-  int (*minor) (void) = (int (*)(void)) dlsym (RTLD_DEFAULT,
-      "io_uring_minor_version");
+  /* (opened by name: a tool that calls none of it is not linked to it -
+   * on Debian 13 the lookup in the process found nothing, "before 2.4"
+   * with 2.9 installed) */
+  void *lib = dlopen ("liburing.so.2", RTLD_LAZY | RTLD_LOCAL);
+  int (*major) (void), (*minor) (void);
+  gchar *version;
 
-  if (major == NULL || minor == NULL)
-    return g_strdup ("before 2.4");
-  return g_strdup_printf ("%d.%d", major (), minor ());
+  if (lib == NULL)
+    return g_strdup ("not found");
+  major = (int (*)(void)) dlsym (lib, "io_uring_major_version");
+  minor = (int (*)(void)) dlsym (lib, "io_uring_minor_version");
+  version = major && minor ? g_strdup_printf ("%d.%d", major (), minor ()) :
+      g_strdup ("before 2.4");
+  dlclose (lib);
+  return version;
 }
 
 gchar *
