@@ -701,6 +701,31 @@ GST_START_TEST (test_uri_handlers_and_playbin)
   g_free (loc);
   gst_object_unref (e);
 
+  /* started, the URI is the one it started with */
+  e = src_pipeline (pattern, &fakesink);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (e, NULL, NULL, 5 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  {
+    GstIterator *it = gst_bin_iterate_sources (GST_BIN (e));
+    GValue v = G_VALUE_INIT;
+    GstElement *src;
+
+    fail_unless (gst_iterator_next (it, &v) == GST_ITERATOR_OK);
+    src = g_value_dup_object (&v);
+    g_value_unset (&v);
+    gst_iterator_free (it);
+    fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (src), file_uri, &err));
+    fail_unless (g_error_matches (err, GST_URI_ERROR,
+            GST_URI_ERROR_BAD_STATE), "%s", err->message);
+    g_clear_error (&err);
+    gst_object_unref (src);
+  }
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (fakesink);
+  gst_object_unref (e);
+
   /* playbin, by the URI: the 20 frames max-files kept, numbered 20-39 */
   playbin = gst_element_factory_make ("playbin", NULL);
   fakesink = gst_element_factory_make ("fakesink", NULL);
