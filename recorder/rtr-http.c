@@ -238,6 +238,15 @@ do_post (RtrHttp * h, SoupServerMessage * msg, const gchar * path)
   g_free (message);
 }
 
+static void
+refuse_unauthorized (SoupServerMessage * msg)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "WWW-Authenticate", "Bearer");
+  reply_error (msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
+      "Authorization: Bearer <the token file's token>");
+}
+
 static const struct
 {
   const gchar *path;
@@ -256,10 +265,14 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
   guint i;
 
   if (!authorized (h, msg)) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "WWW-Authenticate", "Bearer");
-    reply_error (msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
-        "Authorization: Bearer <the token file's token>");
+    refuse_unauthorized (msg);
+    return;
+  }
+  /* (early() refused a larger one unread; this holds if it ever could
+   * not) */
+  if (soup_server_message_get_request_body (msg)->length > RTR_HTTP_MAX_BODY) {
+    reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
+        "larger than any request needs (4096 bytes)");
     return;
   }
   for (i = 0; i < G_N_ELEMENTS (routes); i++)
@@ -287,21 +300,33 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
     do_post (h, msg, path);
 }
 
-/* Before the body is read: one larger than any request needs is refused
- * unread */
+/* Before the body is read: a request without the token, and a body larger
+ * than any request needs - or of a length not said (chunked: it could be
+ * any) - are refused unread.  The adversarial read of issue 25: a chunked
+ * body went around the Content-Length check, 400 MB were read before the
+ * missing token was refused, and "[" x 3,000,000 overflowed json-glib's
+ * stack (the recorder killed, its file unfinished). */
 static void
 early (SoupServer * server, SoupServerMessage * msg, const char *path,
     GHashTable * query, gpointer data)
 {
-  goffset length =
-      soup_message_headers_get_content_length
-      (soup_server_message_get_request_headers (msg));
+  RtrHttp *h = data;
+  SoupMessageHeaders *in = soup_server_message_get_request_headers (msg);
+  SoupEncoding encoding = soup_message_headers_get_encoding (in);
 
-  if (length > RTR_HTTP_MAX_BODY) {
+  if (!authorized (h, msg)) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "Connection", "close");
+    refuse_unauthorized (msg);
+  } else if (encoding != SOUP_ENCODING_NONE
+      && (encoding != SOUP_ENCODING_CONTENT_LENGTH
+          || soup_message_headers_get_content_length (in) >
+          RTR_HTTP_MAX_BODY)) {
     soup_message_headers_replace (soup_server_message_get_response_headers
         (msg), "Connection", "close");
     reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
-        "larger than any request needs (4096 bytes)");
+        "larger than any request needs (4096 bytes), or of a length not "
+        "said (send Content-Length)");
   }
 }
 

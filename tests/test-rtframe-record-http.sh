@@ -119,6 +119,17 @@ expect "a negative time" 400 -X POST -d '{"at": -5}' "$api/record/start" > /dev/
 expect "a body where none is taken" 400 -X POST -d 'x' "$api/trigger" > /dev/null
 head -c 1000000 /dev/zero > "$work/huge"
 expect "a huge body" 413 -X POST --data-binary @"$work/huge" "$api/record/start" > /dev/null
+# chunked: no length said, refused unread (the adversarial read of issue 25:
+# a chunked "[" x 3,000,000 crashed the recorder in json-glib, and 400 MB
+# were read before a missing token was refused)
+head -c 3000000 /dev/zero | tr '\0' '[' > "$work/nested"
+expect "a chunked body" 413 -X POST -H "Transfer-Encoding: chunked" \
+  --data-binary @"$work/nested" "$api/record/start" > /dev/null
+expect "a small chunked body" 413 -X POST -H "Transfer-Encoding: chunked" \
+  -d '{"at": "now"}' "$api/record/start" > /dev/null
+if ! curl -sf "$api/status" > /dev/null; then
+  echo "FAIL: the recorder is gone after a chunked body"; fail=1
+fi
 written=$(curl -s "$api/status" | json 'sum(c["frames-written"] for c in j["cameras"])')
 if [ "$written" != 0 ] || [ "$(files_now)" != "$before" ]; then
   echo "FAIL: bad requests changed something: $written frames written, files:"
@@ -224,6 +235,17 @@ expect "no token" 401 "$api/status" > /dev/null
 expect "a wrong token" 401 -H "Authorization: Bearer wrong-token-wrong-token" "$api/status" > /dev/null
 expect "the token" 200 -H "Authorization: Bearer $(cat "$work/token")" "$api/status" > /dev/null
 expect "the token, /metrics" 200 -H "Authorization: Bearer $(cat "$work/token")" "$api/metrics" > /dev/null
+# no token and a large body: refused before the body is read, whatever
+# its encoding (the recorder's memory stays small)
+head -c 50000000 /dev/zero > "$work/big"
+expect "no token, a 50 MB chunked body" 401 -X POST -H "Transfer-Encoding: chunked" \
+  --data-binary @"$work/big" "$api/split" > /dev/null
+rss=$(awk '/^VmRSS/ {print $2}' /proc/$tok_pid/status)
+if [ "${rss:-0}" -gt 200000 ]; then
+  echo "FAIL: the recorder holds $rss kB after a refused 50 MB body"; fail=1
+else
+  echo "ok: the recorder holds $rss kB after a refused 50 MB body"
+fi
 kill -TERM $tok_pid; wait $tok_pid
 
 # listening beyond the machine without a token: refused before recording
