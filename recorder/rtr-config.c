@@ -308,14 +308,64 @@ load_camera (RtrConfig * c, GKeyFile * kf, const gchar * group,
   return ok;
 }
 
+/* A group or a key given twice: GKeyFile merges groups and keeps a key's
+ * last value, so a second [camera left] took the first one's place and
+ * one camera was never recorded, exit 0 (the adversarial read of issue
+ * 25, H4).  The text is read line by line as GKeyFile reads it (comments
+ * and blank lines skipped, a group's name between [ and ], a key before
+ * the first =). */
+static gboolean
+no_repeats (const gchar * text, const gchar * path, GError ** error)
+{
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL), *keys = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
+  gchar **lines = g_strsplit (text, "\n", -1);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && lines[i]; i++) {
+    gchar *line = g_strstrip (lines[i]), *eq;
+
+    if (line[0] == '\0' || line[0] == '#')
+      continue;
+    if (line[0] == '[') {
+      if (!g_hash_table_add (groups, g_strdup (line)))
+        ok = rtr_config_fail (error, "%s:%u: the group %s is given twice (a "
+            "camera a group: give each its own name)", path, i + 1, line);
+      g_hash_table_remove_all (keys);
+    } else if ((eq = strchr (line, '=')) != NULL) {
+      gchar *key = g_strstrip (g_strndup (line, eq - line));
+
+      if (g_hash_table_contains (keys, key))
+        ok = rtr_config_fail (error, "%s:%u: the key \"%s\" is given twice "
+            "in its group (only one value counts)", path, i + 1, key);
+      g_hash_table_add (keys, key);
+    }
+  }
+  g_strfreev (lines);
+  g_hash_table_unref (keys);
+  g_hash_table_unref (groups);
+  return ok;
+}
+
 gboolean
 rtr_config_load (RtrConfig * c, const gchar * path, GError ** error)
 {
   GKeyFile *kf = g_key_file_new ();
-  gchar **groups = NULL;
+  gchar **groups = NULL, *text = NULL;
   gboolean ok = TRUE;
   guint i;
 
+  /* (a file that cannot be read is said as GKeyFile says it, below) */
+  if (g_file_get_contents (path, &text, NULL, NULL)) {
+    ok = no_repeats (text, path, error);
+    g_free (text);
+    if (!ok) {
+      g_key_file_free (kf);
+      return FALSE;
+    }
+  }
   if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, error)) {
     g_prefix_error (error, "%s: ", path);
     g_key_file_free (kf);

@@ -65,6 +65,16 @@ bad "two cameras, one location" 'record to the same location' --config "$work/sa
 conf "$work/num.conf" "[recorder]" "seconds=soon" "[camera a]" "source=videotestsrc"
 bad "a number that is none" 'seconds' --config "$work/num.conf"
 bad "a missing config file" 'No such file' --config "$work/nothere.conf"
+# GKeyFile merges a group given twice and keeps a key's last value: a
+# camera silently gone (the adversarial read of issue 25, H4)
+conf "$work/twice.conf" "[camera left]" "source=videotestsrc" \
+  "location=$work/l.raw" "[camera right]" "source=videotestsrc" \
+  "[camera left]" "source=videotestsrc pattern=snow" "location=$work/o.raw"
+bad "a camera group given twice" 'the group [camera left] is given twice' \
+  --config "$work/twice.conf"
+conf "$work/key2.conf" "[camera a]" "source=videotestsrc" "location=$work/k.raw" \
+  "location=$work/k2.raw"
+bad "a key given twice" 'the key "location" is given twice' --config "$work/key2.conf"
 # a missing plugin: GStreamer looking where it is not
 out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
   GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
