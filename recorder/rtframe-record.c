@@ -25,6 +25,7 @@
 #include "rtr-notify.h"
 #include "rtr-pipeline.h"
 #include "rtr-status.h"
+#include "rtr-takes.h"
 #include "rtr-triggers.h"
 
 #include <glib-unix.h>
@@ -361,6 +362,7 @@ typedef struct
   gdouble stop_timeout;
   gchar *http;
   gchar *http_token_file;
+  gboolean overwrite;
   gboolean version;
 } Options;
 
@@ -410,6 +412,8 @@ override (RtrConfig * c, Options * o)
     g_free (c->http_token_file);
     c->http_token_file = g_strdup (o->http_token_file);
   }
+  if (o->overwrite)
+    c->overwrite = TRUE;
 }
 
 /* prop goes first in every camera's sink properties (taken): a user's
@@ -483,6 +487,8 @@ config_from (Options * o, GError ** error)
         "without http (the address to listen on)");
   if (ok && c->http)
     ok = rtr_http_check (c->http, c->http_token_file, error);
+  if (ok)
+    ok = rtr_takes_keep_earlier (c, error);
   if (!ok) {
     rtr_config_free (c);
     return NULL;
@@ -530,6 +536,10 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "ADDR"},
     {"http-token-file", 0, 0, G_OPTION_ARG_FILENAME, &o->http_token_file,
         "Every HTTP request must carry this file's token (Bearer)", "FILE"},
+    {"overwrite", 0, 0, G_OPTION_ARG_NONE, &o->overwrite,
+          "Record over a camera's file that is there already (without it "
+          "such a run is refused; a set goes on after the files there)",
+        NULL},
     {"version", 0, 0, G_OPTION_ARG_NONE, &o->version,
         "Print the version and exit", NULL},
     {NULL}

@@ -187,7 +187,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
-  "event", "stop-timeout", "http", "http-token-file", NULL
+  "event", "stop-timeout", "http", "http-token-file", "overwrite", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -265,6 +265,15 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     c->events = g_key_file_get_boolean (kf, g, "events", &err);
     if (err) {
       rtr_config_fail (error, "%s: [recorder] events: %s", path, err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+  }
+  if (g_key_file_has_key (kf, g, "overwrite", NULL)) {
+    c->overwrite = g_key_file_get_boolean (kf, g, "overwrite", &err);
+    if (err) {
+      rtr_config_fail (error, "%s: [recorder] overwrite: %s", path,
+          err->message);
       g_error_free (err);
       return FALSE;
     }

@@ -46,6 +46,8 @@ typedef struct
   gchar *origin;                /* "the command line" or the file's path */
   gboolean demo;                /* the demo's cameras, which end by
                                  * themselves after seconds (num-buffers) */
+  gboolean overwrite;           /* a camera's file there already may be
+                                 * recorded over (rtr-takes.h) */
 } RtrConfig;
 
 RtrConfig *rtr_config_new (void);

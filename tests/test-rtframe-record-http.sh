@@ -255,8 +255,9 @@ if [ $status -ne 2 ] || ! grep -q "give a token file" <<<"$out"; then
 else
   echo "ok: 0.0.0.0 without a token: $out"
 fi
-# a port taken: exit 2, nothing recorded
-"$rec" --config "$work/token.conf" > /dev/null 2>&1 < /dev/null &
+# a port taken: exit 2, nothing recorded (--overwrite: the token run's
+# files are there)
+"$rec" --config "$work/token.conf" --overwrite > /dev/null 2>&1 < /dev/null &
 pids+=($!)
 wait_for 10 curl -s "$api/status"
 out=$(cd "$work" && "$rec" --http 127.0.0.1:$port --seconds 1 --dir "$work/taken" 2>&1); status=$?

@@ -159,6 +159,36 @@ signal_run TERM 1
 signal_run INT 1
 signal_run INT 2
 
+# a run never records over the one before (the adversarial read of issue
+# 25, H3: a restarted recorder truncated its earlier take's file): one
+# file there already refuses the run (exit 2, the file as it was) unless
+# --overwrite; a set goes on after the files there, which stay
+rm -rf "$work/again"; mkdir -p "$work/again"
+small="video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1"
+"$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/again" >/dev/null 2>&1
+sum=$(md5sum < "$work/again/cam0.raw")
+out=$("$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/again" 2>&1); status=$?
+if [ $status -ne 2 ] || ! grep -q "is there already" <<<"$out" \
+    || [ "$(md5sum < "$work/again/cam0.raw")" != "$sum" ]; then
+  echo "FAIL: a second run on one file: exit $status: $out"; fail=1
+else
+  echo "ok: a second run on one file refused, the first take kept"
+fi
+if ! "$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/again" \
+    --overwrite >/dev/null 2>&1; then
+  echo "FAIL: --overwrite refused"; fail=1
+fi
+"$rec" --streams 1 --seconds 2 --rotate 1 --caps "$small" --dir "$work/again" >/dev/null 2>&1
+sums=$(cat "$work/again"/cam0-0000[01].raw | md5sum)
+out=$("$rec" --streams 1 --seconds 1 --rotate 1 --caps "$small" --dir "$work/again" 2>&1); status=$?
+if [ $status -ne 0 ] || ! grep -q "this one starts at 2" <<<"$out" \
+    || [ "$(cat "$work/again"/cam0-0000[01].raw | md5sum)" != "$sums" ] \
+    || ! "$verify" -q --start-index 2 "$work/again/cam0-%05d.raw" >/dev/null; then
+  echo "FAIL: a second rotating run: exit $status: $out"; ls "$work/again"; fail=1
+else
+  echo "ok: a second rotating run starts at file 2, files 0-1 kept"
+fi
+
 # --seconds with a camera that never ends by itself
 rm -rf "$work/secs"; mkdir -p "$work/secs"
 out=$(timeout 30 "$rec" --source "videotestsrc is-live=true" \

@@ -21,8 +21,10 @@ caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 # recorder/rtframe-record: a status line every second, deadline misses as
 # they happen, a per-camera summary at the end; exit 3 if frames were lost.
 status=0
+# (--overwrite: the demo's own files of a run before go; the recorder
+# refuses to record over a file otherwise)
 build/recorder/rtframe-record --streams 3 --seconds "$seconds" --dir "$out" \
-  --caps "$caps" || status=$?
+  --caps "$caps" --overwrite || status=$?
 
 echo
 ok=1
