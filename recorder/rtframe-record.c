@@ -379,30 +379,35 @@ options_clear (Options * o)
   g_free (o->http_token_file);
 }
 
-/* What the command line says over the config file (a number given:
- * anything but the -1 it starts as) */
+/* What the command line says over the config file: a number given is
+ * anything but the NOT_GIVEN it starts as - a negative one too, which
+ * rtr_config_check() refuses (the adversarial read of issue 25, M2:
+ * --seconds -2 was taken for not given, and recorded without end) */
+#define NOT_GIVEN (-G_MAXDOUBLE)
+#define NOT_GIVEN_INT G_MININT
+
 static void
 override (RtrConfig * c, Options * o)
 {
-  if (o->seconds >= 0)
+  if (o->seconds != NOT_GIVEN)
     c->seconds = o->seconds;
   if (o->dir) {
     g_free (c->dir);
     c->dir = g_strdup (o->dir);
   }
-  if (o->rotate >= 0)
-    c->rotate = (guint) o->rotate;
+  if (o->rotate != NOT_GIVEN_INT)
+    c->rotate = o->rotate >= 0 ? (guint) o->rotate : G_MAXUINT;
   if (o->events)
     c->events = TRUE;
   if (o->event_at) {
     g_strfreev (c->event_at);
     c->event_at = g_strdupv (o->event_at);
   }
-  if (o->pre_record >= 0)
+  if (o->pre_record != NOT_GIVEN)
     c->pre_record = o->pre_record;
-  if (o->post_record >= 0)
+  if (o->post_record != NOT_GIVEN)
     c->post_record = o->post_record;
-  if (o->stop_timeout >= 0)
+  if (o->stop_timeout != NOT_GIVEN)
     c->stop_timeout = o->stop_timeout;
   if (o->http) {
     g_free (c->http);
@@ -549,8 +554,8 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
   gboolean ok;
 
   o->streams = -1;
-  o->seconds = o->pre_record = o->post_record = o->stop_timeout = -1;
-  o->rotate = -1;
+  o->seconds = o->pre_record = o->post_record = o->stop_timeout = NOT_GIVEN;
+  o->rotate = NOT_GIVEN_INT;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   g_option_context_set_description (ctx, "Exit status: 0 every frame "

@@ -162,7 +162,8 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
   gst_caps_unref (parsed);
   if (n < 1 || n > RTR_MAX_CAMERAS)
     return rtr_config_fail (error, "--streams %u: 1 to %d", n, RTR_MAX_CAMERAS);
-  if (c->seconds <= 0)
+  /* (its default; a negative one is left for rtr_config_check to refuse) */
+  if (c->seconds == 0)
     c->seconds = 5;
   c->demo = TRUE;
   for (i = 0; i < n; i++) {
@@ -216,6 +217,27 @@ known_keys (GKeyFile * kf, const gchar * group, const gchar * const *known,
 }
 
 /* A number of a key, when there; FALSE with *error when not a number */
+/* A key's text into *out (left NULL when the key is not there); a value
+ * GKeyFile cannot give (not UTF-8) is bad input, not a key left out (the
+ * adversarial read of issue 25, M3: a location with a Latin-1 byte was
+ * dropped and the default used, a token file's path dropped and the API
+ * open to anyone on the machine) */
+static gboolean
+get_text (GKeyFile * kf, const gchar * group, const gchar * key,
+    gchar ** out, const gchar * path, GError ** error)
+{
+  GError *err = NULL;
+
+  if (!g_key_file_has_key (kf, group, key, NULL))
+    return TRUE;
+  *out = g_key_file_get_string (kf, group, key, &err);
+  if (err == NULL)
+    return TRUE;
+  rtr_config_fail (error, "%s: [%s] %s: %s", path, group, key, err->message);
+  g_error_free (err);
+  return FALSE;
+}
+
 static gboolean
 get_double (GKeyFile * kf, const gchar * group, const gchar * key,
     gdouble * v, const gchar * path, GError ** error)
@@ -248,8 +270,9 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
   if (!known_keys (kf, g, recorder_keys, path, error))
     return FALSE;
   if (g_key_file_has_key (kf, g, "dir", NULL)) {
-    g_free (c->dir);
-    c->dir = g_key_file_get_string (kf, g, "dir", NULL);
+    g_clear_pointer (&c->dir, g_free);
+    if (!get_text (kf, g, "dir", &c->dir, path, error))
+      return FALSE;
   }
   if (!get_double (kf, g, "seconds", &c->seconds, path, error)
       || !get_double (kf, g, "rotate", &rotate, path, error)
@@ -279,12 +302,14 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     }
   }
   if (g_key_file_has_key (kf, g, "http", NULL)) {
-    g_free (c->http);
-    c->http = g_key_file_get_string (kf, g, "http", NULL);
+    g_clear_pointer (&c->http, g_free);
+    if (!get_text (kf, g, "http", &c->http, path, error))
+      return FALSE;
   }
   if (g_key_file_has_key (kf, g, "http-token-file", NULL)) {
-    g_free (c->http_token_file);
-    c->http_token_file = g_key_file_get_string (kf, g, "http-token-file", NULL);
+    g_clear_pointer (&c->http_token_file, g_free);
+    if (!get_text (kf, g, "http-token-file", &c->http_token_file, path, error))
+      return FALSE;
   }
   if (g_key_file_has_key (kf, g, "event", NULL)) {
     g_strfreev (c->event_at);
@@ -297,17 +322,25 @@ static gboolean
 load_camera (RtrConfig * c, GKeyFile * kf, const gchar * group,
     const gchar * path, GError ** error)
 {
-  gchar *source, *caps, *location, *sink;
+  gchar *source = NULL, *caps = NULL, *location = NULL, *sink = NULL;
   gboolean ok;
 
   if (!known_keys (kf, group, camera_keys, path, error))
     return FALSE;
-  source = g_key_file_get_string (kf, group, "source", NULL);
-  caps = g_key_file_get_string (kf, group, "caps", NULL);
-  location = g_key_file_get_string (kf, group, "location", NULL);
-  sink = g_key_file_get_string (kf, group, "sink", NULL);
-  ok = rtr_config_add_camera (c, group + strlen ("camera "), source, caps,
-      location, sink, error);
+  ok = get_text (kf, group, "source", &source, path, error)
+      && get_text (kf, group, "caps", &caps, path, error)
+      && get_text (kf, group, "location", &location, path, error)
+      && get_text (kf, group, "sink", &sink, path, error);
+  if (ok)
+    ok = rtr_config_add_camera (c, group + strlen ("camera "), source, caps,
+        location, sink, error);
+  else {
+    g_free (source);
+    g_free (caps);
+    g_free (location);
+    g_free (sink);
+    return FALSE;
+  }
   if (!ok)
     g_prefix_error (error, "%s: [%s]: ", path, group);
   g_free (source);
@@ -422,11 +455,20 @@ rtr_config_check (RtrConfig * c, GError ** error)
 
   if (c->cameras->len == 0)
     return rtr_config_fail (error, "no camera");
-  if (c->seconds < 0 || c->pre_record < 0 || c->post_record <= 0
-      || c->stop_timeout <= 0)
+  /* (finite, and at most RTR_MAX_SECONDS: the timers count milliseconds
+   * in a guint, which 49.7 days overflow - the adversarial read of issue
+   * 25, M1: --seconds 4294967.5 stopped after 0.2 s, inf recorded nothing,
+   * nan never stopped) */
+  if (!(c->seconds >= 0 && c->seconds <= RTR_MAX_SECONDS)
+      || !(c->pre_record >= 0 && c->pre_record <= RTR_MAX_SECONDS)
+      || !(c->post_record > 0 && c->post_record <= RTR_MAX_SECONDS)
+      || !(c->stop_timeout > 0 && c->stop_timeout <= RTR_MAX_SECONDS))
     return rtr_config_fail (error,
         "seconds >= 0, pre-record >= 0, post-record > 0 and "
-        "stop-timeout > 0");
+        "stop-timeout > 0, each at most %u (30 days)", (guint) RTR_MAX_SECONDS);
+  if (c->rotate > RTR_MAX_SECONDS)
+    return rtr_config_fail (error, "rotate: whole seconds, 0 (one file) to "
+        "%u (30 days)", (guint) RTR_MAX_SECONDS);
   if (c->event_at && !c->events)
     return rtr_config_fail (error,
         "timed events need events recording (--trigger, or " "events=true)");

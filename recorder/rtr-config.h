@@ -11,6 +11,8 @@
 G_BEGIN_DECLS
 
 #define RTR_MAX_CAMERAS 16
+/* The longest time a setting may give, in seconds (30 days) */
+#define RTR_MAX_SECONDS 2592000.0
 
 /* Exit statuses (docs/deploying.md) */
 typedef enum

@@ -200,7 +200,9 @@ latency_histogram (GString * out, const RtrFigures * f)
       cumulative += cf->buckets[k];
       g_string_append_printf (out, "%s_bucket{", name);
       append_label (out, "camera", cf->cam->name);
-      g_string_append_printf (out, ",le=\"%g\"} %" G_GUINT64_FORMAT "\n",
+      /* (12 digits: a deadline of 25000001 ns is its own bucket, not a
+       * second le="0.025" - the adversarial read of issue 25, M5) */
+      g_string_append_printf (out, ",le=\"%.12g\"} %" G_GUINT64_FORMAT "\n",
           cf->edges[k], cumulative);
     }
     g_string_append_printf (out, "%s_bucket{", name);

@@ -75,6 +75,16 @@ bad "a camera group given twice" 'the group [camera left] is given twice' \
 conf "$work/key2.conf" "[camera a]" "source=videotestsrc" "location=$work/k.raw" \
   "location=$work/k2.raw"
 bad "a key given twice" 'the key "location" is given twice' --config "$work/key2.conf"
+# a value GKeyFile cannot give (not UTF-8) was dropped, the default used
+printf '[camera a]\nsource=videotestsrc\nlocation=%s/caf\351.raw\n' "$work" \
+  > "$work/latin.conf"
+bad "a value that is not UTF-8" 'location: ' --config "$work/latin.conf"
+# times: negative ones were taken for not given, NaN and huge ones wrapped
+# (the adversarial read of issue 25, M1, M2)
+bad "a negative time" 'seconds >= 0' --seconds -2
+bad "a time that is no number" 'seconds >= 0' --seconds nan
+bad "a time past 30 days" 'at most 2592000' --seconds 4294967.5
+bad "a negative rotation" 'rotate: whole seconds' --rotate -7
 # a missing plugin: GStreamer looking where it is not
 out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
   GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
