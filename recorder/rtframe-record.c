@@ -26,6 +26,7 @@
 #include "rtr-pipeline.h"
 #include "rtr-status.h"
 #include "rtr-takes.h"
+#include "rtf-pattern.h"
 #include "rtr-triggers.h"
 
 #include <glib-unix.h>
@@ -134,7 +135,9 @@ split_all (Recorder * r, const gchar * by)
     const RtrCamera *cam = g_ptr_array_index (r->config->cameras, i);
     GstElement *sink = rtr_pipeline_sink (r->pipeline, cam);
 
-    if (strchr (cam->location, '%')) {
+    /* (the engine's parser: "a-100%%.raw" is one file, not a set - the
+     * adversarial read of issue 25, M6: /split said done and did not) */
+    if (rtf_pattern_check (cam->location, NULL) == RTF_PATTERN_OK) {
       g_signal_emit_by_name (sink, "split-now");
       g_string_append_printf (said, "%s: %s: a new file from the next "
           "frame\n", cam->name, by);

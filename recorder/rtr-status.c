@@ -1,4 +1,5 @@
 /* rtframe-record: the status as JSON */
+#include "rtf-pattern.h"
 #include "rtr-status.h"
 
 #include <json-glib/json-glib.h>
@@ -21,6 +22,23 @@ add_u64 (JsonBuilder * b, const gchar * name, const GstStructure * s,
     json_builder_add_int_value (b, (gint64) MIN (v, (guint64) G_MAXINT64));
 }
 
+/* A path as JSON text: bytes that are not UTF-8 (Linux allows any) as
+ * U+FFFD, as the sink's messages show them - json-glib wrote them raw, and
+ * /status was no JSON (the adversarial read of issue 25, M6) */
+static void
+add_path (JsonBuilder * b, const gchar * path)
+{
+  gchar *valid;
+
+  if (path == NULL) {
+    json_builder_add_null_value (b);
+    return;
+  }
+  valid = g_utf8_make_valid (path, -1);
+  json_builder_add_string_value (b, valid);
+  g_free (valid);
+}
+
 static void
 add_locations (JsonBuilder * b, const GstStructure * s)
 {
@@ -37,7 +55,7 @@ add_locations (JsonBuilder * b, const GstStructure * s)
 
     json_builder_begin_object (b);
     json_builder_set_member_name (b, "location");
-    json_builder_add_string_value (b, gst_structure_get_string (l, "location"));
+    add_path (b, gst_structure_get_string (l, "location"));
     json_builder_set_member_name (b, "state");
     json_builder_add_string_value (b, gst_structure_get_string (l, "state"));
     add_u64 (b, "frames-written", l, "frames-written");
@@ -53,15 +71,23 @@ static void
 add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
 {
   const GstStructure *s = cf->stats;
+  guint64 written = 0;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, cf->cam->name);
   json_builder_set_member_name (b, "location");
-  json_builder_add_string_value (b, cf->cam->location);
+  add_path (b, cf->cam->location);
   json_builder_set_member_name (b, "file");
+  /* a set's file as file-opened said; one file's, once it holds a frame
+   * (no file-opened is posted for it: it said null with 40 frames
+   * written) */
   if (cf->file)
-    json_builder_add_string_value (b, cf->file);
+    add_path (b, cf->file);
+  else if (s && gst_structure_get_uint64 (s, "frames-written", &written)
+      && written > 0 && rtf_pattern_check (cf->cam->location, NULL) ==
+      RTF_PATTERN_NONE)
+    add_path (b, cf->cam->location);
   else
     json_builder_add_null_value (b);
   add_u64 (b, "frames-received", s, "frames-received");

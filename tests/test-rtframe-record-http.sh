@@ -246,7 +246,34 @@ if [ "${rss:-0}" -gt 200000 ]; then
 else
   echo "ok: the recorder holds $rss kB after a refused 50 MB body"
 fi
+# a camera with one file names it in /status once it holds a frame (it
+# said null: file-opened is posted for a set's files only)
+sleep 1
+file=$(curl -s -H "Authorization: Bearer $(cat "$work/token")" "$api/status" |
+  json 'j["cameras"][0]["file"]')
+if [ "$file" != "$work/tok/a.raw" ]; then
+  echo "FAIL: /status names file '$file' for the one-file camera"; fail=1
+else
+  echo "ok: /status names the one-file camera's file"
+fi
 kill -TERM $tok_pid; wait $tok_pid
+
+# a directory whose name is not UTF-8: /status is still JSON (it was not:
+# the byte went out raw), the byte shown as U+FFFD
+odd=$work/$'caf\xe9'
+mkdir -p "$odd"
+"$rec" --source "videotestsrc is-live=true" --caps "$caps" --dir "$odd" \
+  --http 127.0.0.1:$port --seconds 4 > /dev/null 2>&1 < /dev/null &
+odd_pid=$!; pids+=($odd_pid)
+wait_for 10 curl -sf "$api/status"
+sleep 1
+loc=$(curl -s "$api/status" | json 'j["cameras"][0]["location"]')
+if [ "$loc" != "$work/caf"$'\xef\xbf\xbd'"/cam0.raw" ]; then
+  echo "FAIL: /status with a directory that is not UTF-8: '$loc'"; fail=1
+else
+  echo "ok: /status with a directory that is not UTF-8 is JSON: $loc"
+fi
+wait $odd_pid
 
 # listening beyond the machine without a token: refused before recording
 out=$("$rec" --http 0.0.0.0:$port --seconds 1 2>&1); status=$?
