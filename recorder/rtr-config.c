@@ -1,4 +1,5 @@
 /* rtframe-record: reading what to record */
+#include "rtf-pattern.h"
 #include "rtr-config.h"
 
 #include <gst/gst.h>
@@ -482,18 +483,37 @@ rtr_config_check (RtrConfig * c, GError ** error)
   }
   for (i = 0; i < c->cameras->len; i++) {
     RtrCamera *a = g_ptr_array_index (c->cameras, i);
+    gchar *why = NULL, *ca, *cb;
 
     if (a->location == NULL)
       a->location = default_location (c, a);
+    if (rtf_pattern_check (a->location, &why) == RTF_PATTERN_INVALID) {
+      rtr_config_fail (error, "camera %s: location %s: %s", a->name,
+          a->location, why);
+      g_free (why);
+      return FALSE;
+    }
+    /* (the same file by two spellings: a.raw and ./a.raw, the adversarial
+     * read of issue 25, L1) */
+    ca = g_canonicalize_filename (a->location, NULL);
+    for (j = 0; j < i; j++) {
+      RtrCamera *b = g_ptr_array_index (c->cameras, j);
+
+      cb = g_canonicalize_filename (b->location, NULL);
+      if (g_str_equal (ca, cb)) {
+        g_free (cb);
+        g_free (ca);
+        return rtr_config_fail (error, "cameras %s and %s record to the same "
+            "location %s", b->name, a->name, a->location);
+      }
+      g_free (cb);
+    }
+    g_free (ca);
     for (j = 0; j < i; j++) {
       RtrCamera *b = g_ptr_array_index (c->cameras, j);
 
       if (g_str_equal (a->name, b->name))
         return rtr_config_fail (error, "two cameras are named %s", a->name);
-      if (g_str_equal (a->location, b->location))
-        return rtr_config_fail (error,
-            "cameras %s and %s record to the same location " "%s", b->name,
-            a->name, a->location);
     }
   }
   return TRUE;

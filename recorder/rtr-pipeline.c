@@ -186,6 +186,7 @@ add_camera (GstBin * pipeline, const RtrCamera * cam, GError ** error)
 {
   GstElement *src, *filter, *sink;
   GstCaps *caps = NULL;
+  gchar *name;
 
   if (cam->caps && (caps = gst_caps_from_string (cam->caps)) == NULL)
     return rtr_config_fail (error, "camera %s: caps \"%s\" cannot be read",
@@ -199,7 +200,15 @@ add_camera (GstBin * pipeline, const RtrCamera * cam, GError ** error)
     gst_clear_caps (&caps);
     return FALSE;
   }
-  filter = gst_element_factory_make ("capsfilter", NULL);
+  /* named after the camera, with a '.' no camera's name has: GStreamer's
+   * own names (bin0, capsfilter0) clashed with a camera named so (the
+   * adversarial read of issue 25, L2: a CRITICAL, then "does not link") */
+  name = g_strconcat (cam->name, ".source", NULL);
+  gst_object_set_name (GST_OBJECT (src), name);
+  g_free (name);
+  name = g_strconcat (cam->name, ".caps", NULL);
+  filter = gst_element_factory_make ("capsfilter", name);
+  g_free (name);
   if (caps)
     g_object_set (filter, "caps", caps, NULL);
   gst_clear_caps (&caps);

@@ -85,6 +85,16 @@ bad "a negative time" 'seconds >= 0' --seconds -2
 bad "a time that is no number" 'seconds >= 0' --seconds nan
 bad "a time past 30 days" 'at most 2592000' --seconds 4294967.5
 bad "a negative rotation" 'rotate: whole seconds' --rotate -7
+# one file by two spellings; a pattern the sink refuses; a camera named as
+# GStreamer names its own elements (the adversarial read of issue 25, L1,
+# L2: exit 1 at start, a CRITICAL)
+conf "$work/spell.conf" "[camera a]" "source=videotestsrc" "location=$work/s.raw" \
+  "[camera b]" "source=videotestsrc" "location=$work/./s.raw"
+bad "one file by two spellings" 'record to the same location' --config "$work/spell.conf"
+conf "$work/pat.conf" "[camera a]" "source=videotestsrc" "location=$work/a-%s.raw"
+bad "a pattern the sink refuses" 'location' --config "$work/pat.conf"
+conf "$work/named.conf" "[camera a.b]" "source=videotestsrc"
+bad "a camera name with a dot" "letters, digits, '-' or '_'" --config "$work/named.conf"
 # a missing plugin: GStreamer looking where it is not
 out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
   GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
