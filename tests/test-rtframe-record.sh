@@ -209,6 +209,18 @@ else
   echo "ok: a second rotating run starts at file 2, files 0-1 kept"
 fi
 
+# a camera named as GStreamer names its own elements records (it clashed
+# with the parsed source bin: a CRITICAL, "does not link")
+rm -rf "$work/bin0"; mkdir -p "$work/bin0"
+conf "$work/bin0/rig.conf" "[recorder]" "dir=$work/bin0" "[camera bin0]" \
+  "source=videotestsrc num-buffers=10" "caps=$small"
+out=$(G_DEBUG=fatal-criticals "$rec" --config "$work/bin0/rig.conf" 2>&1); status=$?
+if [ $status -ne 0 ] || ! "$verify" -q "$work/bin0/bin0.raw" >/dev/null 2>&1; then
+  echo "FAIL: a camera named bin0: exit $status: $out"; fail=1
+else
+  echo "ok: a camera named bin0 records"
+fi
+
 # --seconds with a camera that never ends by itself
 rm -rf "$work/secs"; mkdir -p "$work/secs"
 out=$(timeout 30 "$rec" --source "videotestsrc is-live=true" \
