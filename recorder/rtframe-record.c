@@ -310,6 +310,12 @@ on_state_changed (Recorder * r, GstMessage * msg)
     r->state = RUN_RECORDING;
     rtr_figures_started (r->figures);
     rtr_notify_ready ();
+    /* --seconds counts from here, not from before a camera took its time
+     * to start (the adversarial read of issue 25); the demo counts its
+     * frames itself (num-buffers): exact files */
+    if (r->config->seconds > 0 && !r->config->demo)
+      r->signals[3] = g_timeout_add ((guint) (r->config->seconds * 1000),
+          on_seconds, r);
   }
 }
 
@@ -583,10 +589,6 @@ watch (Recorder * r)
   r->signals[0] = g_unix_signal_add (SIGINT, on_sigint, r);
   r->signals[1] = g_unix_signal_add (SIGTERM, on_sigterm, r);
   r->signals[2] = g_unix_signal_add (SIGHUP, on_sighup, r);
-  /* the demo counts its frames itself (num-buffers): exact files */
-  if (r->config->seconds > 0 && !r->config->demo)
-    r->signals[3] = g_timeout_add ((guint) (r->config->seconds * 1000),
-        on_seconds, r);
   g_timeout_add_seconds (1, on_status, r);
   r->signals[4] = rtr_notify_watchdog_start ();
   if (r->config->events) {
