@@ -369,6 +369,7 @@ typedef struct
   gdouble pre_record;
   gdouble post_record;
   gdouble stop_timeout;
+  gdouble http_idle_timeout;
   gchar *http;
   gchar *http_token_file;
   gboolean overwrite;
@@ -418,6 +419,8 @@ override (RtrConfig * c, Options * o)
     c->post_record = o->post_record;
   if (o->stop_timeout != NOT_GIVEN)
     c->stop_timeout = o->stop_timeout;
+  if (o->http_idle_timeout != NOT_GIVEN)
+    c->http_idle_timeout = o->http_idle_timeout;
   if (o->http) {
     g_free (c->http);
     c->http = g_strdup (o->http);
@@ -550,6 +553,9 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "ADDR"},
     {"http-token-file", 0, 0, G_OPTION_ARG_FILENAME, &o->http_token_file,
         "Every HTTP request must carry this file's token (Bearer)", "FILE"},
+    {"http-idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->http_idle_timeout,
+        "Seconds an HTTP connection may do nothing before it is closed "
+          "(default 30)", "S"},
     {"overwrite", 0, 0, G_OPTION_ARG_NONE, &o->overwrite,
           "Record over a camera's file that is there already (without it "
           "such a run is refused; a set goes on after the files there)",
@@ -563,7 +569,8 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
   gboolean ok;
 
   o->streams = -1;
-  o->seconds = o->pre_record = o->post_record = o->stop_timeout = NOT_GIVEN;
+  o->seconds = o->pre_record = o->post_record = o->stop_timeout =
+      o->http_idle_timeout = NOT_GIVEN;
   o->rotate = NOT_GIVEN_INT;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -619,7 +626,7 @@ start_api (Recorder * r, GError ** error)
   if (r->config->http == NULL)
     return TRUE;
   r->http = rtr_http_start (r->config->http, r->config->http_token_file,
-      &control, r, error);
+      (guint) r->config->http_idle_timeout, &control, r, error);
   if (r->http)
     g_print ("control and metrics: http://%s/status, /metrics\n",
         r->config->http);

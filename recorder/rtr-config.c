@@ -11,6 +11,7 @@ G_DEFINE_QUARK (rtr - config - error - quark, rtr_config_error);
 #define DEMO_CAPS "video/x-raw,format=P010_10LE,width=2048,height=928," \
   "framerate=20/1"
 #define DEFAULT_STOP_TIMEOUT 10.0
+#define DEFAULT_HTTP_IDLE_TIMEOUT 30.0
 
 static void
 camera_free (gpointer data)
@@ -35,6 +36,7 @@ rtr_config_new (void)
   c->pre_record = 2;
   c->post_record = 5;
   c->stop_timeout = DEFAULT_STOP_TIMEOUT;
+  c->http_idle_timeout = DEFAULT_HTTP_IDLE_TIMEOUT;
   c->origin = g_strdup ("the command line");
   return c;
 }
@@ -189,7 +191,8 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
-  "event", "stop-timeout", "http", "http-token-file", "overwrite", NULL
+  "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
+  "overwrite", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -279,7 +282,9 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       || !get_double (kf, g, "rotate", &rotate, path, error)
       || !get_double (kf, g, "pre-record", &c->pre_record, path, error)
       || !get_double (kf, g, "post-record", &c->post_record, path, error)
-      || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error))
+      || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error)
+      || !get_double (kf, g, "http-idle-timeout", &c->http_idle_timeout,
+          path, error))
     return FALSE;
   if (rotate < 0 || rotate > G_MAXUINT || rotate != (guint) rotate)
     return rtr_config_fail (error, "%s: [recorder] rotate: whole seconds",
@@ -467,6 +472,10 @@ rtr_config_check (RtrConfig * c, GError ** error)
     return rtr_config_fail (error,
         "seconds >= 0, pre-record >= 0, post-record > 0 and "
         "stop-timeout > 0, each at most %u (30 days)", (guint) RTR_MAX_SECONDS);
+  if (!(c->http_idle_timeout >= 1 && c->http_idle_timeout <= 3600)
+      || c->http_idle_timeout != (guint) c->http_idle_timeout)
+    return rtr_config_fail (error, "http-idle-timeout: whole seconds, 1 to "
+        "3600");
   if (c->rotate > RTR_MAX_SECONDS)
     return rtr_config_fail (error, "rotate: whole seconds, 0 (one file) to "
         "%u (30 days)", (guint) RTR_MAX_SECONDS);

@@ -43,6 +43,8 @@ typedef struct
   gdouble post_record;          /* events: seconds after a trigger */
   gchar **event_at;             /* events: triggers at these seconds */
   gdouble stop_timeout;         /* a stop's EOS waited for, seconds */
+  gdouble http_idle_timeout;    /* an HTTP connection doing nothing is
+                                 * closed after this many seconds */
   gchar *http;                  /* the API's HOST:PORT, or NULL: none */
   gchar *http_token_file;       /* its token, or NULL: none asked */
   gchar *origin;                /* "the command line" or the file's path */

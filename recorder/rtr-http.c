@@ -1,6 +1,7 @@
 /* rtframe-record: the HTTP API */
 #include "rtr-http.h"
 #include "rtr-config.h"
+#include "rtr-http-gate.h"
 
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -9,6 +10,7 @@
 struct _RtrHttp
 {
   SoupServer *server;
+  RtrHttpGate *gate;            /* listens; idle and surplus connections */
   gchar *token;                 /* NULL: none asked */
   const RtrControl *control;
   gpointer data;
@@ -334,7 +336,8 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
 
 RtrHttp *
 rtr_http_start (const gchar * listen, const gchar * token_file,
-    const RtrControl * control, gpointer data, GError ** error)
+    guint idle_seconds, const RtrControl * control, gpointer data,
+    GError ** error)
 {
   GInetSocketAddress *a = parse_listen (listen, error);
   RtrHttp *h;
@@ -352,7 +355,9 @@ rtr_http_start (const gchar * listen, const gchar * token_file,
   h->server = soup_server_new ("server-header", "rtframe-record", NULL);
   soup_server_add_early_handler (h->server, NULL, early, h, NULL);
   soup_server_add_handler (h->server, NULL, handle, h, NULL);
-  if (!soup_server_listen (h->server, G_SOCKET_ADDRESS (a), 0, error)) {
+  h->gate = rtr_http_gate_open (h->server, a, idle_seconds,
+      RTR_HTTP_MAX_CONNECTIONS, error);
+  if (h->gate == NULL) {
     g_prefix_error (error, "http %s: ", listen);
     g_object_unref (a);
     rtr_http_free (h);
@@ -367,6 +372,7 @@ rtr_http_free (RtrHttp * h)
 {
   if (h == NULL)
     return;
+  rtr_http_gate_close (h->gate);
   if (h->server) {
     soup_server_disconnect (h->server);
     g_object_unref (h->server);

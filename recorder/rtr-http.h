@@ -30,8 +30,10 @@ typedef struct _RtrHttp RtrHttp;
 gboolean rtr_http_check (const gchar * listen, const gchar * token_file,
     GError ** error);
 
+/* idle_seconds: a connection doing nothing that long is closed */
 RtrHttp *rtr_http_start (const gchar * listen, const gchar * token_file,
-    const RtrControl * control, gpointer data, GError ** error);
+    guint idle_seconds, const RtrControl * control, gpointer data,
+    GError ** error);
 void rtr_http_free (RtrHttp * h);
 
 /* The largest request body taken (bytes) */

@@ -4,7 +4,8 @@
 # query API for the rate of frames written and for the counters, which
 # must be the numbers the bus gave; curl against every endpoint, bad
 # requests included (wrong method, bad JSON, unknown fields, a huge body,
-# a missing or wrong token: a clear 4xx, nothing recorded changes);
+# a missing or wrong token: a clear 4xx, nothing recorded changes); idle
+# and trickling connections closed, at most 64 at once;
 # SIGTERM at the end leaves files that verify.
 # Args: <rtframe-record> <build dir>.  Skips (77) without prometheus.
 set -u
@@ -274,6 +275,56 @@ else
   echo "ok: /status with a directory that is not UTF-8 is JSON: $loc"
 fi
 wait $odd_pid
+
+# connections that do nothing, or send a byte now and then, are closed
+# after http-idle-timeout; beyond 64 at once new ones are closed as they
+# come; the API answers again once they are gone (before the gate, 1,000
+# idle connections used up the descriptors and the API never answered)
+mkdir -p "$work/idle"
+"$rec" --source "videotestsrc is-live=true" --caps "$caps" --dir "$work/idle" \
+  --http 127.0.0.1:$port --http-idle-timeout 2 --seconds 20 \
+  > "$work/idle.out" 2>&1 < /dev/null &
+idle_pid=$!; pids+=($idle_pid)
+wait_for 10 curl -sf "$api/status"
+if ! out=$($py - "$port" <<'PY' 2>&1
+import socket, sys, time
+port = int(sys.argv[1])
+def connect():
+    s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5); return s
+held = [connect() for _ in range(64)]
+time.sleep(0.3)
+extra = connect()
+assert extra.recv(1) == b"", "a 65th connection was kept"
+t = time.time()
+assert held[0].recv(1) == b"", "an idle connection got data"
+waited = time.time() - t
+assert waited < 4, "an idle connection was kept %.1f s" % waited
+trickle = connect()
+cut = False
+for b in b"GET /status HTTP/1.1\r\nHost: x\r\n":
+    try:
+        trickle.sendall(bytes([b])); time.sleep(0.5)
+    except OSError:
+        cut = True; break
+assert cut, "a request sent a byte every 0.5 s was never cut"
+time.sleep(0.5)
+s = connect(); s.sendall(b"GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+assert s.recv(12) == b"HTTP/1.1 200", "the API did not answer afterwards"
+print("65th closed, idle closed after %.1f s, a trickle cut, then 200" % waited)
+PY
+); then
+  echo "FAIL: idle connections: $out"; fail=1
+else
+  echo "ok: idle connections: $out"
+fi
+if ! grep -q "64 connections open, the most held at once" "$work/idle.out"; then
+  echo "FAIL: the recorder did not say it closed a 65th connection"; fail=1
+fi
+kill -TERM $idle_pid; wait $idle_pid
+if ! "$verify" -q "$work/idle/cam0.raw" > "$work/v" 2>&1; then
+  echo "FAIL: the recording under idle connections does not verify:"
+  cat "$work/v"; fail=1
+fi
 
 # listening beyond the machine without a token: refused before recording
 out=$("$rec" --http 0.0.0.0:$port --seconds 1 2>&1); status=$?

@@ -85,6 +85,8 @@ bad "a negative time" 'seconds >= 0' --seconds -2
 bad "a time that is no number" 'seconds >= 0' --seconds nan
 bad "a time past 30 days" 'at most 2592000' --seconds 4294967.5
 bad "a negative rotation" 'rotate: whole seconds' --rotate -7
+bad "an idle timeout of 0" 'http-idle-timeout: whole seconds, 1 to 3600' --http-idle-timeout 0
+bad "an idle timeout not whole" 'http-idle-timeout: whole seconds' --http-idle-timeout 2.5
 # one file by two spellings; a pattern the sink refuses; a camera named as
 # GStreamer names its own elements (the adversarial read of issue 25, L1,
 # L2: exit 1 at start, a CRITICAL)
