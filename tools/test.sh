@@ -26,7 +26,11 @@ case $mode in
   sanitize)
     dir=build-sanitize
     tools/build.sh build-sanitize -Db_sanitize=address,undefined -Db_lundef=false
-    RTFRAME_TEST_TIME_SCALE=3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    # (fast_unwind_on_malloc=0: GLib has no frame pointers, so the fast
+    # unwinder stops at g_malloc and tests/lsan.supp could match nothing)
+    RTFRAME_TEST_TIME_SCALE=3 \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0 \
+    LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-sanitize --print-errorlogs --timeout-multiplier 3 "$@" || status=$? ;;
   tsan)
