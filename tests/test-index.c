@@ -119,6 +119,57 @@ test_pattern (void)
   g_assert_false (rtf_pattern_match (&p, "010.raw", &n));
   rtf_pattern_clear (&p);
   g_assert_false (rtf_pattern_parse ("plain.raw", &p));
+
+  /* time fields: written at a time, zeros before it; found by number
+   * whatever the time */
+  {
+    const gchar *timed = "/x/cam-%F-%H%M%S-%05d.raw";
+    gchar *why_not = NULL;
+    gint64 t = 1764931200LL * G_USEC_PER_SEC;   /* 2025-12-05 10:40 UTC */
+
+    g_assert_cmpint (rtf_pattern_check (timed, NULL), ==, RTF_PATTERN_OK);
+    g_assert_true (rtf_pattern_is_timed (timed));
+    g_assert_false (rtf_pattern_is_timed ("/x/cam-%05d.raw"));
+    s = rtf_pattern_format (timed, 3);
+    g_assert_cmpstr (s, ==, "/x/cam-0000-00-00-000000-00003.raw");
+    g_assert_true (rtf_pattern_names (timed, s, 3));
+    g_free (s);
+    s = rtf_pattern_format_at (timed, 42, t);
+    g_assert_cmpuint (strlen (s), ==,
+        strlen ("/x/cam-0000-00-00-000000-00042.raw"));
+    g_assert_true (g_str_has_prefix (s, "/x/cam-2025-12-0"));
+    g_assert_true (rtf_pattern_names (timed, s, 42));
+    g_assert_false (rtf_pattern_names (timed, s, 41));
+    g_assert_false (rtf_pattern_names ("/y/cam-%F-%H%M%S-%05d.raw", s, 42));
+    g_free (s);
+    g_assert_true (rtf_pattern_parse (timed, &p));
+    g_assert_true (p.timed);
+    g_assert_true (rtf_pattern_match (&p, "cam-2026-01-31-235959-00007.raw",
+            &n));
+    g_assert_cmpuint (n, ==, 7);
+    g_assert_false (rtf_pattern_match (&p, "cam-2026-1x-31-235959-00007.raw",
+            &n));
+    g_assert_false (rtf_pattern_match (&p, "cam-2026-01-31-23595-00007.raw",
+            &n));
+    g_assert_false (rtf_pattern_match (&p, "cam-2026-01-31-235959-7.raw", &n));
+    rtf_pattern_clear (&p);
+    /* %% beside a field; the number before the fields */
+    g_assert_true (rtf_pattern_parse ("c%d_%Y%%.raw", &p));
+    g_assert_true (rtf_pattern_match (&p, "c12_2026%.raw", &n));
+    g_assert_cmpuint (n, ==, 12);
+    rtf_pattern_clear (&p);
+    /* refused: fields without a number, in a directory, unknown ones */
+    g_assert_cmpint (rtf_pattern_check ("/x/cam-%F.raw", &why_not), ==,
+        RTF_PATTERN_INVALID);
+    g_assert_nonnull (strstr (why_not, "need the file number"));
+    g_clear_pointer (&why_not, g_free);
+    g_assert_cmpint (rtf_pattern_check ("/x/%F/cam-%05d.raw", &why_not), ==,
+        RTF_PATTERN_INVALID);
+    g_assert_nonnull (strstr (why_not, "not in a directory"));
+    g_clear_pointer (&why_not, g_free);
+    g_assert_cmpint (rtf_pattern_check ("/x/cam-%T-%05d.raw", NULL), ==,
+        RTF_PATTERN_INVALID);
+  }
 }
 
 #define CAPS_TEXT RTF_TEST_CAPS_TEXT

@@ -228,9 +228,15 @@ rtf_output_open (const gchar * path, guint64 number,
     }
   }
   *step = RTF_FAIL_OPEN;
-  if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
-      && (*err = prepare_hidden (o, config, step)) != 0)
+  if (how == RTF_FILE_CREATE_NEW && config->name_later) {
+    /* the name it was opened with is no name it will have */
+    o->tmp_path = hidden_name (o->path);
+    if (config->index)
+      o->tmp_index_path = rtf_index_path (o->tmp_path);
+  } else if (how == RTF_FILE_CREATE_NEW && name_taken (o, config)
+      && (*err = prepare_hidden (o, config, step)) != 0) {
     goto fail;
+  }
   /* marked in the open: where it can be, before the file has a name */
   if (!rtf_file_open (&o->file, o->tmp_path ? o->tmp_path : path, how,
           config->direct, &config->xflags, &config->recording_id, number, err))
@@ -275,6 +281,24 @@ gboolean
 rtf_output_is_named (RtfOutput * o)
 {
   return g_atomic_int_get (&o->named);
+}
+
+void
+rtf_output_set_name (RtfOutput * o, const gchar * path)
+{
+  g_return_if_fail (!o->begun && o->tmp_path != NULL);
+  g_free (o->path);
+  o->path = g_strdup (path);
+  if (o->index_path) {
+    g_free (o->index_path);
+    o->index_path = rtf_index_path (path);
+  } else if (!o->file.stream && !o->file.device) {
+    /* index=false: an rtframe index at the new name is a replaced file's */
+    gchar *stale = rtf_index_path (path);
+
+    o->drop_stale_index = rtf_index_probe (stale) == 0;
+    g_free (stale);
+  }
 }
 
 /* What the name holds now may be replaced, and is held (locked) until

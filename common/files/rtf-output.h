@@ -36,6 +36,10 @@ typedef struct
   gboolean index;               /* write "<file>.idx" beside the data */
   guint64 preallocate;          /* bytes reserved at open, 0: none */
   RtfRecordingId recording_id;  /* marked on every data file */
+  /* the name comes with the first frame (time fields in the pattern):
+   * a file opened with RTF_FILE_CREATE_NEW is made under a hidden name,
+   * given its own by rtf_output_set_name() and rtf_output_name() */
+  gboolean name_later;
 } RtfOutputConfig;
 
 /* A file of a recording as reported when it is opened or closed */
@@ -136,6 +140,9 @@ RtfOutput *rtf_output_open (const gchar * path, guint64 number,
  * is left exactly as it was: EEXIST, step INDEX, and nothing of o is
  * at its names. */
 gboolean rtf_output_is_named (RtfOutput * o);
+/* The name o (prepared, not named yet) will take, instead of the one it
+ * was opened with (its index's beside it); before rtf_output_begin() */
+void rtf_output_set_name (RtfOutput * o, const gchar * path);
 gint rtf_output_name (RtfOutput * o);
 
 /* The first frame goes in: the index starts with this header. */

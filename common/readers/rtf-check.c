@@ -170,14 +170,14 @@ rtf_check_gaps_text (const RtfRecording * rec, guint max)
 static const RtfRecordingFile *
 held_file (const RtfRecording * rec, const gchar * location, guint64 n)
 {
-  gchar *path = rtf_pattern_format (location, n);
   const RtfRecordingFile *held = NULL;
   guint i;
 
+  /* (by number, not by name: a name with time fields is known only once
+   * found) */
   for (i = 0; i < rec->n_files && held == NULL; i++)
-    if (g_strcmp0 (rec->files[i].path, path) == 0)
+    if (rtf_pattern_names (location, rec->files[i].path, n))
       held = &rec->files[i];
-  g_free (path);
   return held;
 }
 

@@ -8,21 +8,71 @@
 #include <string.h>
 #include <unistd.h>
 
-static gint
-rtf_compare_u64 (gconstpointer a, gconstpointer b)
+/* A file of a set found in its directory: its number and its path */
+typedef struct
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  guint64 number;
+  gchar *path;
+} Numbered;
+
+static gint
+compare_numbered (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const Numbered *) a)->number, y =
+      ((const Numbered *) b)->number;
 
   return x < y ? -1 : x > y;
 }
 
-/* The numbers of the files that exist for pattern, sorted; and the hidden
+static void
+numbered_clear (gpointer data)
+{
+  g_free (((Numbered *) data)->path);
+}
+
+/* The path of name, found in the directory of pattern: as
+ * rtf_pattern_format() writes the pattern's directory */
+static gchar *
+path_in_dir (const gchar * pattern, guint64 n, const gchar * name)
+{
+  gchar *path = rtf_pattern_format (pattern, n);
+  gchar *slash = strrchr (path, '/');
+  gchar *out = slash ? g_strdup_printf ("%.*s/%s", (gint) (slash - path),
+      path, name) : g_strdup (name);
+
+  g_free (path);
+  return out;
+}
+
+/* Two files of one number: only names with time fields can be (a file
+ * numbered n made at two times); the readers take neither for the other */
+static gboolean
+refuse_twins (GArray * found, GError ** error)
+{
+  guint i;
+
+  for (i = 1; i < found->len; i++) {
+    const Numbered *a = &g_array_index (found, Numbered, i - 1);
+    const Numbered *b = &g_array_index (found, Numbered, i);
+
+    if (a->number == b->number) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST, "\"%s\" and "
+          "\"%s\" are both file %" G_GUINT64_FORMAT " of the set: not "
+          "read, not changed (move the one that is not the recording's "
+          "away)", a->path, b->path, a->number);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* The files that exist for pattern, sorted by number; and the hidden
  * prepared files a crash left for its names */
 static GArray *
 list_numbers (const gchar * pattern, GPtrArray * hidden, GError ** error)
 {
   RtfPattern pat;
-  GArray *numbers;
+  GArray *found;
   GDir *d;
   const gchar *name;
 
@@ -36,21 +86,28 @@ list_numbers (const gchar * pattern, GPtrArray * hidden, GError ** error)
     rtf_pattern_clear (&pat);
     return NULL;
   }
-  numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
+  found = g_array_new (FALSE, FALSE, sizeof (Numbered));
+  g_array_set_clear_func (found, numbered_clear);
   while ((name = g_dir_read_name (d)) != NULL) {
     gchar *hides = rtf_recording_hidden_of (name);
-    guint64 n;
+    Numbered f;
 
-    if (rtf_pattern_match (&pat, name, &n))
-      g_array_append_val (numbers, n);
-    else if (hides && rtf_pattern_match (&pat, hides, &n))
+    if (rtf_pattern_match (&pat, name, &f.number)) {
+      f.path = path_in_dir (pattern, f.number, name);
+      g_array_append_val (found, f);
+    } else if (hides && rtf_pattern_match (&pat, hides, &f.number)) {
       g_ptr_array_add (hidden, g_build_filename (pat.dir, name, NULL));
+    }
     g_free (hides);
   }
   g_dir_close (d);
   rtf_pattern_clear (&pat);
-  g_array_sort (numbers, (GCompareFunc) rtf_compare_u64);
-  return numbers;
+  g_array_sort (found, compare_numbered);
+  if (!refuse_twins (found, error)) {
+    g_array_unref (found);
+    return NULL;
+  }
+  return found;
 }
 
 /* Identifies each hidden prepared file: the number its name hides */
@@ -382,16 +439,9 @@ choose_id (const gchar * location, GArray * numbers, guint64 start_index,
   guint i;
 
   for (i = 0; i < numbers->len; i++) {
-    guint64 n = g_array_index (numbers, guint64, i);
-    gchar *path;
-    gboolean named;
+    const Numbered *f = &g_array_index (numbers, Numbered, i);
 
-    if (n < start_index)
-      continue;
-    path = rtf_pattern_format (location, n);
-    named = peek_id (path, chosen);
-    g_free (path);
-    if (named)
+    if (f->number >= start_index && peek_id (f->path, chosen))
       return TRUE;
   }
   return FALSE;
@@ -456,16 +506,14 @@ open_set (RtfRecording * rec, GArray * files, const gchar * location,
       &chosen);
   skipped = g_string_new (NULL);
   for (i = 0; i < numbers->len; i++) {
-    guint64 n = g_array_index (numbers, guint64, i);
+    const Numbered *found = &g_array_index (numbers, Numbered, i);
+    guint64 n = found->number;
     RtfRecordingFile f;
     Whose w;
-    gchar *path;
 
     if (n < start_index || (started && n == last))
       continue;
-    path = rtf_pattern_format (location, n);
-    rtf_recording_file_identify (&f, path, n);
-    g_free (path);
+    rtf_recording_file_identify (&f, found->path, n);
     w = whose (rec, files, &f);
     if (!started && have_chosen && skipped_before (skipped, &f, w, &chosen)) {
       rtf_recording_file_clear (&f);

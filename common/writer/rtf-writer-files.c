@@ -60,6 +60,39 @@ prepare_next (RtfWriter * w, guint64 number)
     rtf_writer_space_ungrant (w, grant);
 }
 
+/* The name of cur, whose location has time fields, as its first frame f
+ * gives it (arrival_ns on the CLOCK_MONOTONIC of the anchor) or the
+ * application asks */
+static void
+name_timed_file (RtfWriter * w, RtfFrame * f, gint64 realtime_ns,
+    gint64 monotonic_ns)
+{
+  gint64 at_ns = f->times.arrival_ns ?
+      realtime_ns - (monotonic_ns - f->times.arrival_ns) : realtime_ns;
+  guint64 number = w->cur->number;
+  gchar *name = rtf_pattern_format_at (w->location, number, at_ns / 1000);
+  gchar *asked = NULL;
+
+  if (w->cb.name_file) {
+    g_mutex_lock (&w->cb_lock);
+    if (w->callbacks_on)
+      asked = w->cb.name_file (number, f, name, w->user_data);
+    g_mutex_unlock (&w->cb_lock);
+  }
+  if (asked && rtf_pattern_names (w->location, asked, number)) {
+    g_free (name);
+    name = asked;
+  } else if (asked) {
+    rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_WARNING, "the name \"%s\" "
+        "asked for file %" G_GUINT64_FORMAT " is not one \"%s\" makes for "
+        "it (the readers would not find it): named \"%s\"", asked, number,
+        w->location, name);
+    g_free (asked);
+  }
+  rtf_output_set_name (w->cur, name);
+  g_free (name);
+}
+
 /* f is the first frame of cur: the index header, the message, the next
  * file of a set asked for. */
 void
@@ -70,6 +103,8 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
   h.flags = (w->config.checksums ? RTF_INDEX_HAS_CHECKSUMS : 0) |
       RTF_INDEX_HAS_CLOCK_ANCHOR;
   rtf_clock_anchor (&h.anchor_realtime_ns, &h.anchor_monotonic_ns);
+  if (w->out_config.name_later && !rtf_output_is_named (w->cur))
+    name_timed_file (w, f, h.anchor_realtime_ns, h.anchor_monotonic_ns);
   h.frame_size = f->size;
   h.file_number = w->cur->number;
   h.deadline_ns = f->times.deadline_ns ?

@@ -151,6 +151,14 @@ typedef struct
    * durable and closed (writer thread, or the file helper thread of a
    * rotated recording). */
   void (*file_opened) (const RtfFileInfo * info, gpointer user_data);
+  /* A file of a set whose location has time fields begins with `first`
+   * (writer thread, before file_opened; return quickly): the name it
+   * wants instead of `proposed` (the pattern's time fields at the
+   * frame's arrival, local time), or NULL for proposed.  A name the
+   * location pattern does not make for `number` is refused, with a
+   * warning, and proposed taken. */
+  gchar *(*name_file) (guint64 number, const RtfFrame * first,
+      const gchar * proposed, gpointer user_data);
   void (*file_closed) (const RtfFileInfo * info, gpointer user_data);
   /* Every byte of a frame is in the file while frames ahead of it are
    * still being written (a backlog): what the producer attached to it may

@@ -140,6 +140,8 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
   w->out_config.index = config->index;
   w->out_config.preallocate = config->preallocate;
   w->out_config.recording_id = config->recording_id;
+  w->out_config.name_later = config->rotate
+      && rtf_pattern_is_timed (w->location);
   if (rtf_recording_id_is_zero (&w->out_config.recording_id))
     rtf_recording_id_new (&w->out_config.recording_id);
   if (config->rotate && config->max_file_size)
@@ -154,8 +156,8 @@ open_first_file (RtfWriter * w, gint * err, RtfFailStep * step)
    * replaces what its name holds */
   w->cur = rtf_output_open (path, config->first_file_number, &first,
       (config->rotate && config->first_file_ahead)
-      || config->first_file_prepared ? RTF_FILE_CREATE_NEW :
-      RTF_FILE_REPLACE, err, step);
+      || config->first_file_prepared || first.name_later ?
+      RTF_FILE_CREATE_NEW : RTF_FILE_REPLACE, err, step);
   g_free (path);
   if (w->cur == NULL)
     return FALSE;
