@@ -138,6 +138,10 @@ struct _GstRtFrameSink
                                  * carry a reference to the index header */
   gboolean rotate;              /* location is a pattern (start .. stop) */
   gint split_pending;           /* atomic: split-now was emitted */
+  GArray *split_times;          /* GstClockTime, sorted: the running times
+                                 * split-at-running-time asked for (object
+                                 * lock; cleared at READY) */
+  gint n_split_times;           /* atomic: their number, read unlocked */
   GstBufferPool *repack_pool;
   /* what upstream says of each frame (start .. stop) */
   RtfGapDetector gaps;          /* frames lost before the sink */

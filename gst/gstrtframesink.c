@@ -72,6 +72,9 @@ enum
   SIGNAL_SPLIT_NOW,
   SIGNAL_START_RECORDING,
   SIGNAL_STOP_RECORDING,
+  SIGNAL_SPLIT_AT_RUNNING_TIME,
+  SIGNAL_FORMAT_LOCATION,
+  SIGNAL_FORMAT_LOCATION_FULL,
   LAST_SIGNAL
 };
 
@@ -83,6 +86,8 @@ static gboolean gst_rtframe_sink_start_recording (GstRtFrameSink * self,
     guint64 running_time);
 static gboolean gst_rtframe_sink_stop_recording (GstRtFrameSink * self,
     guint64 running_time);
+static void gst_rtframe_sink_split_at_running_time (GstRtFrameSink * self,
+    GstClockTime running_time);
 static gboolean gst_rtframe_sink_start (GstBaseSink * sink);
 static gboolean gst_rtframe_sink_stop (GstBaseSink * sink);
 
@@ -145,6 +150,60 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
       G_CALLBACK (gst_rtframe_sink_stop_recording), NULL, NULL, NULL,
       G_TYPE_BOOLEAN, 1, G_TYPE_UINT64);
 
+  /**
+   * GstRtFrameSink::split-at-running-time:
+   * @sink: the sink
+   * @running_time: the first frame whose running time is at or after it
+   *   starts a new file
+   *
+   * Like splitmuxsink's: asks for a new file of the set (a location with
+   * a pattern) at a running time; asked again, each is kept, in order.
+   * Those not reached by the end of the stream are forgotten at READY.
+   */
+  gst_rtframe_sink_signals[SIGNAL_SPLIT_AT_RUNNING_TIME] =
+      g_signal_new_class_handler ("split-at-running-time",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_rtframe_sink_split_at_running_time), NULL, NULL, NULL,
+      G_TYPE_NONE, 1, G_TYPE_UINT64);
+  /**
+   * GstRtFrameSink::format-location:
+   * @sink: the sink
+   * @fragment_id: the number of the file in the set
+   *
+   * Like splitmuxsink's, for a set whose location has time fields
+   * (`cam0-%F-%H%M%S-%05d.raw`): the name of the file that begins now,
+   * with those fields filled as the application wants (another clock, a
+   * camera's).  Emitted on the writer thread when the file's first frame
+   * is written, and only if no format-location-full handler gave a name:
+   * return quickly, and never change the sink's state from it.  A name the
+   * location does not make for @fragment_id (another directory, another
+   * number, anything but digits where the fields are) is refused with a
+   * warning and the sink's own name is taken, so that every reader finds
+   * the file by its number.
+   *
+   * Returns: (transfer full) (nullable): the file's path, or %NULL for the
+   *   sink's own (the fields at the first frame's arrival, local time)
+   */
+  gst_rtframe_sink_signals[SIGNAL_FORMAT_LOCATION] =
+      g_signal_new ("format-location", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_STRING, 1, G_TYPE_UINT);
+  /**
+   * GstRtFrameSink::format-location-full:
+   * @sink: the sink
+   * @fragment_id: the number of the file in the set
+   * @first_sample: the file's first frame: its buffer (unless it was held
+   *   for pre-record and let go), its caps and the segment
+   *
+   * As #GstRtFrameSink::format-location, with the first frame, tried
+   * first.
+   *
+   * Returns: (transfer full) (nullable): the file's path, or %NULL
+   */
+  gst_rtframe_sink_signals[SIGNAL_FORMAT_LOCATION_FULL] =
+      g_signal_new ("format-location-full", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_STRING, 2, G_TYPE_UINT,
+      GST_TYPE_SAMPLE);
+
   gst_element_class_set_static_metadata (element_class,
       "Real-time raw video recorder", "Sink/File/Video",
       "Records raw video to a file with aligned direct I/O from a writer "
@@ -183,6 +242,7 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   self->allocator = gst_rtframe_allocator_new ();
   gst_rtframe_sink_init_threads (self);
   gst_rtframe_sink_init_properties (self);
+  self->split_times = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   g_mutex_init (&self->file_messages_lock);
   g_queue_init (&self->file_messages);
   g_rec_mutex_init (&self->reporter_task_lock);
@@ -203,6 +263,7 @@ gst_rtframe_sink_finalize (GObject * object)
 
   g_free (self->location);
   g_strfreev (self->locations);
+  g_array_unref (self->split_times);
   g_mutex_clear (&self->redo_lock);
   g_free (self->thread_cpus);
   if (self->last_stats_structure)
@@ -255,6 +316,30 @@ free_running_state (GstRtFrameSink * self)
   self->event_batch = NULL;
 }
 
+/* A set whose names have time fields never takes a number a file there
+ * has already: its name would differ (another time), and the readers
+ * refuse two files of one number.  (A set without them replaces such a
+ * file, as filesink would.) */
+static gboolean
+timed_numbers_free (const gchar * location, guint64 start_index, gchar ** why)
+{
+  guint64 highest = 0;
+  guint taken;
+
+  if (!rtf_pattern_is_timed (location))
+    return TRUE;
+  taken = rtf_pattern_count_from (location, start_index, &highest);
+  if (taken == 0)
+    return TRUE;
+  *why = g_strdup_printf ("%u file%s of it numbered %" G_GUINT64_FORMAT
+      " or more %s there already (up to %" G_GUINT64_FORMAT "): with time "
+      "fields in the name a recording never records over them; record with "
+      "start-index=%" G_GUINT64_FORMAT ", or move them", taken,
+      taken == 1 ? "" : "s", start_index, taken == 1 ? "is" : "are", highest,
+      highest + 1);
+  return FALSE;
+}
+
 static gboolean
 gst_rtframe_sink_start (GstBaseSink * sink)
 {
@@ -304,6 +389,10 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   switch (rtf_pattern_check (location, &why)) {
     case RTF_PATTERN_OK:
       config.rotate = TRUE;
+      if (!timed_numbers_free (location, self->start_index, &why)) {
+        GST_OBJECT_UNLOCK (self);
+        goto bad_location;
+      }
       break;
     case RTF_PATTERN_NONE:
       if (self->max_file_size || self->max_file_duration || self->max_files) {
@@ -500,6 +589,38 @@ gst_rtframe_sink_split_now (GstRtFrameSink * self)
   g_atomic_int_set (&self->split_pending, 1);
 }
 
+static gint
+compare_clock_time (gconstpointer a, gconstpointer b)
+{
+  GstClockTime x = *(const GstClockTime *) a, y = *(const GstClockTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+gst_rtframe_sink_split_at_running_time (GstRtFrameSink * self,
+    GstClockTime running_time)
+{
+  if (!GST_CLOCK_TIME_IS_VALID (running_time)) {
+    GST_WARNING_OBJECT (self, "split-at-running-time: no time given");
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  if (self->location && rtf_pattern_check (self->location, NULL) !=
+      RTF_PATTERN_OK) {
+    GST_OBJECT_UNLOCK (self);
+    GST_WARNING_OBJECT (self, "split-at-running-time ignored: recording to "
+        "a pattern (location with %%d) only");
+    return;
+  }
+  g_array_append_val (self->split_times, running_time);
+  g_array_sort (self->split_times, compare_clock_time);
+  g_atomic_int_set (&self->n_split_times, self->split_times->len);
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "a new file at running time %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (running_time));
+}
+
 static gboolean
 gst_rtframe_sink_start_recording (GstRtFrameSink * self, guint64 running_time)
 {
@@ -521,6 +642,10 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
 
   /* frames held for a recording that did not come go first */
   gst_rtframe_sink_record_end (self);
+  GST_OBJECT_LOCK (self);
+  g_array_set_size (self->split_times, 0);
+  g_atomic_int_set (&self->n_split_times, 0);
+  GST_OBJECT_UNLOCK (self);
   if (self->writer) {
     guint64 timeout;
 

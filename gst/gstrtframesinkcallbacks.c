@@ -61,6 +61,51 @@ push_file_message (GstRtFrameSink * self, gboolean opened,
       gst_rtframe_message_file (GST_OBJECT_CAST (self), opened, info));
 }
 
+/* The first frame of a file as a sample: its buffer (none when it was
+ * held for pre-record and let go), its caps, the segment */
+static GstSample *
+first_sample (GstRtFrameSink * self, const RtfFrame * first)
+{
+  GstRtFrameMapping *mapping = first->user;
+  GstCaps *caps = first->format ? gst_caps_from_string (first->format) : NULL;
+  GstSegment segment;
+  GstSample *sample;
+
+  GST_OBJECT_LOCK (self);
+  gst_segment_copy_into (&GST_BASE_SINK (self)->segment, &segment);
+  GST_OBJECT_UNLOCK (self);
+  sample = gst_sample_new (mapping ? mapping->buffer : NULL, caps, &segment,
+      NULL);
+  if (caps)
+    gst_caps_unref (caps);
+  return sample;
+}
+
+/* format-location-full, then format-location (splitmuxsink's order): the
+ * name an application gives the file; the writer checks it */
+static gchar *
+writer_name_file (guint64 number, const RtfFrame * first,
+    const gchar * proposed, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  guint id = (guint) MIN (number, G_MAXUINT);
+  gchar *name = NULL;
+
+  if (g_signal_has_handler_pending (self,
+          g_signal_lookup ("format-location-full", GST_TYPE_RTFRAME_SINK), 0,
+          FALSE)) {
+    GstSample *sample = first_sample (self, first);
+
+    g_signal_emit_by_name (self, "format-location-full", id, sample, &name);
+    gst_sample_unref (sample);
+  }
+  if (name == NULL)
+    g_signal_emit_by_name (self, "format-location", id, &name);
+  GST_DEBUG_OBJECT (self, "file %" G_GUINT64_FORMAT ": %s", number,
+      name ? name : proposed);
+  return name;
+}
+
 static void
 writer_file_opened (const RtfFileInfo * info, gpointer user_data)
 {
@@ -153,6 +198,7 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .deadline_missed = writer_deadline_missed,
   .late_completion = writer_late_completion,
   .file_opened = writer_file_opened,
+  .name_file = writer_name_file,
   .file_closed = writer_file_closed,
   .frame_unpinned = writer_frame_unpinned,
   .recording_started = writer_recording_started,

@@ -118,6 +118,13 @@ locations_agree (gchar ** locations, gboolean rotate, gchar ** why)
 
     if (kind == RTF_PATTERN_INVALID)
       return FALSE;
+    /* (a spread's manifest names each location's files by number; a name
+     * made at the first frame is not one it can hold) */
+    if (kind == RTF_PATTERN_OK && rtf_pattern_is_timed (locations[i])) {
+      *why = g_strdup_printf ("\"%s\": time fields in names are not taken "
+          "with several locations", locations[i]);
+      return FALSE;
+    }
     if ((kind == RTF_PATTERN_OK) != rotate) {
       *why = g_strdup_printf ("\"%s\" and \"%s\": either every location is "
           "a pattern or none", locations[0], locations[i]);
