@@ -302,12 +302,57 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
     do_post (h, msg, path);
 }
 
+/* A refusal sent before the body is read, on a connection taken from the
+ * server and closed: libsoup 3.2 reads a refused request's whole body
+ * anyway (into memory) unless the client sent "Expect: 100-continue" -
+ * the second adversarial read of issue 25: a 1 GB body without the token
+ * took the recorder to 1.7 GB and frames missed their deadlines. */
+static void
+refuse_unread (SoupServerMessage * msg, guint status, const gchar * why)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonGenerator *gen = json_generator_new ();
+  JsonNode *root;
+  gchar *body, *text;
+  GIOStream *stream;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "ok");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "error");
+  json_builder_add_string_value (b, why);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  body = json_generator_to_data (gen, NULL);
+  text = g_strdup_printf ("HTTP/1.1 %u %s\r\nServer: rtframe-record\r\n"
+      "Content-Type: application/json\r\nContent-Length: %zu\r\n%s"
+      "Connection: close\r\n\r\n%s", status, soup_status_get_phrase (status),
+      strlen (body), status == SOUP_STATUS_UNAUTHORIZED ?
+      "WWW-Authenticate: Bearer\r\n" : "", body);
+  stream = soup_server_message_steal_connection (msg);
+  if (stream) {
+    /* (a few hundred bytes into an empty socket buffer: no wait, and the
+     * socket's timeout bounds it - rtr-http-gate.c) */
+    g_output_stream_write_all (g_io_stream_get_output_stream (stream), text,
+        strlen (text), NULL, NULL, NULL);
+    g_io_stream_close (stream, NULL, NULL);
+    g_object_unref (stream);
+  }
+  g_free (text);
+  g_free (body);
+  json_node_unref (root);
+  g_object_unref (gen);
+  g_object_unref (b);
+}
+
 /* Before the body is read: a request without the token, and a body larger
  * than any request needs - or of a length not said (chunked: it could be
- * any) - are refused unread.  The adversarial read of issue 25: a chunked
- * body went around the Content-Length check, 400 MB were read before the
- * missing token was refused, and "[" x 3,000,000 overflowed json-glib's
- * stack (the recorder killed, its file unfinished). */
+ * any) - are refused unread (refuse_unread()).  The adversarial read of
+ * issue 25: a chunked body went around the Content-Length check, 400 MB
+ * were read before the missing token was refused, and "[" x 3,000,000
+ * overflowed json-glib's stack (the recorder killed, its file
+ * unfinished). */
 static void
 early (SoupServer * server, SoupServerMessage * msg, const char *path,
     GHashTable * query, gpointer data)
@@ -317,16 +362,16 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
   SoupEncoding encoding = soup_message_headers_get_encoding (in);
 
   if (!authorized (h, msg)) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "Connection", "close");
-    refuse_unauthorized (msg);
+    refuse_unread (msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
+        "Authorization: Bearer <the token file's token>");
   } else if (encoding != SOUP_ENCODING_NONE
       && (encoding != SOUP_ENCODING_CONTENT_LENGTH
+          || soup_message_headers_get_content_length (in) < 0
           || soup_message_headers_get_content_length (in) >
           RTR_HTTP_MAX_BODY)) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "Connection", "close");
-    reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
+    /* (a length libsoup cannot read, "-1" or past 2^63, is -1 to it, and
+     * it then read without end: 1.6 GB in 7 s with the token) */
+    refuse_unread (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
         "larger than any request needs (4096 bytes), or of a length not "
         "said (send Content-Length)");
   }
