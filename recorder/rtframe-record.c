@@ -494,7 +494,7 @@ config_from (Options * o, GError ** error)
   }
   if (ok && !o->config && !o->sources)
     ok = rtr_config_add_demo (c, o->streams, o->caps, o->sink_props, error);
-  else if (ok && o->streams != -1)
+  else if (ok && o->streams != NOT_GIVEN_INT)
     ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--streams is for "
         "the demo: with --config or --source the cameras are those");
   if (ok)
@@ -568,7 +568,7 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
       "rtframesink");
   gboolean ok;
 
-  o->streams = -1;
+  o->streams = NOT_GIVEN_INT;
   o->seconds = o->pre_record = o->post_record = o->stop_timeout =
       o->http_idle_timeout = NOT_GIVEN;
   o->rotate = NOT_GIVEN_INT;
@@ -584,8 +584,14 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "(a camera is given with --source)", (*argv)[1]);
     ok = FALSE;
   }
-  if (ok && o->streams == -1 && !o->config && !o->sources)
+  /* (-1 was "not given": --streams -1 ran the demo - the second
+   * adversarial read of issue 25, L1) */
+  if (ok && o->streams == NOT_GIVEN_INT && !o->config && !o->sources)
     o->streams = 3;
+  else if (ok && o->streams != NOT_GIVEN_INT && o->streams < 1) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "--streams: 1 or more");
+    ok = FALSE;
+  }
   return ok;
 }
 

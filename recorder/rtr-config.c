@@ -1,6 +1,7 @@
 /* rtframe-record: reading what to record */
 #include "rtf-pattern.h"
 #include "rtr-config.h"
+#include "rtr-places.h"
 
 #include <gst/gst.h>
 #include <string.h>
@@ -319,7 +320,15 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
   }
   if (g_key_file_has_key (kf, g, "event", NULL)) {
     g_strfreev (c->event_at);
-    c->event_at = g_key_file_get_string_list (kf, g, "event", NULL, NULL);
+    /* (a value that is not UTF-8 is an error here too: it dropped every
+     * event, exit 0 with nothing recorded - the second adversarial read
+     * of issue 25, H4) */
+    c->event_at = g_key_file_get_string_list (kf, g, "event", NULL, &err);
+    if (err) {
+      rtr_config_fail (error, "%s: [recorder] event: %s", path, err->message);
+      g_error_free (err);
+      return FALSE;
+    }
   }
   return TRUE;
 }
@@ -486,13 +495,15 @@ rtr_config_check (RtrConfig * c, GError ** error)
     gchar *end = NULL;
     gdouble t = g_ascii_strtod (c->event_at[i], &end);
 
-    if (end == c->event_at[i] || *end != '\0' || t < 0)
-      return rtr_config_fail (error, "event \"%s\": seconds from the start",
-          c->event_at[i]);
+    /* (inf fired at 0 s, nan never - the second adversarial read, M1) */
+    if (end == c->event_at[i] || *end != '\0' || !(t >= 0
+            && t <= RTR_MAX_SECONDS))
+      return rtr_config_fail (error, "event \"%s\": seconds from the start, "
+          "at most %u (30 days)", c->event_at[i], (guint) RTR_MAX_SECONDS);
   }
   for (i = 0; i < c->cameras->len; i++) {
     RtrCamera *a = g_ptr_array_index (c->cameras, i);
-    gchar *why = NULL, *ca, *cb;
+    gchar *why = NULL;
 
     if (a->location == NULL)
       a->location = default_location (c, a);
@@ -502,22 +513,15 @@ rtr_config_check (RtrConfig * c, GError ** error)
       g_free (why);
       return FALSE;
     }
-    /* (the same file by two spellings: a.raw and ./a.raw, the adversarial
-     * read of issue 25, L1) */
-    ca = g_canonicalize_filename (a->location, NULL);
+    /* (the same file by two spellings, or names that can meet: the
+     * adversarial reads of issue 25, L1, H2, M2) */
     for (j = 0; j < i; j++) {
-      RtrCamera *b = g_ptr_array_index (c->cameras, j);
-
-      cb = g_canonicalize_filename (b->location, NULL);
-      if (g_str_equal (ca, cb)) {
-        g_free (cb);
-        g_free (ca);
-        return rtr_config_fail (error, "cameras %s and %s record to the same "
-            "location %s", b->name, a->name, a->location);
+      if (!rtr_places_apart (a, g_ptr_array_index (c->cameras, j), &why)) {
+        rtr_config_fail (error, "%s", why);
+        g_free (why);
+        return FALSE;
       }
-      g_free (cb);
     }
-    g_free (ca);
     for (j = 0; j < i; j++) {
       RtrCamera *b = g_ptr_array_index (c->cameras, j);
 

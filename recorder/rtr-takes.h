@@ -12,7 +12,12 @@
  *     is refused (exit 2) unless overwrite is set (--overwrite, [recorder]
  *     overwrite=true); a FIFO or a device there is a place to write to.
  * A camera recording to several locations (locations= in its sink
- * properties) is left to the sink's own rules. */
+ * properties) is looked at the same way, location by location (a set
+ * starts after the highest file of any), and a spread's manifest there
+ * refuses the run unless overwrite: the new recording would replace it.
+ * A link at a file's location, and a single file with max-file-size,
+ * -duration or max-files, are refused too (exit 2, not the sink's exit 1
+ * at start that systemd would restart forever). */
 #ifndef __RTR_TAKES_H__
 #define __RTR_TAKES_H__
 

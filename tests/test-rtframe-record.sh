@@ -97,6 +97,34 @@ conf "$work/pat.conf" "[camera a]" "source=videotestsrc" "location=$work/a-%s.ra
 bad "a pattern the sink refuses" 'location' --config "$work/pat.conf"
 conf "$work/named.conf" "[camera a.b]" "source=videotestsrc"
 bad "a camera name with a dot" "letters, digits, '-' or '_'" --config "$work/named.conf"
+# the second adversarial read of issue 25: names of two cameras that can
+# meet (H2: one replaced the other's files, exit 0), one directory
+# through a link (M2), event times that are not UTF-8 or not finite (H4,
+# M1), --streams -1 (L1), a link at a file's location (L2), a single file
+# with max-file-size (M3): each is bad input, refused before recording
+conf "$work/meet.conf" "[recorder]" "rotate=1" "[camera a]" \
+  "source=videotestsrc" "location=$work/x%d.raw" "[camera b]" \
+  "source=videotestsrc" "location=$work/x1%d.raw"
+bad "two patterns whose names meet" 'names that can meet' --config "$work/meet.conf"
+conf "$work/width.conf" "[recorder]" "rotate=1" "[camera a]" \
+  "source=videotestsrc" "location=$work/w-%d.raw" "[camera b]" \
+  "source=videotestsrc" "location=$work/w-%1d.raw"
+bad "one pattern by two widths" 'names that can meet' --config "$work/width.conf"
+mkdir -p "$work/real"; ln -sfn "$work/real" "$work/linked"
+conf "$work/dirlink.conf" "[camera a]" "source=videotestsrc" \
+  "location=$work/real/a.raw" "[camera b]" "source=videotestsrc" \
+  "location=$work/linked/a.raw"
+bad "one file through a linked directory" 'names that can meet' --config "$work/dirlink.conf"
+printf '[recorder]\nevents=true\nevent=0.5\377\n[camera a]\nsource=videotestsrc\n' \
+  > "$work/ev8.conf"
+bad "an event time that is not UTF-8" 'event' --config "$work/ev8.conf"
+bad "an event time that is infinite" 'at most 2592000' --trigger --event inf
+bad "an event time that is no number" 'at most 2592000' --trigger --event nan
+bad "a negative number of demo streams" '--streams: 1 or more' --streams -1
+ln -sfn "$work/nowhere" "$work/link.raw"
+conf "$work/link.conf" "[camera a]" "source=videotestsrc" "location=$work/link.raw"
+bad "a link at a file's location" 'is a symbolic link' --config "$work/link.conf"
+bad "one file with max-file-size" 'has no %d' --sink-props "max-file-size=100000"
 # a missing plugin: GStreamer looking where it is not
 out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
   GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
@@ -209,6 +237,29 @@ if [ $status -ne 0 ] || ! grep -q "this one starts at 2" <<<"$out" \
   echo "FAIL: a second rotating run: exit $status: $out"; ls "$work/again"; fail=1
 else
   echo "ok: a second rotating run starts at file 2, files 0-1 kept"
+fi
+# several locations (the second adversarial read, H3: both runs exit 0,
+# the first's files and manifest replaced): the manifest there refuses
+# a second run; with --overwrite the set goes on after the files of any
+# location, and those stay
+mkdir -p "$work/spread/d1" "$work/spread/d2"
+conf "$work/spread.conf" "[recorder]" "seconds=1" "rotate=1" "[camera a]" \
+  "source=videotestsrc is-live=true" "caps=$small" \
+  "sink=locations='<\"$work/spread/d1/a-%05d.raw\",\"$work/spread/d2/a-%05d.raw\">'"
+"$rec" --config "$work/spread.conf" >/dev/null 2>&1
+sums=$(cat "$work/spread"/d*/a-00000.raw | md5sum)
+out=$("$rec" --config "$work/spread.conf" 2>&1); status=$?
+if [ $status -ne 2 ] || ! grep -q "rtfspread is there already" <<<"$out"; then
+  echo "FAIL: a second run over several locations: exit $status: $out"; fail=1
+else
+  echo "ok: a second run over several locations refused"
+fi
+out=$("$rec" --config "$work/spread.conf" --overwrite 2>&1); status=$?
+if [ $status -ne 0 ] || ! grep -q "files of its locations up to number" <<<"$out" \
+    || [ "$(cat "$work/spread"/d*/a-00000.raw | md5sum)" != "$sums" ]; then
+  echo "FAIL: --overwrite over several locations: exit $status: $out"; fail=1
+else
+  echo "ok: --overwrite over several locations goes on after their files"
 fi
 
 # a camera named as GStreamer names its own elements records (it clashed

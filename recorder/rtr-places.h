@@ -1,0 +1,23 @@
+/* rtframe-record: where each camera records - its location, or each of
+ * the `locations` in its sink properties - and whether two cameras can
+ * write the same file (the second adversarial read of issue 25, H2: with
+ * x%d.raw and x1%d.raw, one camera replaced the other's files 10-12 and
+ * the run ended 0; M2: x-%d.raw and x-%1d.raw, or one file through a
+ * linked directory, passed the check and failed at start) */
+#ifndef __RTR_PLACES_H__
+#define __RTR_PLACES_H__
+
+#include "rtr-config.h"
+
+G_BEGIN_DECLS
+
+/* The camera's places: its location, or each of its locations= */
+gchar **rtr_places_of (const RtrCamera * cam);
+
+/* FALSE, *why saying which, when a file name one of a's places makes is
+ * one b's places make too (a directory compared as an inode) */
+gboolean rtr_places_apart (const RtrCamera * a, const RtrCamera * b,
+    gchar ** why);
+
+G_END_DECLS
+#endif
