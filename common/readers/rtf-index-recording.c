@@ -28,8 +28,8 @@ data_of_index (const gchar * index_path, const RtfIndexHeader * h,
   data = g_strndup (index_path, strlen (index_path) -
       strlen (RTF_INDEX_SUFFIX));
   if (!g_file_test (data, G_FILE_TEST_EXISTS)) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "the data file "
-        "\"%s\" of index \"%s\" is not there", data, index_path);
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "its data file "
+        "\"%s\" is not there", data);
     g_free (data);
     return NULL;
   }
