@@ -3,8 +3,10 @@
 #include "config.h"
 #endif
 
+#include "gstrtframeindexdemux.h"
 #include "gstrtframesink.h"
 #include "gstrtframesrc.h"
+#include "gstrtframetypefind.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -13,6 +15,8 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (rtframesink, plugin);
   ret |= GST_ELEMENT_REGISTER (rtframesrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtframeindexdemux, plugin);
+  ret |= gst_rtframe_typefind_register (plugin);
   return ret;
 }
 
