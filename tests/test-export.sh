@@ -15,6 +15,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rtf-export.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 fail=0
 . "$(dirname "$0")/asan-prefix.sh"
+# (a sanitizer build: what library constructors keep is not a leak; the
+# slow unwinder sees through GLib, built without frame pointers, to them)
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 
 for e in avenc_ffv1 avdec_ffv1 matroskamux matroskademux; do
   if ! "${asan[@]}" gst-inspect-1.0 --exists "$e"; then
@@ -84,9 +88,11 @@ round_trip() {  # name, location, format, size, first0, first, last
 # 10-bit: P010_10LE as FFV1's I420_10LE and back
 record "$work/p010.raw" 30 P010_10LE 64 48
 round_trip p010 "$work/p010.raw" P010_10LE 9216 0 5 14
-record "$work/gray8.raw" 20 GRAY8 33 7
+# (widths whose rows need no padding: FFV1 keeps the pixels, and a
+# decoder leaves the padding of a row as its memory held it)
+record "$work/gray8.raw" 20 GRAY8 36 7
 round_trip gray8 "$work/gray8.raw" GRAY8 252 0 0 19
-record "$work/gray16.raw" 10 GRAY16_LE 33 7
+record "$work/gray16.raw" 10 GRAY16_LE 34 7
 round_trip gray16 "$work/gray16.raw" GRAY16_LE 476 0 2 7
 
 # a rotated set whose first files max-files deleted: numbers from there
@@ -162,9 +168,9 @@ while i < len(d):
         idat += c
     i += 12 + n
 w, h, depth, color = ihdr
-assert (w, h, depth, color) == (33, 7, 16, 0), ihdr
+assert (w, h, depth, color) == (34, 7, 16, 0), ihdr
 rows = zlib.decompress(idat)
-stride = 68  # GRAY16 33 wide: rows of 66 bytes, 4-byte aligned (68)
+stride = 68  # GRAY16 34 wide
 for y in range(h):
     row = rows[y * (1 + 2 * w) + 1:(y + 1) * (1 + 2 * w)]
     want = rec[y * stride:y * stride + 2 * w]
