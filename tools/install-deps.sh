@@ -9,13 +9,17 @@
 # JSON-GLib (as GStreamer itself uses), libsystemd (sd_notify); its test
 # scrapes it with Debian's prometheus server and talks to it with curl.
 # gstreamer1.0-plugins-base-apps: gst-play-1.0, which the URI test plays a
-# recording with (rtframe://).
+# recording with (rtframe://).  rtframe-export's Matroska output:
+# avenc_ffv1 (gstreamer1.0-libav) and matroskamux (gstreamer1.0-plugins-good);
+# its test decodes with avdec_ffv1 and matroskademux, and reads the stills'
+# depth with file(1).
 set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc python3 python3-gi gir1.2-gstreamer-1.0
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-plugins-base-apps gstreamer1.0-tools
+  gstreamer1.0-libav gstreamer1.0-plugins-good file
   liburing-dev
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent

@@ -273,8 +273,11 @@ if [ "${1:-}" = --packages ]; then
     rtframe-verify --version
     rtframe-recover --version
     rtframe-dump --version
+    rtframe-export --version
+    rtframe-export --format raw -o /tmp/pkg.raw /tmp/pkg-%03d.raw >/dev/null
     rtframe-record --version
     test -f /usr/share/man/man1/rtframe-verify.1.gz
+    test -f /usr/share/man/man1/rtframe-export.1.gz
     test -f /usr/lib/systemd/system/rtframe-record@.service
     test -f /usr/share/doc/rtframe/reference.md' || status=$?
   cleanup

@@ -1,0 +1,367 @@
+/* rtframe-export: exports a frame range or a time range of a recording
+ * (one file, the pattern of a set, or a spread's manifest: what
+ * rtframesrc's location takes) to files any player opens - Matroska with
+ * FFV1 (lossless, the pixel depth kept), the frames' bytes as recorded,
+ * or a PNG or TIFF still a frame.  The frames are the ones rtframesrc
+ * plays (rtframesrc ! appsink, a GST_FORMAT_DEFAULT seek to the first),
+ * each checked by its buffer's offset - the recording's frame number -
+ * against the numbers the indexes hold in the range (export-range.c), so
+ * exactly the frames asked for are written, whatever the timestamps.
+ * Outputs are made under hidden names and named when whole, never over
+ * an existing file unless --overwrite, never through a link; a failure
+ * removes what this run made.  Exit status 0: exported; 1: the recording
+ * could not be read, or writing or encoding failed; 2: bad usage (an
+ * option, a range outside the recording, an output that exists, a
+ * missing element: its package named). */
+#include "export-files.h"
+#include "export-range.h"
+#include "export-read.h"
+#include "export-sink.h"
+
+#include "rtf-build-info.h"
+#include "rtf-pattern.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static gint64 opt_from = -1, opt_to = -1, opt_frames = -1;
+static gdouble opt_from_time = NAN, opt_to_time = NAN;
+static gchar *opt_format, *opt_output;
+static gboolean opt_overwrite, opt_version;
+
+static const GOptionEntry entries[] = {
+  {"from", 0, 0, G_OPTION_ARG_INT64, &opt_from,
+      "First frame number to export (default: the recording's first)", "N"},
+  {"to", 0, 0, G_OPTION_ARG_INT64, &opt_to,
+      "Last frame number to export, included (default: the last)", "N"},
+  {"frames", 0, 0, G_OPTION_ARG_INT64, &opt_frames,
+      "Export K frames from --from on (instead of --to)", "K"},
+  {"from-time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_from_time,
+      "Export the frames whose running time is T seconds or later", "T"},
+  {"to-time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_to_time,
+      "... and before T seconds", "T"},
+  {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
+      "mkv (FFV1, lossless), raw (the bytes as recorded), png or tiff (a "
+        "file a frame)", "FORMAT"},
+  {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
+      "The file to write; for png and tiff a pattern with one %d field "
+        "(still-%05d.png) that takes each frame's number", "OUT"},
+  {"overwrite", 0, 0, G_OPTION_ARG_NONE, &opt_overwrite,
+      "Replace outputs that exist (regular files only)", NULL},
+  {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
+      "Print the version and exit", NULL},
+  {NULL}
+};
+
+static const gchar *const formats[] = { "mkv", "raw", "png", "tiff", NULL };
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal (int sig)
+{
+  interrupted = 1;
+}
+
+static gint
+usage_error (const gchar * why)
+{
+  fprintf (stderr, "rtframe-export: %s\n", why);
+  return 2;
+}
+
+/* The options' sense, before anything is read: NULL, or what is wrong */
+static const gchar *
+check_options (ExportAsk * ask)
+{
+  ask->has_from = opt_from >= 0;
+  ask->has_to = opt_to >= 0;
+  ask->has_frames = opt_frames >= 0;
+  ask->has_from_time = !isnan (opt_from_time);
+  ask->has_to_time = !isnan (opt_to_time);
+  ask->from = opt_from;
+  ask->to = opt_to;
+  ask->frames = opt_frames;
+  ask->from_time = opt_from_time;
+  ask->to_time = opt_to_time;
+  if (opt_format == NULL)
+    return "--format is needed: mkv, raw, png or tiff";
+  if (!g_strv_contains (formats, opt_format))
+    return "unknown --format: mkv, raw, png or tiff";
+  if (opt_from < -1 || opt_to < -1 || opt_frames == 0 || opt_frames < -1)
+    return "frame numbers are 0 or more, and --frames 1 or more";
+  if ((ask->has_from_time && opt_from_time < 0) || (ask->has_to_time
+          && opt_to_time < 0))
+    return "times are 0 or more seconds";
+  if (ask->has_to && ask->has_frames)
+    return "--to or --frames, not both";
+  if ((ask->has_from_time || ask->has_to_time) && (ask->has_from
+          || ask->has_to || ask->has_frames))
+    return "a range of frame numbers or of times, not both";
+  if (ask->has_from_time && ask->has_to_time && opt_to_time <= opt_from_time)
+    return "--to-time must be after --from-time";
+  return NULL;
+}
+
+/* A name from the recording's: its file name less the pattern's field,
+ * the extension and ".rtfspread" ("cam0-%05d.raw" -> "cam0") */
+static gchar *
+stem_of (const gchar * location)
+{
+  gchar *base = g_path_get_basename (location), *p;
+  RtfPattern pat;
+
+  if (g_str_has_suffix (base, ".rtfspread"))
+    base[strlen (base) - strlen (".rtfspread")] = '\0';
+  if (rtf_pattern_parse (base, &pat)) {
+    g_free (base);
+    base = g_strconcat (pat.prefix, pat.suffix, NULL);
+    rtf_pattern_clear (&pat);
+  }
+  if ((p = strrchr (base, '.')) != NULL && p != base)
+    *p = '\0';
+  g_strchomp (base);
+  while (*base && strchr ("-_.", base[strlen (base) - 1]))
+    base[strlen (base) - 1] = '\0';
+  if (*base == '\0' || strchr (base, '%')) {
+    g_free (base);
+    base = g_strdup ("export");
+  }
+  return base;
+}
+
+/* -o's default, in the working directory: <stem>-<first>-<last>.mkv,
+ * .raw; <stem>-%06d.png, .tiff */
+static gchar *
+default_output (const gchar * location, const ExportRange * range)
+{
+  gchar *stem = stem_of (location), *out;
+
+  if (!strcmp (opt_format, "png") || !strcmp (opt_format, "tiff"))
+    out = g_strdup_printf ("%s-%%06d.%s", stem, opt_format);
+  else
+    out = g_strdup_printf ("%s-%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+        ".%s", stem, range->numbers[0], range->numbers[range->n - 1],
+        opt_format);
+  g_free (stem);
+  return out;
+}
+
+/* Every file the export would write may be written: 0, or 2 (said) */
+static gint
+check_outputs (ExportFiles * files, const gchar * out, gboolean stills,
+    const ExportRange * range)
+{
+  gchar *why = NULL;
+  guint64 i;
+
+  if (stills && rtf_pattern_check (out, &why) != RTF_PATTERN_OK) {
+    fprintf (stderr, "rtframe-export: -o %s: for png and tiff, a pattern "
+        "with one %%d field (still-%%05d.png)%s%s\n", out, why ? ": " : "",
+        why ? why : "");
+    g_free (why);
+    return 2;
+  }
+  for (i = 0; i < (stills ? range->n : 1); i++) {
+    gchar *path = stills ? rtf_pattern_format (out, range->numbers[i]) :
+        g_strdup (out);
+    gboolean ok = export_files_may_write (files, path, &why);
+
+    g_free (path);
+    if (!ok) {
+      fprintf (stderr, "rtframe-export: %s\n", why);
+      g_free (why);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+/* The elements every export needs: NULL, or what to install */
+static gchar *
+missing_elements (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("rtframesrc");
+
+  if (f == NULL)
+    return g_strdup ("no rtframesrc element: install gstreamer1.0-rtframe "
+        "(or set GST_PLUGIN_PATH to the plugin's directory)");
+  gst_object_unref (f);
+  f = gst_element_factory_find ("appsink");
+  if (f == NULL)
+    return g_strdup ("no appsink element: install "
+        "gstreamer1.0-plugins-base");
+  gst_object_unref (f);
+  if (!strcmp (opt_format, "mkv"))
+    return export_mkv_missing ();
+  return NULL;
+}
+
+static ExportSink *
+sink_new (ExportFiles * files, const gchar * out, gchar ** why)
+{
+  if (!strcmp (opt_format, "mkv"))
+    return export_mkv_new (files, out, why);
+  if (!strcmp (opt_format, "raw"))
+    return export_raw_new (files, out, why);
+  return export_stills_new (files, out, !strcmp (opt_format, "tiff"), why);
+}
+
+/* The next frame of the range from read, checked to be numbers[i] (a
+ * seek may land on frames before the first): NULL with *why */
+static GstSample *
+next_frame (ExportRead * read, const ExportRange * range, guint64 i,
+    gchar ** why)
+{
+  for (;;) {
+    GstSample *sample = interrupted ? NULL : export_read_next (read, why);
+    guint64 off;
+
+    if (sample == NULL) {
+      if (*why == NULL)
+        *why = g_strdup_printf (interrupted ? "interrupted before frame %"
+            G_GUINT64_FORMAT : "the recording ended before frame %"
+            G_GUINT64_FORMAT, range->numbers[i]);
+      return NULL;
+    }
+    off = GST_BUFFER_OFFSET (gst_sample_get_buffer (sample));
+    if (off == range->numbers[i])
+      return sample;
+    gst_sample_unref (sample);
+    if (i > 0 || off > range->numbers[i]) {
+      *why = g_strdup_printf ("rtframesrc played frame %" G_GUINT64_FORMAT
+          " where frame %" G_GUINT64_FORMAT " was expected", off,
+          range->numbers[i]);
+      return NULL;
+    }
+  }
+}
+
+/* Every frame of the range into sink: 0, or 1 or 2 with *why */
+static gint
+run (const gchar * location, const ExportRange * range, ExportSink * sink,
+    gchar ** why)
+{
+  ExportRead *read = export_read_start (location, range->numbers[0],
+      range->numbers[0] != range->first, why);
+  ExportFailure failure = EXPORT_FAILED;
+  gboolean ok = read != NULL;
+  guint64 i;
+
+  for (i = 0; ok && i < range->n; i++) {
+    GstSample *sample = next_frame (read, range, i, why);
+
+    ok = sample && sink->frame (sink, sample, range->numbers[i], &failure, why);
+    if (sample)
+      gst_sample_unref (sample);
+  }
+  if (read)
+    export_read_free (read);
+  if (ok)
+    ok = sink->finish (sink, &failure, why);
+  return ok ? 0 : failure;
+}
+
+/* The export, once the range and the output are known: the exit status */
+static gint
+export (const gchar * location, const ExportRange * range, const gchar * out)
+{
+  ExportFiles *files = export_files_new (opt_overwrite);
+  gboolean stills = strcmp (opt_format, "png") == 0
+      || strcmp (opt_format, "tiff") == 0;
+  ExportSink *sink = NULL;
+  gchar *why = NULL;
+  gint status = check_outputs (files, out, stills, range);
+
+  if (status == 0) {
+    sink = sink_new (files, out, &why);
+    status = sink ? run (location, range, sink, &why) : 1;
+  }
+  if (status != 0 && why)
+    fprintf (stderr, "rtframe-export: %s\n", why);
+  if (status != 0)
+    export_files_abandon (files);
+  else
+    fprintf (stderr, "rtframe-export: %" G_GUINT64_FORMAT " frames (%"
+        G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ") written to %s\n",
+        range->n, range->numbers[0], range->numbers[range->n - 1], out);
+  if (sink)
+    sink->free (sink);
+  export_files_free (files);
+  g_free (why);
+  return status;
+}
+
+static gboolean
+parse (int *argc, char ***argv)
+{
+  GOptionContext *ctx = g_option_context_new ("RECORDING - export frames "
+      "of a recording to files players open");
+  GError *error = NULL;
+  gboolean ok;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, "RECORDING is a recorded file, "
+      "the pattern of a set (cam0-%05d.raw) or a spread's manifest "
+      "(cam0-.raw.rtfspread). Frame numbers are the recording's, as "
+      "rtframe-dump prints them. A Bayer mosaic is exported as gray.\n"
+      "Without -o: <name>-<first>-<last>.mkv or .raw, <name>-%06d.png or "
+      ".tiff, in the working directory.\nExit status: 0 exported, 1 the "
+      "recording could not be read or an output not written (nothing this "
+      "run made is left), 2 bad usage: an option, a range outside the "
+      "recording, an output that exists, an element not installed.");
+  ok = g_option_context_parse (ctx, argc, argv, &error);
+  if (!ok) {
+    fprintf (stderr, "rtframe-export: %s\n", error->message);
+    g_error_free (error);
+  }
+  g_option_context_free (ctx);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  ExportRange range;
+  ExportAsk ask;
+  const gchar *bad;
+  gchar *why = NULL, *out;
+  gint status;
+
+  if (!parse (&argc, &argv))
+    return 2;
+  if (opt_version) {
+    rtf_print_version ("rtframe-export");
+    return 0;
+  }
+  if (argc != 2)
+    return usage_error ("usage: rtframe-export [OPTION...] --format FORMAT "
+        "RECORDING");
+  if ((bad = check_options (&ask)) != NULL)
+    return usage_error (bad);
+  gst_init (NULL, NULL);
+  if ((why = missing_elements ()) != NULL) {
+    usage_error (why);
+    g_free (why);
+    return 2;
+  }
+  status = export_range_choose (argv[1], &ask, &range, &why);
+  if (status != 0) {
+    fprintf (stderr, "rtframe-export: %s\n", why);
+    g_free (why);
+    return status;
+  }
+  if (range.not_recorded)
+    fprintf (stderr, "rtframe-export: note: %" G_GUINT64_FORMAT " frame "
+        "numbers of the range were not recorded (dropped): not exported\n",
+        range.not_recorded);
+  signal (SIGINT, on_signal);
+  signal (SIGTERM, on_signal);
+  out = opt_output ? g_strdup (opt_output) : default_output (argv[1], &range);
+  status = export (argv[1], &range, out);
+  g_free (out);
+  export_range_clear (&range);
+  return status;
+}
