@@ -367,16 +367,19 @@ typedef struct
   gboolean next_began;
 } Rung;
 
+/* Whether file n of the set loc was opened (by number: a name with time
+ * fields is known only from the message) */
 static gboolean
-file_opened (const TortureSession * S, const gchar * path)
+file_opened (const TortureSession * S, const gchar * loc, guint64 n)
 {
   guint i;
 
   for (i = 0; i < S->messages->len; i++) {
     const GstStructure *m = g_ptr_array_index (S->messages, i);
+    const gchar *opened = gst_structure_get_string (m, "location");
 
-    if (gst_structure_has_name (m, "rtframesink-file-opened")
-        && g_strcmp0 (gst_structure_get_string (m, "location"), path) == 0)
+    if (gst_structure_has_name (m, "rtframesink-file-opened") && opened
+        && rtf_pattern_names (loc, opened, n))
       return TRUE;
   }
   return FALSE;
@@ -417,7 +420,7 @@ files_gone_before_readers (Check * c, guint s, GHashTable * reported)
       continue;
     g_hash_table_add (looked, g_memdup2 (&key, sizeof key));
     loc = torture_world_location (c->p, c->w, w->location, s);
-    path = rtf_pattern_format (loc, w->file);
+    path = torture_file_path (loc, w->file);
     if (!g_file_test (path, G_FILE_TEST_EXISTS))
       g_hash_table_add (gone, g_memdup2 (&key, sizeof key));
     g_free (path);
@@ -466,11 +469,11 @@ look_before_readers (Check * c, guint s, GHashTable * reported, Rung * rung)
     if (!seen[l])
       continue;
     loc = torture_world_location (c->p, c->w, l, s);
-    path = rtf_pattern_format (loc, rung[l].newest);
-    next = rtf_pattern_format (loc, rung[l].newest + 1);
+    path = torture_file_path (loc, rung[l].newest);
+    next = torture_file_path (loc, rung[l].newest + 1);
     rung[l].newest_gone = !g_file_test (path, G_FILE_TEST_EXISTS);
     rung[l].next_began = g_file_test (next, G_FILE_TEST_EXISTS)
-        || file_opened (&c->h->s[s], next);
+        || file_opened (&c->h->s[s], loc, rung[l].newest + 1);
     g_free (next);
     g_free (path);
     g_free (loc);

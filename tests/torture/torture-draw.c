@@ -473,6 +473,40 @@ draw_foreign (TortureRng * r, TorturePlan * p)
   }
 }
 
+/* Drawn last, so every earlier seed keeps the rest of its plan */
+static void
+draw_naming (TortureRng * r, TorturePlan * p)
+{
+  static const gchar *timed[] = {
+    "cam-%F-%H%M%S-%05d.raw", "t%y%j_%03u.raw", "%Y%m%%%H-%d.bin"
+  };
+  guint i, kept = 0;
+
+  if (p->pattern && torture_rng_chance (r, 25)) {
+    p->n_split = torture_rng_range (r, 1, G_N_ELEMENTS (p->split_ms));
+    for (i = 0; i < p->n_split; i++) {
+      p->split_ms[i] = torture_rng_range (r, 0, p->est_ms + 100);
+      p->split_delta_ns[i] = torture_rng_range (r, 0, 200) * GST_MSECOND;
+    }
+  }
+  if (!p->pattern || p->use_locations || !torture_rng_chance (r, 30))
+    return;
+  p->timed = TRUE;
+  p->name = PICK (r, timed);
+  p->namer = torture_rng_range (r, 0, 2);
+  /* a file of the pattern at a number the recording may take refuses
+   * the start (rtframesink: never two files of one number): only those
+   * before start-index, and the names that are no file of the set */
+  for (i = 0; i < p->n_foreign; i++) {
+    TortureForeignKind k = p->foreign[i].kind;
+
+    if (k == TORTURE_FOREIGN_BEFORE || k == TORTURE_FOREIGN_MANIFEST
+        || k == TORTURE_FOREIGN_MANIFEST_FIFO || k == TORTURE_FOREIGN_HIDDEN)
+      p->foreign[kept++] = p->foreign[i];
+  }
+  p->n_foreign = kept;
+}
+
 void
 torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
 {
@@ -488,6 +522,7 @@ torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
   draw_events (&r, p);
   draw_faults (&r, p);
   draw_foreign (&r, p);
+  draw_naming (&r, p);
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -576,7 +611,12 @@ torture_plan_line (const TorturePlan * p)
       " frames=%u %s locations=%u(", p->format, p->width, p->height,
       p->frame_size, p->n_frames, p->rate ? "paced" : "flat-out", p->n_loc);
   append_locs (s, p);
-  g_string_append_printf (s, ") %s", p->pattern ? "pattern" : "file");
+  g_string_append_printf (s, ") %s", p->pattern ? p->timed ? "timed-pattern"
+      : "pattern" : "file");
+  if (p->namer)
+    g_string_append_printf (s, " namer=%u", p->namer);
+  if (p->n_split)
+    g_string_append_printf (s, " split-at=%u", p->n_split);
   if (p->max_file_size || p->max_file_duration || p->max_files)
     g_string_append (s, " rotate");
   if (p->record_false || p->n_act)
@@ -682,6 +722,13 @@ torture_plan_count (const TorturePlan * p, GHashTable * counts)
   for (i = 0; i < p->n_loc; i++)
     countf (counts, "fs %s", torture_fs_name (p->loc[i].fs));
   count (counts, p->pattern ? "pattern" : "single file");
+  if (p->timed)
+    count (counts, "time fields in names");
+  if (p->namer)
+    countf (counts, "format-location-full %s", p->namer == 2 ?
+        "(a name refused)" : "");
+  if (p->n_split)
+    count (counts, "split-at-running-time");
   if (p->start_index)
     count (counts, "start-index");
   if (p->max_file_size)

@@ -159,6 +159,16 @@ typedef struct
   guint start_index;
   guint64 max_file_size, max_file_duration;
   guint max_files;
+  /* naming (issue 26): time fields in the pattern (one location), a
+   * format-location-full handler (1: names from the first frame's pts,
+   * 2: the same with a name the pattern does not make for every other
+   * file, which the sink must refuse), split-at-running-time asked at
+   * split_ms after the first frame for now + split_delta_ns */
+  gboolean timed;
+  guint namer;
+  guint n_split;
+  guint split_ms[3];
+  guint64 split_delta_ns[3];
 
   /* properties */
   gint64 min_free_space;        /* -1 auto (the default) */

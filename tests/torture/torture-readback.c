@@ -547,7 +547,7 @@ scan_target (const TorturePlan * p, TortureWorld * w, TortureReadback * rb,
   }
   g_array_sort (numbers, cmp_number);
   for (i = 0; i < numbers->len; i++) {
-    gchar *path = rtf_pattern_format (target, g_array_index (numbers, guint64,
+    gchar *path = torture_file_path (target, g_array_index (numbers, guint64,
             i));
     struct stat sb;
 

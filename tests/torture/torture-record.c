@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rtf-pattern.h"
 #include "rtf-test-util.h"
 #include "torture-draw.h"
 #include "torture-history.h"
@@ -38,6 +39,7 @@ typedef struct
   gint64 t0;                    /* monotonic us of the first push (0: not
                                  * yet) */
   gboolean finished;            /* the pushing is over, the pipeline down */
+  gboolean namer_connected;     /* format-location-full (plan.namer) */
 } Rec;
 
 #define HIST(r, ...) \
@@ -213,6 +215,32 @@ set_locations (Rec * r)
   }
 }
 
+/* format-location-full: the time fields from the first frame's pts (as
+ * a camera's clock would give them, from 2000-01-01); with namer 2 every
+ * odd file is asked a name the pattern does not make, which the sink
+ * must refuse for its own */
+static gchar *
+name_file (GstElement * sink, guint id, GstSample * sample, Rec * r)
+{
+  GstBuffer *b = gst_sample_get_buffer (sample);
+  gchar *loc = torture_world_location (&r->plan, r->world, 0, r->session);
+  gint64 us = G_GINT64_CONSTANT (946684800000000);
+  gchar *name;
+
+  if (b && GST_BUFFER_PTS_IS_VALID (b))
+    us += (gint64) (GST_BUFFER_PTS (b) / 1000);
+  if (r->plan.namer == 2 && id % 2) {
+    gchar *dir = g_path_get_dirname (loc);
+
+    name = g_strdup_printf ("%s/not-a-file-of-the-set-%u.raw", dir, id);
+    g_free (dir);
+  } else {
+    name = rtf_pattern_format_at (loc, id, us);
+  }
+  g_free (loc);
+  return name;
+}
+
 static void
 set_sink_props (Rec * r)
 {
@@ -247,6 +275,10 @@ set_sink_props (Rec * r)
    * live and never prerolls either. */
   if (p->mid == TORTURE_MID_PAUSE)
     g_object_set (s, "async", FALSE, NULL);
+  if (p->namer && !r->namer_connected) {
+    g_signal_connect (s, "format-location-full", G_CALLBACK (name_file), r);
+    r->namer_connected = TRUE;
+  }
 }
 
 static gboolean
@@ -350,7 +382,8 @@ typedef enum
   ITEM_STALL_ON,
   ITEM_STALL_OFF,
   ITEM_RMDIR,
-  ITEM_KILL
+  ITEM_KILL,
+  ITEM_SPLIT_AT
 } ItemKind;
 
 typedef struct
@@ -485,6 +518,17 @@ do_item (Rec * r, const Item * it)
     case ITEM_RMDIR:
       do_rmdir (r, it->ms);
       break;
+    case ITEM_SPLIT_AT:{
+      GstClockTime at = running_time_now (r);
+
+      if (at != GST_CLOCK_TIME_NONE) {
+        at += r->plan.split_delta_ns[it->act];
+        g_signal_emit_by_name (r->sink, "split-at-running-time", (guint64) at);
+      }
+      HIST (r, "act %u split-at-running-time %" G_GUINT64_FORMAT, it->ms,
+          (guint64) at);
+      break;
+    }
     case ITEM_KILL:
       HIST (r, "fault %u kill", it->ms);
       kill (getpid (), SIGKILL);
@@ -500,6 +544,10 @@ timeline_items (const TorturePlan * p)
 
   for (i = 0; i < p->n_act; i++) {
     Item it = { p->act[i].at_ms, ITEM_ACT, i };
+    g_array_append_val (a, it);
+  }
+  for (i = 0; i < p->n_split; i++) {
+    Item it = { p->split_ms[i], ITEM_SPLIT_AT, i };
     g_array_append_val (a, it);
   }
   if (p->stall_loc >= 0) {

@@ -798,3 +798,33 @@ torture_world_sweep (const gchar * base)
     g_dir_close (d);
   }
 }
+
+gchar *
+torture_file_path (const gchar * loc, guint64 n)
+{
+  gchar *path = rtf_pattern_format (loc, n);
+  RtfPattern p;
+  GDir *d;
+  const gchar *name;
+
+  if (!rtf_pattern_is_timed (loc) || !rtf_pattern_parse (loc, &p))
+    return path;
+  d = g_dir_open (p.dir, 0, NULL);
+  while (d && (name = g_dir_read_name (d)) != NULL) {
+    guint64 found;
+
+    if (rtf_pattern_match (&p, name, &found) && found == n) {
+      gchar *slash = strrchr (path, '/');
+      gchar *in_dir = slash ? g_strdup_printf ("%.*s/%s",
+          (gint) (slash - path), path, name) : g_strdup (name);
+
+      g_free (path);
+      path = in_dir;
+      break;
+    }
+  }
+  if (d)
+    g_dir_close (d);
+  rtf_pattern_clear (&p);
+  return path;
+}

@@ -101,5 +101,10 @@ gint
 torture_sh (const gchar * fmt, ...)
 G_GNUC_PRINTF (1, 2);
 
+/* The path of file n of the set loc: as the pattern formats it, or for
+ * a pattern with time fields the file of that number in its directory
+ * (the zero-time name when there is none) */
+gchar *torture_file_path (const gchar * loc, guint64 n);
+
 G_END_DECLS
 #endif /* __TORTURE_WORLD_H__ */
