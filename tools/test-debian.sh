@@ -218,6 +218,7 @@ in_root() {
     exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       DEBIAN_FRONTEND=noninteractive TERM="${TERM:-dumb}" \
+      RTFRAME_IN_DEBIAN_ROOT=1 \
       ${RTFRAME_TEST_TIME_SCALE:+RTFRAME_TEST_TIME_SCALE=$RTFRAME_TEST_TIME_SCALE} \
       ${GST_CHECKS:+GST_CHECKS=$GST_CHECKS} \
       /bin/bash -c "$1"

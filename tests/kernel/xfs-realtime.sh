@@ -1,0 +1,76 @@
+#!/bin/sh
+# In a guest of tools/test-kernel.sh (Debian's kernel, CONFIG_XFS_RT=y),
+# /dev/vda the data device and /dev/vdb the realtime device: rtframesink
+# realtime=true records a rotated set of the user's frames (P010 2048x928,
+# 5.7 MB, not a multiple of the 1 MiB realtime extent) whose data files
+# land on the realtime device with the realtime flag, their indexes on
+# the data device, byte-exact against filesink; rtframe-verify,
+# rtframe-recover and rtframesrc read them back; then the realtime device
+# fills up and the recording ends with whole frames only.
+# Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
+build=$1
+export GST_PLUGIN_PATH_1_0=$build/gst
+tools=$build/tools
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
+frame=5701632
+
+mkfs.xfs -q -f -r rtdev=/dev/vdb,extsize=1m /dev/vda || { bad "mkfs.xfs"; exit 1; }
+mkdir -p /tmp/rt && mount -o rtdev=/dev/vdb /dev/vda /tmp/rt || { bad "mount"; exit 1; }
+xfs_info /tmp/rt | grep -E "^realtime" | sed 's/^/  /'
+
+# ---- a rotated set on the realtime device, byte-exact -------------------
+gst-launch-1.0 -q videotestsrc num-buffers=12 pattern=ball ! "$caps" ! \
+  filesink location=/tmp/ref.raw || bad "filesink reference"
+gst-launch-1.0 -q videotestsrc num-buffers=12 pattern=ball ! "$caps" ! \
+  rtframesink location=/tmp/rt/cam-%05d.raw realtime=true \
+  max-file-size=$((5 * frame)) || bad "rtframesink realtime=true"
+n=0
+for f in /tmp/rt/cam-*.raw; do
+  n=$((n + 1))
+  x=$(xfs_io -r -c stat "$f" | awk '/fsxattr.xflags/ {print $3}')
+  case $(( x & 1 )) in
+    1) ;;
+    *) bad "$f: xflags $x, not realtime" ;;
+  esac
+  xi=$(xfs_io -r -c stat "$f.idx" | awk '/fsxattr.xflags/ {print $3}')
+  [ $(( xi & 1 )) -eq 0 ] || bad "$f.idx is on the realtime device ($xi)"
+done
+[ $n -eq 3 ] && ok "3 files, each realtime (xflags $x), indexes on the data device" \
+  || bad "$n files, not 3"
+cat /tmp/rt/cam-*.raw | cmp -s - /tmp/ref.raw && ok "the set is byte-exact against filesink" \
+  || bad "the set differs from filesink"
+"$tools/rtframe-verify" -q '/tmp/rt/cam-%05d.raw' && ok "rtframe-verify" || bad "rtframe-verify"
+gst-launch-1.0 -q rtframesrc location=/tmp/rt/cam-%05d.raw ! filesink location=/tmp/play.raw \
+  && cmp -s /tmp/play.raw /tmp/ref.raw && ok "rtframesrc plays it byte-exact" \
+  || bad "rtframesrc"
+rm -f /tmp/play.raw
+
+# ---- cut by a kill: recover on realtime files ---------------------------
+gst-launch-1.0 -q videotestsrc is-live=true pattern=ball ! "$caps" ! \
+  rtframesink location=/tmp/rt/k-%05d.raw realtime=true max-file-size=$((5 * frame)) &
+pid=$!
+sleep 4; kill -KILL $pid; wait $pid 2>/dev/null
+"$tools/rtframe-recover" '/tmp/rt/k-%05d.raw' > /tmp/recover.out 2>&1 \
+  && "$tools/rtframe-verify" -q '/tmp/rt/k-%05d.raw' \
+  && ok "recover after a kill, then verify: $(tail -1 /tmp/recover.out)" \
+  || { bad "recover after a kill"; cat /tmp/recover.out; }
+
+# ---- the realtime device fills up ---------------------------------------
+rm -f /tmp/rt/cam-* /tmp/rt/k-*
+out=$(gst-launch-1.0 videotestsrc num-buffers=1000 pattern=ball ! "$caps" ! \
+  rtframesink location=/tmp/rt/full-%05d.raw realtime=true \
+  max-file-size=$((20 * frame)) min-free-space=0 2>&1)
+status=$?
+if [ $status -ne 0 ] && echo "$out" | grep -q "No space left\|not enough space\|space"; then
+  ok "the realtime device full: the recording ended with an error"
+else
+  bad "filling the realtime device: exit $status: $(echo "$out" | tail -3)"
+fi
+"$tools/rtframe-verify" '/tmp/rt/full-%05d.raw' > /tmp/full.out 2>&1 \
+  && ok "what the full device holds verifies: $(grep -E '^[0-9]+ files' /tmp/full.out)" \
+  || { bad "verify after the device filled"; tail -5 /tmp/full.out; }
+umount /tmp/rt
+exit $fail

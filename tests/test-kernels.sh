@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Debian's own kernels (issue 27): Debian 12's and Debian 13's kernel
+# packages booted in QEMU by tools/test-kernel.sh, this machine's root and
+# build shared into the guest, and the kernel suites of tests/kernel/ run
+# there (XFS realtime: CONFIG_XFS_RT, which this machine's kernel may
+# lack).  Args: <build dir>.  Skips (77), saying why, when not root, inside
+# a Debian root of tools/test-debian.sh (the machine's own run boots both
+# kernels), or when no kernel could be run.
+set -u
+build=$(readlink -f "$1")
+src=$(cd "$(dirname "$0")/.." && pwd)
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP: Debian's kernels in QEMU: root only (kernel packages, disk images)"; exit 77
+fi
+if [ -n "${RTFRAME_IN_DEBIAN_ROOT:-}" ]; then
+  echo "SKIP: Debian's kernels in QEMU: run by the machine's own tools/test.sh, not inside a Debian root"
+  exit 77
+fi
+fail=0 ran=0
+for release in bookworm trixie; do
+  if [ $release = trixie ] && [ ! -x "${RTFRAME_ROOTS:-/var/tmp/rtf-roots}/trixie/usr/bin/apt-get" ]; then
+    echo "SKIP trixie: no Debian 13 root to fetch its kernel with (tools/test-debian.sh trixie makes it; .ci/run makes it first)"
+    continue
+  fi
+  for suite in "$src"/tests/kernel/*.sh; do
+    echo "== $release: $(basename "$suite")"
+    if (cd "$src" && tools/test-kernel.sh $release --disk-mb 400 -- "$suite" "$build"); then
+      ran=$((ran + 1))
+    else
+      echo "FAIL: $release: $(basename "$suite")"; fail=1
+    fi
+  done
+done
+[ $fail -eq 0 ] && [ $ran -eq 0 ] && exit 77
+exit $fail
