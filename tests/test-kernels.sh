@@ -24,7 +24,9 @@ for release in bookworm trixie; do
   fi
   for suite in "$src"/tests/kernel/*.sh; do
     echo "== $release: $(basename "$suite")"
-    if (cd "$src" && tools/test-kernel.sh $release --disk-mb 400 -- "$suite" "$build"); then
+    # (each suite names the size of its disks: "# kernel-disk-mb: N")
+    mb=$(sed -n 's/^# kernel-disk-mb: *\([0-9]*\).*/\1/p' "$suite")
+    if (cd "$src" && tools/test-kernel.sh $release --disk-mb "${mb:-1024}" -- "$suite" "$build"); then
       ran=$((ran + 1))
     else
       echo "FAIL: $release: $(basename "$suite")"; fail=1

@@ -41,7 +41,7 @@ cwd=$PWD
 # what it needs, installed as tools/install-deps.sh installs (busybox-static:
 # the initramfs has no libc)
 missing=()
-for p in qemu-system-x86 busybox-static kmod cpio xz-utils zstd; do
+for p in qemu-system-x86 busybox-static kmod cpio xz-utils zstd mdadm dmsetup; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
