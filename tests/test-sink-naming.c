@@ -46,6 +46,33 @@ files_of (const gchar * pattern)
   return out;
 }
 
+/* The files of pattern, by number, the first found for each */
+static GPtrArray *
+files_of_allowing_twins (const gchar * pattern)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  RtfPattern p;
+  GDir *d;
+  const gchar *name;
+
+  fail_unless (rtf_pattern_parse (pattern, &p));
+  d = g_dir_open (p.dir, 0, NULL);
+  while (d && (name = g_dir_read_name (d)) != NULL) {
+    guint64 n;
+
+    if (!rtf_pattern_match (&p, name, &n) || g_str_has_prefix (name, "u-1999"))
+      continue;
+    if (out->len <= n)
+      g_ptr_array_set_size (out, (guint) n + 1);
+    if (g_ptr_array_index (out, n) == NULL)
+      g_ptr_array_index (out, n) = g_build_filename (p.dir, name, NULL);
+  }
+  if (d)
+    g_dir_close (d);
+  rtf_pattern_clear (&p);
+  return out;
+}
+
 static void
 push_frames (Rec * r, guint64 from, guint64 to)
 {
@@ -319,6 +346,72 @@ GST_START_TEST (test_time_fields_never_take_a_number_twice)
 
 GST_END_TEST;
 
+/* A file of a number the recording will reach, or at the name a handler
+ * asks, that appears while it records: never replaced, never a second
+ * file of that number - the recording ends there with an error (the
+ * adversarial read of issue 26: a user's file at a format-location name
+ * was replaced, and a twin left the whole set unreadable) */
+static gchar *
+name_as_user_file (GstElement * sink, guint id, GstSample * sample,
+    Namer * namer)
+{
+  return id == 1 ? g_strdup (namer->bad) : NULL;
+}
+
+GST_START_TEST (test_time_fields_never_replace)
+{
+  gchar *pattern = rtf_test_tmp_path ("u-%F-%05d.raw");
+  gchar *twin = rtf_test_tmp_path ("u-1999-12-31-00002.raw");
+  gchar *props = g_strdup_printf ("max-file-size=%u", 2 * FRAME);
+  gchar *contents = NULL;
+  Namer namer = { 0 };
+  Rec *r = rtf_test_rec_start (pattern, props, CAPS);
+  GPtrArray *files;
+  guint64 i;
+
+  push_frames (r, 0, 2);
+  fail_unless (g_file_set_contents (twin, "USER DATA", -1, NULL));
+  for (i = 2; i < 8; i++)
+    if (rtf_test_rec_push (r, 0, i) != GST_FLOW_OK)
+      break;
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, NULL);
+  rtf_test_rec_stop (r);
+  fail_unless (g_file_get_contents (twin, &contents, NULL, NULL));
+  fail_unless_equals_string (contents, "USER DATA");
+  g_free (contents);
+  files = files_of_allowing_twins (pattern);
+  fail_unless (files->len >= 2);
+  rtf_test_assert_frames (g_ptr_array_index (files, 0), FRAME, 0, 2);
+  g_ptr_array_unref (files);
+  g_unlink (twin);
+
+  /* a handler's name where a user's file is: left, the recording ends */
+  namer.bad = rtf_test_tmp_path ("v-2001-01-01-00001.raw");
+  g_free (pattern);
+  pattern = rtf_test_tmp_path ("v-%F-%05d.raw");
+  r = rtf_test_rec_start (pattern, props, CAPS);
+  g_signal_connect (r->h->element, "format-location-full",
+      G_CALLBACK (name_as_user_file), &namer);
+  push_frames (r, 0, 2);
+  fail_unless (g_file_set_contents (namer.bad, "USER DATA", -1, NULL));
+  for (i = 2; i < 8; i++)
+    if (rtf_test_rec_push (r, 0, i) != GST_FLOW_OK)
+      break;
+  rtf_test_assert_message (r->bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE, NULL);
+  rtf_test_rec_stop (r);
+  fail_unless (g_file_get_contents (namer.bad, &contents, NULL, NULL));
+  fail_unless_equals_string (contents, "USER DATA");
+  g_free (contents);
+  g_free (namer.bad);
+  g_free (props);
+  g_free (twin);
+  g_free (pattern);
+}
+
+GST_END_TEST;
+
 /* Time fields that no reader could find, and several locations */
 GST_START_TEST (test_time_fields_refused)
 {
@@ -387,6 +480,7 @@ naming_suite (void)
   tcase_add_test (tc, test_format_location);
   tcase_add_test (tc, test_time_fields_never_take_a_number_twice);
   tcase_add_test (tc, test_time_fields_refused);
+  tcase_add_test (tc, test_time_fields_never_replace);
   tcase_add_test (tc, test_split_at_running_time);
   return s;
 }

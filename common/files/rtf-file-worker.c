@@ -510,8 +510,17 @@ worker_thread (gpointer data)
         break;
       }
       case JOB_NAME:{
-        gint err = rtf_output_name (job->output);
+        gint err;
 
+        /* a timed name: no other file of its number may be there (the
+         * readers would refuse the set), whatever came since the start */
+        if (job->output->name_later && rtf_pattern_has_other (fw->pattern,
+                job->output->number, job->output->path)) {
+          job->output->name_step = RTF_FAIL_OPEN;
+          err = EEXIST;
+        } else {
+          err = rtf_output_name (job->output);
+        }
         set_error (fw, err, job->output->path, job->output->name_step);
         break;
       }

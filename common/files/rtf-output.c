@@ -228,7 +228,8 @@ rtf_output_open (const gchar * path, guint64 number,
     }
   }
   *step = RTF_FAIL_OPEN;
-  if (how == RTF_FILE_CREATE_NEW && config->name_later) {
+  o->name_later = how == RTF_FILE_CREATE_NEW && config->name_later;
+  if (o->name_later) {
     /* the name it was opened with is no name it will have */
     o->tmp_path = hidden_name (o->path);
     if (config->index)
@@ -352,6 +353,21 @@ move_to_name (RtfOutput * o)
   gboolean free_name;
   gint err, tries;
 
+  /* a name made at the first frame was free when the recording started:
+   * what came there since is no earlier take of this set but someone
+   * else's - left as it is, the file never named (the adversarial read
+   * of issue 26: a user's file at a format-location name was replaced) */
+  if (o->name_later) {
+    if (renameat2 (AT_FDCWD, o->tmp_path, AT_FDCWD, o->path,
+            RENAME_NOREPLACE) == 0)
+      return 0;
+    if (errno != EINVAL)
+      return errno;
+    /* (a filesystem without the flag: a link fails where a name is) */
+    if (link (o->tmp_path, o->path) < 0)
+      return errno;
+    return unlink (o->tmp_path) < 0 ? errno : 0;
+  }
   for (tries = 0; tries < 3; tries++) {
     if ((err = claim_name (o, &free_name)) != 0)
       return err;

@@ -61,6 +61,8 @@ struct _RtfOutput
   gchar *path;                  /* its name once the recording reaches it */
   gchar *index_path;            /* NULL: no index */
   guint64 number;
+  gboolean name_later;          /* its name came with its first frame (time
+                                 * fields): never taken over anything */
   RtfFile file;
   gint index_fd;
   gboolean index_created;       /* this open created the index file */

@@ -422,3 +422,30 @@ rtf_pattern_count_from (const gchar * pattern, guint64 from, guint64 * highest)
   rtf_pattern_clear (&p);
   return count;
 }
+
+gboolean
+rtf_pattern_has_other (const gchar * pattern, guint64 n, const gchar * path)
+{
+  RtfPattern p;
+  GDir *d;
+  const gchar *name;
+  gchar *own = g_path_get_basename (path);
+  gboolean other = FALSE;
+
+  if (!rtf_pattern_parse (pattern, &p)) {
+    g_free (own);
+    return FALSE;
+  }
+  d = g_dir_open (p.dir, 0, NULL);
+  while (d && !other && (name = g_dir_read_name (d)) != NULL) {
+    guint64 found;
+
+    other = rtf_pattern_match (&p, name, &found) && found == n
+        && strcmp (name, own) != 0;
+  }
+  if (d)
+    g_dir_close (d);
+  rtf_pattern_clear (&p);
+  g_free (own);
+  return other;
+}

@@ -85,6 +85,11 @@ gboolean rtf_pattern_match (const RtfPattern * p, const gchar * name,
 guint rtf_pattern_count_from (const gchar * pattern, guint64 from,
     guint64 * highest);
 
+/* Whether the pattern's directory holds a file it names with number n
+ * other than path (a file of a timed set's number, made at another time) */
+gboolean rtf_pattern_has_other (const gchar * pattern, guint64 n,
+    const gchar * path);
+
 G_END_DECLS
 
 #endif /* __RTF_PATTERN_H__ */
