@@ -6,6 +6,7 @@
 #endif
 
 #include "gstrtframemessages.h"
+#include "rtf-pattern.h"
 #include "gstrtframesink-private.h"
 
 #include <errno.h>
@@ -296,6 +297,14 @@ gst_rtframe_sink_post_open_error (GstRtFrameSink * self, RtfFailStep step,
         ("Cannot record to \"%s\": it %s; not replaced.", path, what),
         ("%s", dbg));
     g_free (what);
+  } else if (err == EEXIST && self->location
+      && rtf_pattern_is_timed (self->location)) {
+    /* (a name with time fields is never taken over anything) */
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot record to \"%s\": a file is there, or another file of "
+            "its number (\"%s\" with other times): a name with time fields "
+            "is never taken over anything; the recording ends here, its "
+            "earlier files whole.", path, self->location), ("%s", dbg));
   } else if (err == EEXIST) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Cannot record to \"%s\": it exists and is not a regular file "

@@ -219,6 +219,37 @@ expect "no format" 2 -o "$work/r/x.raw" "$work/gray8.raw"
 expect "a still name without a number" 2 --format png -o "$work/r/still.png" "$work/gray8.raw"
 expect "no such recording" 1 --format raw -o "$work/r/x.raw" "$work/none.raw"
 expect "an unknown option" 2 --no-such-option "$work/gray8.raw"
+expect "stills named with time fields" 2 --format png -o "$work/r/t-%H-%05d.png" "$work/gray8.raw"
+# the adversarial read of issue 26: --overwrite over the recording read
+# replaced it (and recover then cut its frames); an interrupted
+# --overwrite run deleted the user's files it had replaced
+sum=$(cat "$work/gray8.raw" "$work/gray8.raw.idx" | md5sum)
+expect "--overwrite over the recording itself" 2 --overwrite --format mkv \
+  -o "$work/gray8.raw" "$work/gray8.raw"
+expect "--overwrite over the recording's index" 2 --overwrite --format raw \
+  -o "$work/gray8.raw.idx" "$work/gray8.raw"
+expect "--overwrite over another recording's index" 2 --overwrite --format raw \
+  -o "$work/gray16.raw.idx" "$work/gray8.raw"
+[ "$(cat "$work/gray8.raw" "$work/gray8.raw.idx" | md5sum)" = "$sum" ] ||
+  bad "the recording was changed by an export over it"
+mkdir -p "$work/keep"
+record "$work/keep/big.raw" 120 P010_10LE 1024 512
+for i in 0 1 2 119; do echo "precious $i" > "$work/keep/b-$i.png"; done
+"${asan[@]}" "$export_" --overwrite --format png -o "$work/keep/b-%d.png" \
+  "$work/keep/big.raw" 2>"$work/keep/err" & pid=$!
+sleep 1; kill -INT $pid; wait $pid; status=$?
+if [ $status -ne 1 ] || ! grep -q "interrupted before frame" "$work/keep/err"; then
+  bad "an --overwrite run interrupted mid-way: exit $status: $(cat "$work/keep/err")"
+else
+  kept=0
+  for i in 0 1 2 119; do
+    [ "$(cat "$work/keep/b-$i.png")" = "precious $i" ] && kept=$((kept + 1))
+  done
+  left=$(ls -A "$work/keep" | grep -v -e '^big.raw' -e '^b-[0-9]*.png$' -e '^err$')
+  [ $kept -eq 4 ] && [ -z "$left" ] &&
+    ok "an interrupted --overwrite run put back the 4 files it had replaced, left nothing" ||
+    bad "after an interrupted --overwrite run: $kept of 4 files as they were; left: $left"
+fi
 leftover=$(ls -A "$work/r" | grep -v -e '^exists.mkv$' -e '^target$' -e '^link.raw$' -e '^s-00002.png$')
 [ -z "$leftover" ] && ok "the refusals left nothing behind" ||
   bad "left behind: $leftover"

@@ -19,7 +19,9 @@
 #include "export-sink.h"
 
 #include "rtf-build-info.h"
+#include "rtf-index.h"
 #include "rtf-pattern.h"
+#include "rtf-recording.h"
 
 #include <math.h>
 #include <signal.h>
@@ -157,6 +159,11 @@ check_outputs (ExportFiles * files, const gchar * out, gboolean stills,
   gchar *why = NULL;
   guint64 i;
 
+  if (stills && rtf_pattern_is_timed (out)) {
+    fprintf (stderr, "rtframe-export: -o %s: stills are named by frame "
+        "number only (no time fields)\n", out);
+    return 2;
+  }
   if (stills && rtf_pattern_check (out, &why) != RTF_PATTERN_OK) {
     fprintf (stderr, "rtframe-export: -o %s: for png and tiff, a pattern "
         "with one %%d field (still-%%05d.png)%s%s\n", out, why ? ": " : "",
@@ -264,6 +271,28 @@ run (const gchar * location, const ExportRange * range, ExportSink * sink,
   return ok ? 0 : failure;
 }
 
+/* Every file of the recording read is never an output: its data files,
+ * indexes, the manifest, leftovers */
+static void
+protect_recording (ExportFiles * files, const gchar * location)
+{
+  RtfRecording *rec = rtf_recording_open (location, 0, FALSE, NULL);
+  guint i;
+
+  export_files_protect (files, location);
+  for (i = 0; rec && i < rec->n_files; i++) {
+    gchar *index = rtf_index_path (rec->files[i].path);
+
+    export_files_protect (files, rec->files[i].path);
+    export_files_protect (files, index);
+    g_free (index);
+  }
+  for (i = 0; rec && i < rec->n_leftovers; i++)
+    export_files_protect (files, rec->leftovers[i].path);
+  if (rec)
+    rtf_recording_free (rec);
+}
+
 /* The export, once the range and the output are known: the exit status */
 static gint
 export (const gchar * location, const ExportRange * range, const gchar * out)
@@ -273,7 +302,10 @@ export (const gchar * location, const ExportRange * range, const gchar * out)
       || strcmp (opt_format, "tiff") == 0;
   ExportSink *sink = NULL;
   gchar *why = NULL;
-  gint status = check_outputs (files, out, stills, range);
+  gint status;
+
+  protect_recording (files, location);
+  status = check_outputs (files, out, stills, range);
 
   if (status == 0) {
     sink = sink_new (files, out, &why);
@@ -284,6 +316,8 @@ export (const gchar * location, const ExportRange * range, const gchar * out)
   if (status != 0)
     export_files_abandon (files);
   else
+    export_files_finish (files);
+  if (status == 0)
     fprintf (stderr, "rtframe-export: %" G_GUINT64_FORMAT " frames (%"
         G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ") written to %s\n",
         range->n, range->numbers[0], range->numbers[range->n - 1], out);
