@@ -30,6 +30,13 @@ record 60 location="$work/cam-%03d.raw" max-file-size=20480 max-files=3
 mkdir -p "$work/a" "$work/b"
 record 40 locations="<\"$work/a/c-%03d.raw\",\"$work/b/c-%03d.raw\">" \
   max-file-size=20480
+# a set named with times, its files begun in different seconds (live,
+# 3 s): the demuxer found only those of one second (the adversarial read
+# of issue 26)
+mkdir -p "$work/t"
+"${asan[@]}" gst-launch-1.0 -q videotestsrc is-live=true num-buffers=60 ! $caps ! \
+  rtframesink location="$work/t/c-%F-%H%M%S-%05d.raw" max-file-size=20480 \
+  >/dev/null || { echo "FAIL: recording a timed set"; exit 1; }
 cp "$work/one.raw.idx" "$work/gone.raw.idx"
 record 10 location="$work/gone.raw"
 rm "$work/gone.raw"
@@ -65,6 +72,9 @@ playbin () {
     video-sink="fakesink silent=false" 2>&1
 }
 expect "playbin one.raw.idx" "$all" "$(playbin one.raw.idx | offsets)"
+timed=$(cd "$work" && ls t/c-*-00003.raw.idx)
+expect "playbin $timed (a set with times in its names)" "$all" \
+  "$(playbin "$timed" | offsets)"
 expect "playbin cam-004.raw.idx (the set)" "$set" \
   "$(playbin cam-004.raw.idx | offsets)"
 expect "playbin b/c-001.raw.idx (the spread)" "$spread" \

@@ -60,6 +60,85 @@ append_escaped (GString * s, const gchar * text, gsize len)
   }
 }
 
+/* Time fields that match any len digits (%Y 4, %j 3, %m 2): a run of
+ * digits of a name with time fields, read as one; FALSE for a single
+ * digit, which no field is */
+static gboolean
+append_any_digits (GString * s, gsize len)
+{
+  if (len < 2)
+    return FALSE;
+  while (len > 0) {
+    if (len == 3 || len == 5) {
+      g_string_append (s, "%j");
+      len -= 3;
+    } else if (len >= 4) {
+      g_string_append (s, "%Y");
+      len -= 4;
+    } else {
+      g_string_append (s, "%m");
+      len -= 2;
+    }
+  }
+  return TRUE;
+}
+
+/* text[0..len) with '%' escaped and each whole run of two digits or more
+ * as time fields; *any whether one was */
+static void
+append_wild (GString * s, const gchar * text, gsize len, gboolean * any)
+{
+  gsize i = 0;
+
+  while (i < len) {
+    gsize run = 0;
+
+    while (i + run < len && g_ascii_isdigit (text[i + run]))
+      run++;
+    if (run > 0 && append_any_digits (s, run)) {
+      *any = TRUE;
+      i += run;
+    } else if (run > 0) {
+      g_string_append_len (s, text + i, run);
+      i += run;
+    } else {
+      append_escaped (s, text + i, 1);
+      i++;
+    }
+  }
+}
+
+/* As add_pattern(), with the other runs of digits as time fields: a set
+ * whose names hold times (the adversarial read of issue 26: the demuxer
+ * played only the files begun in the same second).  The run holding the
+ * number is cut around it, so only whole runs elsewhere are wild. */
+static void
+add_timed_pattern (GPtrArray * out, const gchar * dir, const gchar * base,
+    gsize at, gsize len, guint width)
+{
+  GString *s = g_string_new (NULL);
+  gsize head = at, tail = at + len;
+  gboolean any = FALSE;
+  gchar *name;
+
+  while (head > 0 && g_ascii_isdigit (base[head - 1]))
+    head--;
+  while (base[tail] && g_ascii_isdigit (base[tail]))
+    tail++;
+  append_wild (s, base, head, &any);
+  append_escaped (s, base + head, at - head);
+  if (width > 1)
+    g_string_append_printf (s, "%%0%ud", width);
+  else
+    g_string_append (s, "%d");
+  append_escaped (s, base + at + len, tail - (at + len));
+  append_wild (s, base + tail, strlen (base + tail), &any);
+  name = g_string_free (s, FALSE);
+  if (any)
+    g_ptr_array_add (out, g_build_filename (dir, name, NULL));
+  g_free (name);
+}
+
 static void
 add_pattern (GPtrArray * out, const gchar * dir, const gchar * base,
     gsize at, gsize len, guint width)
@@ -67,6 +146,8 @@ add_pattern (GPtrArray * out, const gchar * dir, const gchar * base,
   GString *s = g_string_new (NULL);
   gchar *name;
 
+  /* (first: where the name holds times, only this finds every file) */
+  add_timed_pattern (out, dir, base, at, len, width);
   append_escaped (s, base, at);
   if (width > 1)
     g_string_append_printf (s, "%%0%ud", width);
