@@ -114,7 +114,7 @@ make_initramfs() {
   local img=$kernels/$release/initramfs-$version.cpio.gz work
   [ -f "$img" ] && [ "$img" -nt "$0" ] && { initramfs=$img; return; }
   work=$(mktemp -d)
-  mkdir -p "$work"/{bin,proc,sys,dev,host,job,lib/modules}
+  mkdir -p "$work"/{bin,proc,sys,dev,host,hostro,job,lib/modules}
   cp /bin/busybox "$work/bin/busybox"
   module_order > "$work/modules.order"
   # (uncompressed: busybox's insmod reads plain .ko)
@@ -142,7 +142,14 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 job /job
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
+# (the guest's /tmp is its own: the host's directories under /tmp the job
+# needs - a clone in /tmp, its build - are bound back from the share)
+mkdir -p /hostro/tmp
+mount -o bind /host/tmp /hostro/tmp
 mount -t tmpfs -o size=75% tmp /host/tmp
+while read -r d; do
+  mkdir -p "/host$d" && mount -o bind "/hostro$d" "/host$d"
+done < /job/binds
 mount -t tmpfs run /host/run
 mount -o bind /job /host/mnt
 chroot /host /bin/sh /mnt/job.sh > /job/console.log 2>&1
@@ -168,6 +175,12 @@ for i in $(seq 0 $((disks - 1))); do
   truncate -s "${disk_mb}M" "$job/disk$i.img"
   drives+=(-drive "file=$job/disk$i.img,if=virtio,format=raw,cache=none,aio=threads")
 done
+# host directories under /tmp the guest must see (its /tmp is a tmpfs)
+for d in "$cwd" "$@"; do
+  case $d in
+    /tmp/*) [ -d "$d" ] && readlink -f "$d" ;;
+  esac
+done | sort -u > "$job/binds"
 {
   echo "#!/bin/sh"
   echo "export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
