@@ -138,21 +138,26 @@ let_in (RtrHttpGate * gate, GSocketConnection * connection,
   /* a reply not read, a body not sent: any wait longer fails */
   g_socket_set_timeout (g_socket_connection_get_socket (connection),
       gate->idle_seconds);
+  old = g_hash_table_lookup (gate->open, door->key);
+  if (old)                      /* its port taken again before it was let go */
+    g_object_weak_unref (G_OBJECT (old->connection), connection_gone, old);
+  /* in the table before the server has it: a request already waiting on
+   * the socket is read and handled inside soup_server_accept_iostream(),
+   * and its handlers look the connection up here (rtr_http_gate_socket_of:
+   * found missing in one request of twenty, a refusal then closed with
+   * the body unread) */
+  g_hash_table_replace (gate->open, door->key, door);
+  g_object_weak_ref (G_OBJECT (connection), connection_gone, door);
+  await_request (door, TRUE);
   if (!soup_server_accept_iostream (gate->server, G_IO_STREAM (connection),
           local, remote, &error)) {
     g_printerr ("rtframe-record: http: a connection not taken: %s\n",
         error->message);
     g_clear_error (&error);
+    g_object_weak_unref (G_OBJECT (connection), connection_gone, door);
+    g_hash_table_remove (gate->open, door->key);
     g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
-    door_free (door);
-    return;
   }
-  old = g_hash_table_lookup (gate->open, door->key);
-  if (old)                      /* its port taken again before it was let go */
-    g_object_weak_unref (G_OBJECT (old->connection), connection_gone, old);
-  g_hash_table_replace (gate->open, door->key, door);
-  g_object_weak_ref (G_OBJECT (connection), connection_gone, door);
-  await_request (door, TRUE);
 }
 
 static gboolean
@@ -213,6 +218,20 @@ guint
 rtr_http_gate_connections (const RtrHttpGate * gate)
 {
   return g_hash_table_size (gate->open);
+}
+
+GSocket *
+rtr_http_gate_socket_of (const RtrHttpGate * gate, GSocketAddress * remote)
+{
+  gchar *key;
+  RtrHttpDoor *door;
+
+  if (remote == NULL || !G_IS_INET_SOCKET_ADDRESS (remote))
+    return NULL;
+  key = address_key (remote);
+  door = g_hash_table_lookup (gate->open, key);
+  g_free (key);
+  return door ? g_socket_connection_get_socket (door->connection) : NULL;
 }
 
 void

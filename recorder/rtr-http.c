@@ -2,6 +2,7 @@
 #include "rtr-http.h"
 #include "rtr-config.h"
 #include "rtr-http-gate.h"
+#include "rtr-http-linger.h"
 
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -11,6 +12,7 @@ struct _RtrHttp
 {
   SoupServer *server;
   RtrHttpGate *gate;            /* listens; idle and surplus connections */
+  RtrHttpLingers *lingers;      /* refused connections, drained, then closed */
   gchar *token;                 /* NULL: none asked */
   const RtrControl *control;
   gpointer data;
@@ -306,15 +308,19 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
  * server and closed: libsoup 3.2 reads a refused request's whole body
  * anyway (into memory) unless the client sent "Expect: 100-continue" -
  * the second adversarial read of issue 25: a 1 GB body without the token
- * took the recorder to 1.7 GB and frames missed their deadlines. */
+ * took the recorder to 1.7 GB and frames missed their deadlines.  The
+ * connection is then drained and closed as rtr-http-linger.h says, so
+ * the refusal reaches a client still sending. */
 static void
-refuse_unread (SoupServerMessage * msg, guint status, const gchar * why)
+refuse_unread (RtrHttp * h, SoupServerMessage * msg, guint status,
+    const gchar * why)
 {
   JsonBuilder *b = json_builder_new ();
   JsonGenerator *gen = json_generator_new ();
   JsonNode *root;
   gchar *body, *text;
   GIOStream *stream;
+  GSocket *socket;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "ok");
@@ -330,15 +336,20 @@ refuse_unread (SoupServerMessage * msg, guint status, const gchar * why)
       "Connection: close\r\n\r\n%s", status, soup_status_get_phrase (status),
       strlen (body), status == SOUP_STATUS_UNAUTHORIZED ?
       "WWW-Authenticate: Bearer\r\n" : "", body);
+  /* (soup_server_message_get_socket() is NULL in libsoup 3.2) */
+  socket = rtr_http_gate_socket_of (h->gate,
+      soup_server_message_get_remote_address (msg));
+  if (socket)
+    g_object_ref (socket);
   stream = soup_server_message_steal_connection (msg);
   if (stream) {
     /* (a few hundred bytes into an empty socket buffer: no wait, and the
      * socket's timeout bounds it - rtr-http-gate.c) */
     g_output_stream_write_all (g_io_stream_get_output_stream (stream), text,
         strlen (text), NULL, NULL, NULL);
-    g_io_stream_close (stream, NULL, NULL);
-    g_object_unref (stream);
+    rtr_http_linger (h->lingers, stream, socket);
   }
+  g_clear_object (&socket);
   g_free (text);
   g_free (body);
   json_node_unref (root);
@@ -362,7 +373,7 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
   SoupEncoding encoding = soup_message_headers_get_encoding (in);
 
   if (!authorized (h, msg)) {
-    refuse_unread (msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
+    refuse_unread (h, msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
         "Authorization: Bearer <the token file's token>");
   } else if (encoding != SOUP_ENCODING_NONE
       && (encoding != SOUP_ENCODING_CONTENT_LENGTH
@@ -371,7 +382,7 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
           RTR_HTTP_MAX_BODY)) {
     /* (a length libsoup cannot read, "-1" or past 2^63, is -1 to it, and
      * it then read without end: 1.6 GB in 7 s with the token) */
-    refuse_unread (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
+    refuse_unread (h, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is "
         "larger than any request needs (4096 bytes), or of a length not "
         "said (send Content-Length)");
   }
@@ -397,6 +408,7 @@ rtr_http_start (const gchar * listen, const gchar * token_file,
     g_free (h);
     return NULL;
   }
+  h->lingers = rtr_http_lingers_new ();
   h->server = soup_server_new ("server-header", "rtframe-record", NULL);
   soup_server_add_early_handler (h->server, NULL, early, h, NULL);
   soup_server_add_handler (h->server, NULL, handle, h, NULL);
@@ -422,6 +434,7 @@ rtr_http_free (RtrHttp * h)
     soup_server_disconnect (h->server);
     g_object_unref (h->server);
   }
+  rtr_http_lingers_free (h->lingers);
   if (h->token)
     memset (h->token, 0, strlen (h->token));
   g_free (h->token);
