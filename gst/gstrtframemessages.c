@@ -232,7 +232,7 @@ static const gchar *
 step_name (RtfFailStep step)
 {
   static const gchar *names[] = { "write", "sync", "open", "xflags", "index",
-    "space"
+    "space", "extent size hint"
   };
 
   return names[step];
@@ -270,11 +270,13 @@ gst_rtframe_sink_post_open_error (GstRtFrameSink * self, RtfFailStep step,
             "the filesystem has no realtime section, is not XFS, or the "
             "kernel lacks XFS realtime support.", path),
         ("FS_IOC_FSSETXATTR(FS_XFLAG_REALTIME): %s", dbg));
-  } else if (step == RTF_FAIL_XFLAGS) {
+  } else if (step == RTF_FAIL_XFLAGS || step == RTF_FAIL_HINT) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not set an extent size hint of %" G_GUINT64_FORMAT
             " bytes on file \"%s\": the filesystem is not XFS or the hint "
-            "is no multiple of its block size.", xflags->extent_size, path),
+            "is no multiple of its block size%s.", xflags->extent_size, path,
+            xflags->realtime ? " (on a realtime file: of the realtime "
+            "extent size, xfs_info's \"realtime ... extsz\")" : ""),
         ("FS_IOC_FSSETXATTR(FS_XFLAG_EXTSIZE): %s", dbg));
   } else if (step == RTF_FAIL_INDEX && (err == EEXIST || err == ELOOP)) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
@@ -333,7 +335,8 @@ gst_rtframe_sink_post_failure (GstRtFrameSink * self,
   const gchar *what = step_name (failure->step);
   gint err = failure->err;
 
-  if (failure->step == RTF_FAIL_XFLAGS || failure->step == RTF_FAIL_OPEN
+  if (failure->step == RTF_FAIL_XFLAGS || failure->step == RTF_FAIL_HINT
+      || failure->step == RTF_FAIL_OPEN
       || (failure->step == RTF_FAIL_INDEX && err != ENOSPC)) {
     /* (the writer's settings: no object lock under the callback lock) */
     gst_rtframe_sink_post_open_error (self, failure->step, path, err,

@@ -18,9 +18,11 @@ typedef enum
                                  * a set its name */
   RTF_FAIL_XFLAGS,              /* the file's XFS flags were refused */
   RTF_FAIL_INDEX,               /* the file's index could not be created */
-  RTF_FAIL_SPACE                /* the free-space guard ended the recording
+  RTF_FAIL_SPACE,               /* the free-space guard ended the recording
                                  * before the filesystem was full (err:
                                  * ENOSPC) */
+  RTF_FAIL_HINT                 /* the realtime flag (if asked) was taken,
+                                 * the extent size hint was not */
 } RtfFailStep;
 
 typedef struct

@@ -244,7 +244,8 @@ prepare_regular (RtfFile * file, const RtfXflags * xflags,
   if (file->stream || file->device)
     return;
   if (xflags)
-    file->xflags_errno = rtf_xflags_apply (file->fd, xflags);
+    file->xflags_errno = rtf_xflags_apply (file->fd, xflags,
+        &file->xflags_hint_refused);
   if (mark_id)
     file->mark_errno = rtf_file_mark_set (file->fd, mark_id, mark_number);
 }

@@ -45,6 +45,7 @@ typedef struct
   gsize mem_align;              /* every write's memory address: multiple */
   const gchar *align_source;    /* where block came from (for the log) */
   gint xflags_errno;            /* the XFS flags asked for were refused */
+  gboolean xflags_hint_refused; /* ... the extent size hint, not realtime */
   gint mark_errno;              /* the mark was refused (no xattrs), 0 */
   gboolean unnamed;             /* created unnamed (O_TMPFILE) and linked
                                  * at its name once whole */

@@ -248,7 +248,7 @@ rtf_output_open (const gchar * path, guint64 number,
   if (!regular && (config->xflags.realtime || config->xflags.extent_size))
     o->file.xflags_errno = ENOTTY;      /* XFS file flags: not a device */
   if (o->file.xflags_errno) {
-    *step = RTF_FAIL_XFLAGS;
+    *step = o->file.xflags_hint_refused ? RTF_FAIL_HINT : RTF_FAIL_XFLAGS;
     *err = o->file.xflags_errno;
     goto fail;
   }

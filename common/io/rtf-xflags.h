@@ -16,8 +16,11 @@ typedef struct
  * (XFS takes neither on a file with data), then reads them back.  0, or
  * an errno: EINVAL/EOPNOTSUPP/ENOTTY when the filesystem or kernel refuses
  * (no realtime section, not XFS, a hint that is no multiple of the
- * block); ENOTSUP when the kernel accepted but did not keep them. */
-gint rtf_xflags_apply (gint fd, const RtfXflags * want);
+ * block or, on a realtime file, of the realtime extent); ENOTSUP when the
+ * kernel accepted but did not keep them.  *hint_refused: the realtime
+ * flag (if asked) was taken and the extent size hint was not. */
+gint rtf_xflags_apply (gint fd, const RtfXflags * want,
+    gboolean * hint_refused);
 
 /* What fd has: 0 or an errno. */
 gint rtf_xflags_get (gint fd, RtfXflags * have);

@@ -7,7 +7,9 @@
 # land on the realtime device with the realtime flag, their indexes on
 # the data device, byte-exact against filesink; rtframe-verify,
 # rtframe-recover and rtframesrc read them back; then the realtime device
-# fills up and the recording ends with whole frames only.
+# fills up and the recording ends with whole frames only; then the
+# realtime extent sizes (4 KiB to 4 MiB) under frames no multiple of them,
+# and extent-size-hint on realtime files.
 # Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
 build=$1
 export GST_PLUGIN_PATH_1_0=$build/gst
@@ -74,4 +76,48 @@ fi
   && ok "what the full device holds verifies: $(grep -E '^[0-9]+ files' /tmp/full.out)" \
   || { bad "verify after the device filled"; tail -5 /tmp/full.out; }
 umount /tmp/rt
+
+# ---- the realtime extent size, and extent-size-hint on realtime files ---
+# Each size of realtime extent (the allocation unit of the realtime
+# device) with 8 of the user's frames, which are no multiple of any of
+# them (5.44 MiB): byte-exact, the extents of the file, and the space it
+# keeps after EOS (the tail of a realtime file is freed in whole realtime
+# extents only).  Then, on 1 MiB: a hint of 64 MiB (a multiple) is taken
+# and read back; 1.5 MiB (no multiple of the realtime extent) is refused
+# by the kernel, and the start with it, with a message naming the hint.
+gst-launch-1.0 -q videotestsrc num-buffers=8 pattern=ball ! "$caps" ! \
+  filesink location=/tmp/ref8.raw || bad "filesink reference (8)"
+for ext in 4k 64k 1m 4m; do
+  mkfs.xfs -q -f -r rtdev=/dev/vdb,extsize=$ext /dev/vda \
+    && mount -o rtdev=/dev/vdb /dev/vda /tmp/rt || { bad "mkfs/mount extsize=$ext"; continue; }
+  gst-launch-1.0 -q videotestsrc num-buffers=8 pattern=ball ! "$caps" ! \
+    rtframesink location=/tmp/rt/e.raw realtime=true || bad "extsize=$ext: recording"
+  extents=$(xfs_bmap /tmp/rt/e.raw | grep -vc "^/tmp\|hole")
+  kept=$(( $(stat -c %b /tmp/rt/e.raw) * 512 - $(stat -c %s /tmp/rt/e.raw) ))
+  if cmp -s /tmp/rt/e.raw /tmp/ref8.raw; then
+    ok "realtime extent $ext: byte-exact; $extents extent(s), $kept bytes held past the last frame"
+    echo "table: realtime extent $ext: 8 frames of 5701632 bytes, $extents extent(s), $kept bytes past the end"
+  else
+    bad "realtime extent $ext: the file differs from filesink"
+  fi
+  if [ $ext = 1m ]; then
+    gst-launch-1.0 -q videotestsrc num-buffers=8 pattern=ball ! "$caps" ! \
+      rtframesink location=/tmp/rt/h.raw realtime=true extent-size-hint=67108864 \
+      || bad "extent-size-hint 64 MiB on a realtime file"
+    hint=$(xfs_io -r -c stat /tmp/rt/h.raw | awk '/fsxattr.extsize/ {print $3}')
+    x=$(xfs_io -r -c stat /tmp/rt/h.raw | awk '/fsxattr.xflags/ {print $3}')
+    [ "$hint" = 67108864 ] && [ $((x & 1)) -eq 1 ] && cmp -s /tmp/rt/h.raw /tmp/ref8.raw \
+      && ok "extent-size-hint 64 MiB on a realtime file: taken (extsize $hint, xflags $x), byte-exact, $(xfs_bmap /tmp/rt/h.raw | grep -vc "^/tmp\|hole") extent(s)" \
+      || bad "extent-size-hint 64 MiB on a realtime file: extsize $hint, xflags $x"
+    out=$(gst-launch-1.0 videotestsrc num-buffers=2 ! "$caps" ! \
+      rtframesink location=/tmp/rt/bad.raw realtime=true extent-size-hint=1572864 2>&1)
+    status=$?
+    if [ $status -ne 0 ] && echo "$out" | grep -q "extent size hint" && [ ! -e /tmp/rt/bad.raw ]; then
+      ok "extent-size-hint 1.5 MiB on 1 MiB realtime extents: refused, nothing left: $(echo "$out" | grep -o 'Could not set an extent size hint[^(]*' | head -1)"
+    else
+      bad "extent-size-hint 1.5 MiB on a realtime file: exit $status, $(ls /tmp/rt): $(echo "$out" | grep ERROR | head -2)"
+    fi
+  fi
+  umount /tmp/rt
+done
 exit $fail
