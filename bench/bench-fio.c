@@ -3,12 +3,15 @@
  * One fio job per stream, each writing its own file sequentially with
  * io_uring and O_DIRECT, one frame per write (bs = frame size), the same
  * queue depth as rtframesink's io-depth, the same rate (rate_iops = fps;
- * none when flat-out) and an fdatasync at the end (end_fsync).  fio's
+ * none when flat-out) and an fdatasync at the end (end_fsync), or every N
+ * writes with --fio-fdatasync (its sync latencies read from fio's JSON
+ * report: the latency logs hold the writes only).  fio's
  * per-write latency logs (submission to completion) become the frames'
  * records; its CPU time and peak RSS come from wait4(). */
 #include "bench.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -44,6 +47,52 @@ read_lat_log (const gchar * path, BenchLog * log, guint64 deadline,
   fclose (f);
 }
 
+static gdouble
+percentile_ms (JsonObject * lat, const gchar * which)
+{
+  JsonObject *p = json_object_has_member (lat, "percentile") ?
+      json_object_get_object_member (lat, "percentile") : NULL;
+
+  if (p == NULL || !json_object_has_member (p, which))
+    return 0;
+  return json_object_get_int_member (p, which) / 1e6;
+}
+
+/* fio's JSON report: every job's "sync" section (fdatasyncs and their
+ * latency); the worst job's percentiles, the sum of their counts */
+static void
+read_sync_report (const gchar * path, BenchResult * res)
+{
+  JsonParser *parser = json_parser_new ();
+  JsonArray *jobs;
+  guint i;
+
+  res->sync_p99 = -1;
+  if (!json_parser_load_from_file (parser, path, NULL)
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser))) {
+    g_object_unref (parser);
+    return;
+  }
+  jobs = json_object_get_array_member (json_node_get_object
+      (json_parser_get_root (parser)), "jobs");
+  for (i = 0; jobs && i < json_array_get_length (jobs); i++) {
+    JsonObject *job = json_array_get_object_element (jobs, i), *sync, *lat;
+
+    if (!json_object_has_member (job, "sync"))
+      continue;
+    sync = json_object_get_object_member (job, "sync");
+    if (!json_object_has_member (sync, "lat_ns"))
+      continue;
+    lat = json_object_get_object_member (sync, "lat_ns");
+    res->syncs += json_object_get_int_member (lat, "N");
+    res->sync_p99 = MAX (res->sync_p99, percentile_ms (lat, "99.000000"));
+    res->sync_p999 = MAX (res->sync_p999, percentile_ms (lat, "99.900000"));
+    res->sync_max = MAX (res->sync_max,
+        json_object_get_double_member (lat, "max") / 1e6);
+  }
+  g_object_unref (parser);
+}
+
 void
 bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
 {
@@ -55,6 +104,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
   GPid pid;
   gint status = 0;
   gint64 last_done = 0;
+  gchar *report;
   guint i;
 
   if (cfg->flat_out) {
@@ -84,9 +134,13 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
   if (!cfg->flat_out)
     g_ptr_array_add (argv, g_strdup_printf ("--rate_iops=%u", cfg->fps));
   g_ptr_array_add (argv, g_strdup ("--end_fsync=1"));
+  if (cfg->fio_fdatasync)
+    g_ptr_array_add (argv, g_strdup_printf ("--fdatasync=%u",
+            cfg->fio_fdatasync));
   g_ptr_array_add (argv, g_strdup_printf ("--write_lat_log=%s/fio", dir));
   g_ptr_array_add (argv, g_strdup ("--log_avg_msec=0"));
-  g_ptr_array_add (argv, g_strdup ("--output=/dev/null"));
+  g_ptr_array_add (argv, g_strdup ("--output-format=json"));
+  g_ptr_array_add (argv, g_strdup_printf ("--output=%s/fio.json", dir));
   g_ptr_array_add (argv, NULL);
 
   start = bench_now ();
@@ -109,6 +163,12 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
   res->cpu_process = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
   res->rss_peak_mb = ru.ru_maxrss / 1024.0;
+
+  report = g_strdup_printf ("%s/fio.json", dir);
+  read_sync_report (report, res);
+  if (!cfg->keep)
+    g_unlink (report);
+  g_free (report);
 
   res->logs = g_new0 (BenchLog *, cfg->streams);
   res->n_logs = cfg->streams;

@@ -224,6 +224,13 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
           G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " zero-copy; "
           "device latency p99 %.2f ms max %.2f ms\n", "", r->element_misses,
           r->dropped, r->zero_copy, r->service.p99, r->service.max);
+    if (r->syncs && r->sync_p99 >= 0)
+      printf ("%-28s       durable: %" G_GUINT64_FORMAT " fdatasyncs, "
+          "sync p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n", "", r->syncs,
+          r->sync_p99, r->sync_p999, r->sync_max);
+    else if (r->syncs)
+      printf ("%-28s       durable: %" G_GUINT64_FORMAT " fdatasyncs "
+          "(sync-interval), the longest %.2f ms\n", "", r->syncs, r->sync_max);
     if (r->held)
       printf ("%-28s       event: %" G_GUINT64_FORMAT " held frames, %"
           G_GUINT64_FORMAT " written, the last %.0f ms after the trigger; %"

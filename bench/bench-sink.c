@@ -673,6 +673,10 @@ bench_sink_run_finish (BenchSinkRun * r, BenchResult * res)
       res->element_misses += stat_u64 (s->final_stats, "frames-missed");
       res->dropped += stat_u64 (s->final_stats, "frames-dropped");
       res->zero_copy += stat_u64 (s->final_stats, "frames-zero-copy");
+      res->syncs += stat_u64 (s->final_stats, "syncs");
+      res->sync_max = MAX (res->sync_max,
+          stat_u64 (s->final_stats, "sync-max") / 1e6);
+      res->sync_p99 = -1;
     }
     res->lost_camera += s->lost_camera;
     /* the result owns the log now; s->log stays for the progress sampler,

@@ -50,6 +50,8 @@ typedef struct
   guint queue_buffers;          /* queue ! filesink and rtframesink budget */
   guint64 queue_bytes;
   guint io_depth;               /* fio's iodepth (rtframesink's default) */
+  guint fio_fdatasync;          /* fio: fdatasync every N writes, 0: at the
+                                 * end only (end_fsync) */
   gchar *dir;
   GPtrArray *sinks;             /* BenchSinkSpec */
   guint rounds;
@@ -137,6 +139,11 @@ typedef struct
   gdouble cpu_machine;          /* CPU seconds of all CPUs, busy */
   gdouble rss_peak_mb;
   gdouble dirty_peak_mb;
+  /* durability: fdatasyncs done, and their latency (fio: from its JSON,
+   * the worst job's percentiles; rtframesink: its stats' syncs and
+   * sync-max, no percentiles) */
+  guint64 syncs;
+  gdouble sync_p99, sync_p999, sync_max;        /* ms; p99 < 0: unknown */
   guint64 verified, bad;        /* frames checked in the files, faulty */
   /* --trigger, an event recording: the held frames (backlog) and the
    * live frames offered while it was being written */

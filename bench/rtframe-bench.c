@@ -170,7 +170,7 @@ main (int argc, char **argv)
   gdouble deadline_ms = 50, trigger = 0;
   gboolean no_fio = FALSE, quiet = FALSE, no_verify = FALSE;
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
-  gint camera_buffers = 4, fio_depth = 4;
+  gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0;
   gint64 frames = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
   gint check_stream = 0, status;
@@ -230,6 +230,12 @@ main (int argc, char **argv)
         "fio to run (default: fio on PATH)", "PATH"},
     {"fio-iodepth", 0, 0, G_OPTION_ARG_INT, &fio_depth,
         "fio's iodepth (default 4, rtframesink's io-depth)", "N"},
+    {"fio-fdatasync", 0, 0, G_OPTION_ARG_INT, &fio_fdatasync,
+          "fio: an fdatasync after every N writes of a job (fio's "
+          "--fdatasync), the durable job beside rtframesink's sync-interval "
+          "(at 20 fps, 2 is one every 100 ms, sync-interval's default); "
+          "its sync latencies are printed (default 0: one at the end)",
+        "N"},
     {"no-fio", 0, 0, G_OPTION_ARG_NONE, &no_fio, "Leave fio out", NULL},
     {"check", 0, 0, G_OPTION_ARG_FILENAME, &check,
         "Only check this recording (of --format, --width, --height) and "
@@ -275,7 +281,8 @@ main (int argc, char **argv)
   }
 
   if (streams < 1 || width < 1 || height < 1 || fps < 1 || rounds < 1
-      || camera_buffers < 1 || fio_depth < 1 || cfg.duration <= 0
+      || camera_buffers < 1 || fio_depth < 1 || fio_fdatasync < 0
+      || cfg.duration <= 0
       || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "streams, sizes, fps, rounds, buffers and duration must be > 0, "
@@ -292,6 +299,7 @@ main (int argc, char **argv)
   cfg.rounds = rounds;
   cfg.camera_buffers = camera_buffers;
   cfg.io_depth = fio_depth;
+  cfg.fio_fdatasync = fio_fdatasync;
   cfg.max_frames = frames > 0 ? frames : 0;
   cfg.deadline_ns = (guint64) (deadline_ms * GST_MSECOND);
   cfg.trigger_ns = (guint64) (trigger * GST_SECOND);
