@@ -507,6 +507,22 @@ draw_naming (TortureRng * r, TorturePlan * p)
   p->n_foreign = kept;
 }
 
+/* extent-size-hint (issue 27 changed how it is set: after the realtime
+ * flag, on its own), where every location is an XFS of its own: drawn
+ * last, so the draws before it are those of the seeds before it */
+static void
+draw_xflags (TortureRng * r, TorturePlan * p)
+{
+  static const guint64 hints[] = { 4096, 65536, 1048576, 67108864 };
+  guint i;
+
+  for (i = 0; i < p->n_loc; i++)
+    if (p->loc[i].fs != TORTURE_FS_XFS)
+      return;
+  if (torture_rng_chance (r, 30))
+    p->extent_size_hint = PICK (r, hints);
+}
+
 void
 torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
 {
@@ -523,6 +539,7 @@ torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
   draw_faults (&r, p);
   draw_foreign (&r, p);
   draw_naming (&r, p);
+  draw_xflags (&r, p);
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -654,13 +671,14 @@ torture_plan_keys (const TorturePlan * p)
       "\ndeadline=%" G_GUINT64_FORMAT "\nplacement=%s\nlocation-timeout=%"
       G_GUINT64_FORMAT "\nstop-timeout=%" G_GUINT64_FORMAT
       "\nstats-interval=%" G_GUINT64_FORMAT "\nrecord=%s\npre-record-time=%"
-      G_GUINT64_FORMAT "\n", p->use_locations, p->name, p->start_index,
+      G_GUINT64_FORMAT "\nextent-size-hint=%" G_GUINT64_FORMAT "\n",
+      p->use_locations, p->name, p->start_index,
       p->max_file_size, p->max_file_duration, p->max_files, p->min_free_space,
       p->index, p->checksums, p->sync_interval, p->io_engine, p->io_depth,
       p->direct, p->preallocate, p->leaky, p->max_size_buffers,
       p->max_size_bytes, p->deadline, p->placement, p->location_timeout,
       p->stop_timeout, p->stats_interval, p->record_false ? "false" : "true",
-      p->pre_record_time);
+      p->pre_record_time, p->extent_size_hint);
   for (i = 0; i < p->n_act; i++)
     g_string_append_printf (s, "action%u=%s at=%ums delta=%" G_GUINT64_FORMAT
         "ns\n", i, torture_act_name (p->act[i].kind), p->act[i].at_ms,
@@ -743,6 +761,9 @@ torture_plan_count (const TorturePlan * p, GHashTable * counts)
     count (counts, "index=false");
   if (p->checksums)
     count (counts, "checksums");
+  if (p->extent_size_hint)
+    countf (counts, "extent-size-hint %" G_GUINT64_FORMAT " KiB",
+        p->extent_size_hint / 1024);
   countf (counts, "sync-interval %" G_GUINT64_FORMAT " ms",
       p->sync_interval / 1000000);
   countf (counts, "io-engine %s", p->io_engine);

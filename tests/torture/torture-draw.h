@@ -178,6 +178,8 @@ typedef struct
   guint io_depth;
   const gchar *direct;
   guint64 preallocate;
+  guint64 extent_size_hint;     /* 0: not set; only with every location on
+                                 * an XFS of its own */
   const gchar *leaky;
   guint max_size_buffers;
   guint64 max_size_bytes;

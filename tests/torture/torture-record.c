@@ -260,6 +260,8 @@ set_sink_props (Rec * r)
       "location-timeout", p->location_timeout, "stop-timeout",
       p->stop_timeout, "stats-interval", p->stats_interval, "record",
       !p->record_false, "pre-record-time", p->pre_record_time, NULL);
+  if (p->extent_size_hint)
+    g_object_set (s, "extent-size-hint", p->extent_size_hint, NULL);
   gst_util_set_object_arg (s, "io-engine", p->io_engine);
   gst_util_set_object_arg (s, "direct", p->direct);
   gst_util_set_object_arg (s, "leaky", p->leaky);
