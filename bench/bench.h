@@ -240,6 +240,12 @@ gboolean bench_preflight_parse (BenchPreflight * pf, const gchar * size,
 gint bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
     const BenchPreflight * pf);
 
+/* ---- bench-scale.c: rtframe-bench --scale ---------------------------- */
+/* Streams 1, 2, 4, ... up to max_streams, each sink until it first falls
+ * behind; prints the table (and cfg->csv, cfg->plot); 1 if a recording
+ * was faulty or a file could not be written */
+gint bench_scale_run (const BenchConfig * cfg, guint max_streams);
+
 /* ---- bench-fio.c ---------------------------------------------------- */
 void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
     BenchResult * res);

@@ -170,7 +170,7 @@ main (int argc, char **argv)
   gdouble deadline_ms = 50, trigger = 0;
   gboolean no_fio = FALSE, quiet = FALSE, no_verify = FALSE;
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
-  gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0;
+  gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0, scale = 0;
   gint64 frames = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
   gint check_stream = 0, status;
@@ -237,6 +237,11 @@ main (int argc, char **argv)
           "its sync latencies are printed (default 0: one at the end)",
         "N"},
     {"no-fio", 0, 0, G_OPTION_ARG_NONE, &no_fio, "Leave fio out", NULL},
+    {"scale", 0, 0, G_OPTION_ARG_INT, &scale,
+        "Streams 1, 2, 4, ... up to N at the per-stream rate, each sink "
+          "until it first misses, drops or loses a frame (default sinks: "
+          "rtframesink, queue-filesink, fio); a table, --csv and --plot of "
+          "the counts", "N"},
     {"check", 0, 0, G_OPTION_ARG_FILENAME, &check,
         "Only check this recording (of --format, --width, --height) and "
           "exit", "FILE"},
@@ -281,7 +286,7 @@ main (int argc, char **argv)
   }
 
   if (streams < 1 || width < 1 || height < 1 || fps < 1 || rounds < 1
-      || camera_buffers < 1 || fio_depth < 1 || fio_fdatasync < 0
+      || camera_buffers < 1 || fio_depth < 1 || fio_fdatasync < 0 || scale < 0
       || cfg.duration <= 0
       || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -337,9 +342,11 @@ main (int argc, char **argv)
     static const gchar *defaults[] = { "rtframesink", "queue-filesink",
       "filesink", "fio"
     };
-    /* the preflight records with rtframesink alone */
+    /* the preflight records with rtframesink alone; the scale leaves
+     * filesink out (no queue: the camera waits on every write) */
     for (i = 0; i < (preflight ? 1 : G_N_ELEMENTS (defaults)); i++)
-      if (!g_str_equal (defaults[i], "fio") || cfg.fio)
+      if ((!g_str_equal (defaults[i], "fio") || cfg.fio)
+          && !(scale && g_str_equal (defaults[i], "filesink")))
         g_ptr_array_add (cfg.sinks, parse_sink (defaults[i], NULL));
   } else {
     for (i = 0; sinks[i]; i++) {
@@ -364,7 +371,8 @@ main (int argc, char **argv)
   bench_sink_init ();
   cfg.free_at_start = bench_free_bytes (cfg.dir);
   status = preflight ? bench_preflight_run (&cfg,
-      g_ptr_array_index (cfg.sinks, 0), &pf) : compare (&cfg) ? 1 : 0;
+      g_ptr_array_index (cfg.sinks, 0), &pf) : scale ?
+      bench_scale_run (&cfg, (guint) scale) : compare (&cfg) ? 1 : 0;
   g_ptr_array_unref (cfg.sinks);
   g_strfreev (sinks);
   if (cfg.keep)
