@@ -100,5 +100,28 @@ echo mine > "$work/clean/rtframesink-r1-s0.raw"
 [ "$(cat "$work/clean/rtframesink-r1-s0.raw")" = mine ] \
   || say_fail "the run changed a file of the user's"
 
+# --scale: a row per sink and stream count (1, 2) until it falls behind,
+# the CSV with those rows; the figures are printed, not judged
+out=$("$bench" --dir "$work" --scale 2 --width 64 --height 48 --fps 30 \
+  --duration 1 --quiet --csv "$work/scale.csv" --sink rtframesink \
+  --sink queue-filesink 2>&1); status=$?
+echo "$out" | tail -8
+[ $status -eq 0 ] || say_fail "--scale exited $status"
+grep -q "^streams,sink,mbps,misses,dropped,camera_lost,cpu_s_per_gb,lat_p99_ms,lat_p999_ms,block_p99_ms,kept_up$" \
+  "$work/scale.csv" || say_fail "--scale: no CSV header"
+for s in rtframesink queue-filesink; do
+  grep -q "^1,\"$s\"," "$work/scale.csv" || say_fail "--scale: no row for $s at 1 stream"
+done
+grep -q "^streams kept up" <<<"$out" || say_fail "--scale: no summary line"
+# --fio-fdatasync: fio's syncs counted and their latency printed
+if command -v fio >/dev/null; then
+  out=$("$bench" --dir "$work" --streams 1 --width 320 --height 240 --fps 30 \
+    --duration 1 --quiet --sink fio --sink rtframesink --fio-fdatasync 2 2>&1)
+  grep -qE "durable: [1-9][0-9]* fdatasyncs, sync p99 [0-9.]+ ms" <<<"$out" \
+    || say_fail "--fio-fdatasync: no sync latency for fio: $out"
+  grep -qE "durable: [0-9]+ fdatasyncs \(sync-interval\)" <<<"$out" \
+    || say_fail "--fio-fdatasync: rtframesink's syncs not said"
+fi
+
 [ $fail -eq 0 ] && echo "bench smoke run: ok"
 exit $fail
