@@ -40,6 +40,13 @@
 #              machine's disk as it is (12 GB), throttled to 200 MB/s (blkio,
 #              4 GB), and with a cache cliff played by a throttle to
 #              300 MB/s from 3 s into the flat-out phase (12 GB)
+#   scale-ram  how many of the user's streams fit: 1, 2, 4, 8 (RTFRAME_SCALE_MAX)
+#   scale-disk streams at 20 fps, each sink (rtframesink, queue ! filesink,
+#              fio) until it first misses (rtframe-bench --scale), on
+#              RAM-backed XFS and on XFS on the machine's disk
+#   durable    durability priced against fio: rtframesink's default
+#              sync-interval (100 ms) against fio --fdatasync=2 (one per
+#              100 ms a job), 2 interleaved rounds on the machine's disk
 #   event      an event recording: the user's three streams into sinks with
 #              record=false and 2 s of pre-record, started 6 s in (--trigger)
 #              beside rtframesink recording everything and queue ! filesink,
@@ -324,6 +331,34 @@ for s in "${scenarios[@]}"; do
     rounds=$(( (total + 19) / 20 ))
     run soak "RAM (tmpfs)" --sink rtframesink --duration 20
     soak_summary "$out/soak.txt" | tee -a "$out/soak.txt"
+    fresh
+    continue
+  fi
+  if [ "$s" = scale-ram ] || [ "$s" = scale-disk ]; then
+    # How many of the user's streams fit (issue 28): 1, 2, 4, 8 streams
+    # of P010 2048x928 at 20 fps, each sink until it first falls behind
+    d=${duration:-10}
+    if [ "$s" = scale-ram ]; then
+      setup_ram $(( free_gib * 3 / 4 )); over="RAM (tmpfs)"
+    else
+      setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
+      over=$(findmnt -no SOURCE -T /var/tmp)
+    fi
+    run "$s" "$over" --duration "$d" --scale "${RTFRAME_SCALE_MAX:-8}"
+    fresh
+    continue
+  fi
+  if [ "$s" = durable ]; then
+    # Durability priced against fio (issue 28): rtframesink with its
+    # default sync-interval (100 ms) against fio with an fdatasync every 2
+    # writes (at 20 fps, one every 100 ms a job), interleaved rounds, on
+    # the machine's disk
+    d=${duration:-20}
+    setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
+    rounds=${RTFRAME_DURABLE_ROUNDS:-2}
+    run durable "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" \
+      --sink rtframesink --sink fio --fio-fdatasync 2
+    rounds=1
     fresh
     continue
   fi
