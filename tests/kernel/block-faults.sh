@@ -225,7 +225,7 @@ lw, ld = int(sys.argv[1]), int(sys.argv[2])
 print("  verify: %d frames, %d missing, %d checksums compared, faults %s; "
       "the failed location: %d written there, %d durable"
       % (d["frames"], d["frames-missing"], d["checksums-compared"],
-         [f.get("kind", f) for f in d["faults"]], lw, ld))
+         d["faults"], lw, ld))
 ok = (d["frames"] + d["frames-missing"] == 100
       and d["frames-missing"] <= lw - ld
       and d["checksums-compared"] == d["frames"])

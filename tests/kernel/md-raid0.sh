@@ -22,7 +22,8 @@ ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 frames=10
-patterns="ball snow smpte"
+# (no "snow": noise made pixel by pixel is slow on an emulated CPU)
+patterns="ball checkers-8 smpte"
 
 refs() {
   for p in $patterns; do
@@ -46,7 +47,7 @@ gst-launch-1.0 -q videotestsrc num-buffers=$frames pattern=ball ! "$caps" ! \
   && ok "one stream on md RAID0 byte-exact" || bad "one stream on md RAID0"
 gst-launch-1.0 -q \
   videotestsrc num-buffers=$frames pattern=ball ! "$caps" ! rtframesink location=/tmp/md/cam-ball.raw \
-  videotestsrc num-buffers=$frames pattern=snow ! "$caps" ! rtframesink location=/tmp/md/cam-snow.raw \
+  videotestsrc num-buffers=$frames pattern=checkers-8 ! "$caps" ! rtframesink location=/tmp/md/cam-checkers-8.raw \
   videotestsrc num-buffers=$frames pattern=smpte ! "$caps" ! rtframesink location=/tmp/md/cam-smpte.raw \
   || bad "three streams on md RAID0"
 same=0

@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel-disk-mb: 256
+# kernel-disk-mb: 400
 # In a guest of tools/test-kernel.sh (Debian's kernel, CONFIG_XFS_RT=y),
 # /dev/vda the data device and /dev/vdb the realtime device: rtframesink
 # realtime=true records a rotated set of the user's frames (P010 2048x928,
