@@ -141,11 +141,10 @@ let_in (RtrHttpGate * gate, GSocketConnection * connection,
   old = g_hash_table_lookup (gate->open, door->key);
   if (old)                      /* its port taken again before it was let go */
     g_object_weak_unref (G_OBJECT (old->connection), connection_gone, old);
-  /* in the table before the server has it: a request already waiting on
-   * the socket is read and handled inside soup_server_accept_iostream(),
-   * and its handlers look the connection up here (rtr_http_gate_socket_of:
-   * found missing in one request of twenty, a refusal then closed with
-   * the body unread) */
+  /* in the table, with its deadline, before the server has it: a request
+   * already waiting on the socket is read and handled inside
+   * soup_server_accept_iostream() (found in one request of twenty), and
+   * its handlers' request-read/finished signals find its door */
   g_hash_table_replace (gate->open, door->key, door);
   g_object_weak_ref (G_OBJECT (connection), connection_gone, door);
   await_request (door, TRUE);
@@ -218,20 +217,6 @@ guint
 rtr_http_gate_connections (const RtrHttpGate * gate)
 {
   return g_hash_table_size (gate->open);
-}
-
-GSocket *
-rtr_http_gate_socket_of (const RtrHttpGate * gate, GSocketAddress * remote)
-{
-  gchar *key;
-  RtrHttpDoor *door;
-
-  if (remote == NULL || !G_IS_INET_SOCKET_ADDRESS (remote))
-    return NULL;
-  key = address_key (remote);
-  door = g_hash_table_lookup (gate->open, key);
-  g_free (key);
-  return door ? g_socket_connection_get_socket (door->connection) : NULL;
 }
 
 void

@@ -33,11 +33,6 @@ RtrHttpGate *rtr_http_gate_open (SoupServer * server,
 /* Connections open now (for tests and /status) */
 guint rtr_http_gate_connections (const RtrHttpGate * gate);
 
-/* The socket of the connection from remote, or NULL (not held: valid
- * while the connection is) */
-GSocket *rtr_http_gate_socket_of (const RtrHttpGate * gate,
-    GSocketAddress * remote);
-
 /* Stops listening; connections the server holds close with it */
 void rtr_http_gate_close (RtrHttpGate * gate);
 

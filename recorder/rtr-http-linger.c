@@ -88,13 +88,40 @@ rtr_http_lingers_new (void)
   return lingers;
 }
 
+/* The socket under a stolen stream: libsoup 3.2's SoupIOStream holds the
+ * GSocketConnection as "base-iostream" (soup_server_message_get_socket()
+ * is NULL there).  Not looked up by the client's address and port: a
+ * client that reset a connection and came back from the same port had
+ * its new connection shut and drained for the old one's refusal (the
+ * adversarial read of issue 27, 76 of 100 runs). */
+static GSocket *
+socket_of (GIOStream * stream)
+{
+  GIOStream *base = NULL;
+  GSocket *socket = NULL;
+
+  if (G_IS_SOCKET_CONNECTION (stream))
+    return g_object_ref (g_socket_connection_get_socket
+        (G_SOCKET_CONNECTION (stream)));
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (stream),
+          "base-iostream"))
+    g_object_get (stream, "base-iostream", &base, NULL);
+  if (base && G_IS_SOCKET_CONNECTION (base))
+    socket = g_object_ref (g_socket_connection_get_socket
+        (G_SOCKET_CONNECTION (base)));
+  g_clear_object (&base);
+  return socket;
+}
+
 void
-rtr_http_linger (RtrHttpLingers * lingers, GIOStream * stream, GSocket * socket)
+rtr_http_linger (RtrHttpLingers * lingers, GIOStream * stream)
 {
   RtrLinger *l;
+  GSocket *socket = socket_of (stream);
 
   /* the refusal, then the end: the client reads both before any reset */
   if (socket == NULL || !g_socket_shutdown (socket, FALSE, TRUE, NULL)) {
+    g_clear_object (&socket);
     g_io_stream_close (stream, NULL, NULL);
     g_object_unref (stream);
     return;
@@ -110,6 +137,7 @@ rtr_http_linger (RtrHttpLingers * lingers, GIOStream * stream, GSocket * socket)
   g_source_set_callback (l->timer, time_is_up, l, NULL);
   g_source_attach (l->timer, NULL);
   g_hash_table_add (lingers->open, l);
+  g_object_unref (socket);      /* (the source holds it) */
 }
 
 guint

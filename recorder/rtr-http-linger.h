@@ -24,13 +24,11 @@ typedef struct _RtrHttpLingers RtrHttpLingers;
 
 RtrHttpLingers *rtr_http_lingers_new (void);
 
-/* Shuts the sending side of socket, stream's socket, and drains it until
- * stream may close; takes stream's reference.  (libsoup 3's stolen stream
- * is its own wrapper, not the GSocketConnection: the socket comes from
- * the gate, rtr-http-gate.h, before the steal.)  Without a socket
- * the stream is closed now. */
-void rtr_http_linger (RtrHttpLingers * lingers, GIOStream * stream,
-    GSocket * socket);
+/* Shuts the sending side of stream's socket and drains it until stream
+ * may close; takes stream's reference.  (libsoup 3's stolen stream is its
+ * own wrapper; the GSocketConnection is its "base-iostream".)  A stream
+ * whose socket cannot be found is closed now. */
+void rtr_http_linger (RtrHttpLingers * lingers, GIOStream * stream);
 
 /* Connections lingering now (for tests) */
 guint rtr_http_lingers_count (const RtrHttpLingers * lingers);

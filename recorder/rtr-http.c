@@ -320,7 +320,6 @@ refuse_unread (RtrHttp * h, SoupServerMessage * msg, guint status,
   JsonNode *root;
   gchar *body, *text;
   GIOStream *stream;
-  GSocket *socket;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "ok");
@@ -336,20 +335,14 @@ refuse_unread (RtrHttp * h, SoupServerMessage * msg, guint status,
       "Connection: close\r\n\r\n%s", status, soup_status_get_phrase (status),
       strlen (body), status == SOUP_STATUS_UNAUTHORIZED ?
       "WWW-Authenticate: Bearer\r\n" : "", body);
-  /* (soup_server_message_get_socket() is NULL in libsoup 3.2) */
-  socket = rtr_http_gate_socket_of (h->gate,
-      soup_server_message_get_remote_address (msg));
-  if (socket)
-    g_object_ref (socket);
   stream = soup_server_message_steal_connection (msg);
   if (stream) {
     /* (a few hundred bytes into an empty socket buffer: no wait, and the
      * socket's timeout bounds it - rtr-http-gate.c) */
     g_output_stream_write_all (g_io_stream_get_output_stream (stream), text,
         strlen (text), NULL, NULL, NULL);
-    rtr_http_linger (h->lingers, stream, socket);
+    rtr_http_linger (h->lingers, stream);
   }
-  g_clear_object (&socket);
   g_free (text);
   g_free (body);
   json_node_unref (root);
