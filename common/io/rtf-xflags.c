@@ -39,21 +39,29 @@ set_flag (gint fd, guint32 flag, guint32 extent_size)
 gint
 rtf_xflags_apply (gint fd, const RtfXflags * want, gboolean * hint_refused)
 {
+  struct fsxattr before;
   RtfXflags have;
   gint err;
 
   *hint_refused = FALSE;
   if (!want->realtime && want->extent_size == 0)
     return 0;
+  if (ioctl (fd, FS_IOC_FSGETXATTR, &before) < 0)
+    return errno;
   if (want->realtime && (err = set_flag (fd, FS_XFLAG_REALTIME, 0)) != 0)
     return err;
   if (want->extent_size) {
     *hint_refused = TRUE;
-    if (want->extent_size > G_MAXUINT32)
-      return EINVAL;
-    if ((err = set_flag (fd, FS_XFLAG_EXTSIZE,
-                (guint32) want->extent_size)) != 0)
+    err = want->extent_size > G_MAXUINT32 ? EINVAL :
+        set_flag (fd, FS_XFLAG_EXTSIZE, (guint32) want->extent_size);
+    if (err != 0) {
+      /* the file as it was: a user's file emptied by a replacing open
+       * (RTF_FILE_REPLACE) is left at its name, and not left realtime
+       * (the adversarial read of issue 27); the flag goes on an empty
+       * file as it came */
+      ioctl (fd, FS_IOC_FSSETXATTR, &before);
       return err;
+    }
     *hint_refused = FALSE;
   }
   if ((err = rtf_xflags_get (fd, &have)) != 0)

@@ -117,6 +117,16 @@ for ext in 4k 64k 1m 4m; do
     else
       bad "extent-size-hint 1.5 MiB on a realtime file: exit $status, $(ls /tmp/rt): $(echo "$out" | grep ERROR | head -2)"
     fi
+    # over a file already there (a plain location replaces it, as filesink
+    # does): the refused start leaves it as it came, not realtime
+    echo mine > /tmp/rt/user.raw
+    gst-launch-1.0 -q videotestsrc num-buffers=2 ! "$caps" ! \
+      rtframesink location=/tmp/rt/user.raw realtime=true extent-size-hint=1572864 \
+      > /dev/null 2>&1
+    x=$(xfs_io -r -c stat /tmp/rt/user.raw | awk '/fsxattr.xflags/ {print $3}')
+    [ -f /tmp/rt/user.raw ] && [ $((x & 1)) -eq 0 ] \
+      && ok "the refused hint over a file already there: not left realtime (xflags $x)" \
+      || bad "the refused hint over a file already there: xflags $x"
   fi
   umount /tmp/rt
 done
