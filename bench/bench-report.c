@@ -160,8 +160,8 @@ bench_result_compute (const BenchConfig * cfg, BenchResult * res)
   res->tail = res->seconds - last_offer / 1e9;
 }
 
-static gdouble
-cpu_per_gb (const BenchResult * r, gdouble cpu)
+gdouble
+bench_cpu_per_gb (const BenchResult * r, gdouble cpu)
 {
   return r->bytes ? cpu / (r->bytes / 1e9) : 0;
 }
@@ -217,8 +217,9 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
         r->offered, r->written, r->dropped, r->lost_camera, r->misses,
         r->block.p99, r->block.max, r->latency.p50, r->latency.p99,
         r->latency.p999, r->latency.max, r->mbps,
-        cpu_per_gb (r, r->cpu_process), cpu_per_gb (r, r->cpu_machine),
-        r->rss_peak_mb, r->dirty_peak_mb, r->seconds, r->tail, verified);
+        bench_cpu_per_gb (r, r->cpu_process), bench_cpu_per_gb (r,
+            r->cpu_machine), r->rss_peak_mb, r->dirty_peak_mb, r->seconds,
+        r->tail, verified);
     if (r->spec->kind == BENCH_RTFRAMESINK)
       printf ("%-28s       element: %" G_GUINT64_FORMAT " missed, %"
           G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " zero-copy; "
@@ -261,12 +262,12 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
       printf (" throughput %.2f x fio;", r->mbps / fio->mbps);
     if (qf && qf->mbps > 0)
       printf (" throughput %.2f x queue-filesink;", r->mbps / qf->mbps);
-    if (qf && cpu_per_gb (qf, qf->cpu_process) > 0)
+    if (qf && bench_cpu_per_gb (qf, qf->cpu_process) > 0)
       printf (" CPU/GB %.2f x queue-filesink (process), %.2f x (all CPUs);",
-          cpu_per_gb (r, r->cpu_process) / cpu_per_gb (qf, qf->cpu_process),
-          cpu_per_gb (qf, qf->cpu_machine) > 0 ?
-          cpu_per_gb (r, r->cpu_machine) / cpu_per_gb (qf,
-              qf->cpu_machine) : 0);
+          bench_cpu_per_gb (r, r->cpu_process) / bench_cpu_per_gb (qf,
+              qf->cpu_process), bench_cpu_per_gb (qf,
+              qf->cpu_machine) > 0 ? bench_cpu_per_gb (r,
+              r->cpu_machine) / bench_cpu_per_gb (qf, qf->cpu_machine) : 0);
     if (fio)
       printf (" misses %" G_GUINT64_FORMAT " vs fio's %" G_GUINT64_FORMAT
           " writes over the deadline", r->misses, fio->misses);

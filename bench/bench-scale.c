@@ -35,7 +35,7 @@ row_from (ScaleRow * row, guint streams, const BenchResult * r)
   row->streams = streams;
   row->spec = r->spec;
   row->mbps = r->mbps;
-  row->cpu_gb = r->bytes ? r->cpu_process / (r->bytes / 1e9) : 0;
+  row->cpu_gb = bench_cpu_per_gb (r, r->cpu_process);
   row->p99 = r->latency.p99;
   row->p999 = r->latency.p999;
   row->block99 = r->block.p99;

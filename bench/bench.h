@@ -253,6 +253,8 @@ void bench_fio_run (const BenchConfig * cfg, const gchar * dir,
 /* ---- bench-report.c ------------------------------------------------- */
 void bench_dist_from (BenchDist * d, gdouble * ms, guint64 n);
 void bench_result_compute (const BenchConfig * cfg, BenchResult * res);
+/* CPU seconds (cpu) per GB the result wrote; 0 when it wrote nothing */
+gdouble bench_cpu_per_gb (const BenchResult * r, gdouble cpu);
 void bench_report_table (const BenchConfig * cfg, GPtrArray * results);
 gboolean bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
     const gchar * path);
