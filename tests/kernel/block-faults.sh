@@ -25,12 +25,7 @@
 # Frames of 512x256 P010 (384 KiB) at 20 Hz, live, frame-messages=true:
 # every frame reported written is a line of the gst-launch -m output.
 # Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
-build=$1
-export GST_PLUGIN_PATH_1_0=$build/gst
-tools=$build/tools
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib/suite.sh"
 caps="video/x-raw,format=P010_10LE,width=512,height=256,framerate=20/1"
 frame=393216
 py=/usr/bin/python3
@@ -89,9 +84,14 @@ prefix_exact() { head -c $(($2 * frame)) /tmp/ref.raw | cmp -s - "$1"; }
 # ---- 1. data writes fail, the filesystem stays healthy --------------------
 dm_create data /dev/vda
 dm_create rt /dev/vdb
-mkfs.xfs -q -f -r rtdev=/dev/mapper/rt,extsize=1m /dev/mapper/data \
-  && mkdir -p /tmp/f && mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f \
-  || { bad "mkfs/mount realtime XFS over dm"; exit 1; }
+# a realtime XFS on the two maps (data: metadata and log; rt: file data),
+# made new, or mounted again (caches gone, a log replayed)
+rt_make() {
+  mkfs.xfs -q -f -r rtdev=/dev/mapper/rt,extsize=1m /dev/mapper/data \
+    && mkdir -p /tmp/f && rt_mount
+}
+rt_mount() { mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f; }
+rt_make || { bad "mkfs/mount realtime XFS over dm"; exit 1; }
 record eio 200 location=/tmp/f/eio.raw realtime=true
 until_written eio 20
 fault rt /dev/vdb error_writes
@@ -103,7 +103,7 @@ if [ $rc -ne 0 ] && grep -q "Error while writing to file .*Input/output error" /
 else
   bad "data writes fail: exit $rc, no I/O error posted"; tail -5 /tmp/eio.out
 fi
-umount /tmp/f && mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f
+umount /tmp/f && rt_mount
 size=$(stat -c %s /tmp/f/eio.raw)
 r=$(verified_frames /tmp/f/eio.raw)
 if [ "$size" -eq $((w * frame)) ] && [ "$r" -eq "$w" ] && prefix_exact /tmp/f/eio.raw "$w"; then
@@ -114,8 +114,7 @@ fi
 umount /tmp/f
 
 # ---- 3. fdatasync fails, the data writes succeed -------------------------
-mkfs.xfs -q -f -r rtdev=/dev/mapper/rt,extsize=1m /dev/mapper/data \
-  && mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f || bad "mkfs/mount (3)"
+rt_make || bad "mkfs/mount (3)"
 record sync 200 location=/tmp/f/sync.raw realtime=true
 until_written sync 20
 fault data /dev/vda error_writes
@@ -131,8 +130,7 @@ fi
 [ "$d" -lt "$w" ] \
   && ok "fdatasync fails: what it covered is not counted durable ($d durable of $w written)" \
   || bad "fdatasync fails: $d frames counted durable of $w written"
-umount /tmp/f; mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f \
-  || bad "remount after the sync failure"
+umount /tmp/f; rt_mount || bad "remount after the sync failure"
 "$tools/rtframe-recover" /tmp/f/sync.raw > /tmp/recover.out 2>&1
 r=$(verified_frames /tmp/f/sync.raw)
 if [ "$r" -ge "$d" ] && [ "$r" -le "$w" ] && prefix_exact /tmp/f/sync.raw "$r"; then
@@ -143,15 +141,14 @@ fi
 umount /tmp/f
 
 # ---- 5. writes dropped: the disk says yes and keeps nothing --------------
-mkfs.xfs -q -f -r rtdev=/dev/mapper/rt,extsize=1m /dev/mapper/data \
-  && mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f || bad "mkfs/mount (5)"
+rt_make || bad "mkfs/mount (5)"
 record drop 60 location=/tmp/f/drop.raw realtime=true
 until_written drop 15
 fault rt /dev/vdb drop_writes
 sleep 1
 heal rt /dev/vdb
 wait $pid; rc=$?
-umount /tmp/f && mount -o rtdev=/dev/mapper/rt /dev/mapper/data /tmp/f
+umount /tmp/f && rt_mount
 out=$("$tools/rtframe-verify" /tmp/f/drop.raw 2>&1); vrc=$?
 corrupt=$(echo "$out" | grep -c "^FAULT .* is corrupt: CRC32C")
 if [ $rc -eq 0 ] && [ $vrc -eq 1 ] && [ "$corrupt" -ge 1 ]; then

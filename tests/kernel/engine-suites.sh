@@ -20,11 +20,7 @@
 # meaningless on an emulated CPU; sink-output (30 s here) would take
 # minutes in TCG.
 # Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
-build=$1
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
-export GST_PLUGIN_PATH_1_0=$build/gst
+. "$(dirname "$0")/lib/suite.sh"
 # the tests' files on XFS on the first disk: the guest's /tmp is tmpfs,
 # which before Linux 6.6 keeps no user.* extended attributes (the marks
 # of a recording's files: every test that checks a mark failed there)

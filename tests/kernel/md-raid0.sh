@@ -14,12 +14,7 @@
 # Disks of 4 GB or more (tools/test-kernel.sh --disk-mb 4096; mkfs.xfs
 # ignores md's stripe on a smaller volume).
 # Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
-build=$1
-export GST_PLUGIN_PATH_1_0=$build/gst
-tools=$build/tools
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib/suite.sh"
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 frames=10
 # (no "snow": noise made pixel by pixel is slow on an emulated CPU)

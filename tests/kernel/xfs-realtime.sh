@@ -11,12 +11,7 @@
 # realtime extent sizes (4 KiB to 4 MiB) under frames no multiple of them,
 # and extent-size-hint on realtime files.
 # Args: <build dir>.  Prints "ok: ..." / "FAIL: ..."; exit 1 on a failure.
-build=$1
-export GST_PLUGIN_PATH_1_0=$build/gst
-tools=$build/tools
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib/suite.sh"
 caps="video/x-raw,format=P010_10LE,width=2048,height=928,framerate=20/1"
 frame=5701632
 
