@@ -93,6 +93,21 @@ read_sync_report (const gchar * path, BenchResult * res)
   g_object_unref (parser);
 }
 
+/* Each job wrote its own file, at least as long as its writes: fio's
+ * figures are only fio's equivalent of the streams if so (see the job
+ * name below) */
+static void
+own_file_check (const gchar * path, guint64 written, BenchResult * res)
+{
+  GStatBuf st;
+
+  if (res->error != NULL)
+    return;
+  if (g_stat (path, &st) != 0 || (guint64) st.st_size < written)
+    res->error = g_strdup_printf ("fio did not write its job's own file %s "
+        "(%" G_GUINT64_FORMAT " bytes expected)", path, written);
+}
+
 void
 bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
 {
@@ -118,7 +133,13 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
   size = MAX (frames, 1) * cfg->frame_size;
 
   g_ptr_array_add (argv, g_strdup (cfg->fio));
-  g_ptr_array_add (argv, g_strdup ("--name=bench"));
+  /* fio takes a job's name as its file when something not a regular file
+   * has that name in its working directory (init.c,
+   * exists_and_not_regfile): named "bench" and run from the source tree,
+   * whose bench/ is a directory, every job wrote one shared file
+   * "bench", over each other, until 2026-12-05.  So fio runs in the
+   * bench's own directory, under a name that is nowhere else. */
+  g_ptr_array_add (argv, g_strdup ("--name=rtframe-bench-fio"));
   g_ptr_array_add (argv, g_strdup_printf ("--directory=%s", dir));
   g_ptr_array_add (argv, g_strdup ("--filename_format=fio.$jobnum.raw"));
   g_ptr_array_add (argv, g_strdup_printf ("--numjobs=%u", cfg->streams));
@@ -144,7 +165,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
   g_ptr_array_add (argv, NULL);
 
   start = bench_now ();
-  if (!g_spawn_async (NULL, (gchar **) argv->pdata, NULL,
+  if (!g_spawn_async (dir, (gchar **) argv->pdata, NULL,
           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
           &pid, &err)) {
     res->error = g_strdup_printf ("cannot run fio: %s", err->message);
@@ -182,6 +203,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
     if (res->logs[i]->n)
       last_done = MAX (last_done,
           bench_log_frame (res->logs[i], res->logs[i]->n - 1)->done);
+    own_file_check (data, res->logs[i]->n * cfg->frame_size, res);
     if (!cfg->keep) {
       g_unlink (data);
       g_unlink (path);

@@ -122,6 +122,22 @@ if command -v fio >/dev/null; then
   grep -qE "durable: [0-9]+ fdatasyncs \(sync-interval\)" <<<"$out" \
     || say_fail "--fio-fdatasync: rtframesink's syncs not said"
 fi
+# fio writes one file per job even when run from a directory holding a
+# directory named like a job (fio then takes the name as the file: every
+# job wrote one shared file when run from the source tree, whose bench/ is
+# a directory), and the bench says so if it does not
+if command -v fio >/dev/null; then
+  mkdir -p "$work/cwd/bench" "$work/cwd/rtframe-bench-fio" "$work/own"
+  abs=$(realpath "$bench")
+  out=$(cd "$work/cwd" && "$abs" --dir "$work/own" --streams 3 --width 320 \
+    --height 240 --fps 30 --duration 1 --quiet --keep --sink fio 2>&1)
+  grep -qE "^fio +1 +90 +90 " <<<"$out" || say_fail "fio: no row of 90 frames: $out"
+  grep -q "ERROR" <<<"$out" && say_fail "fio: $out"
+  for j in 0 1 2; do
+    n=$(find "$work/own" -name "fio.$j.raw" -size +0 | wc -l)
+    [ "$n" = 1 ] || say_fail "fio: job $j did not write its own file: $(ls -R "$work/own")"
+  done
+fi
 
 [ $fail -eq 0 ] && echo "bench smoke run: ok"
 exit $fail
