@@ -351,6 +351,11 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
     BenchSinkRun *run = bench_sink_run_new (cfg, spec,
         (const gchar * const *) paths, &error);
 
+    /* the CPU counted from here: the pipelines are up and the cameras'
+     * buffers have their pattern (the bench's set-up, not the sink's) */
+    cpu0 = rusage_seconds (RUSAGE_SELF);
+    busy0 = machine_busy_seconds ();
+
     /* the cameras start together, a little after everything is set up */
     sm.t0 = bench_now () + 50 * GST_MSECOND;
     sm.run = run;

@@ -139,6 +139,11 @@ typedef struct
   gdouble cpu_machine;          /* CPU seconds of all CPUs, busy */
   gdouble rss_peak_mb;
   gdouble dirty_peak_mb;
+  /* the bench's camera threads (not fio): CPU seconds making frames
+   * (pool acquire, pattern, stamps) and in all (with the pushes, so the
+   * sink's chain function too); buffers given their pattern mid-run */
+  gdouble producer_make_cpu, producer_cpu;
+  guint64 producer_fills;
   /* durability: fdatasyncs done, and their latency (fio: from its JSON,
    * the worst job's percentiles; rtframesink: its stats' syncs and
    * sync-max, no percentiles) */
@@ -256,6 +261,10 @@ void bench_result_compute (const BenchConfig * cfg, BenchResult * res);
 /* CPU seconds (cpu) per GB the result wrote; 0 when it wrote nothing */
 gdouble bench_cpu_per_gb (const BenchResult * r, gdouble cpu);
 void bench_report_table (const BenchConfig * cfg, GPtrArray * results);
+
+/* ---- bench-rounds.c: do the rounds agree? -------------------------- */
+
+void bench_report_rounds (const BenchConfig * cfg, GPtrArray * results);
 gboolean bench_report_csv (const BenchConfig * cfg, GPtrArray * results,
     const gchar * path);
 gboolean bench_report_plot (const BenchConfig * cfg, GPtrArray * results,

@@ -66,6 +66,7 @@ compare (const BenchConfig * cfg)
     }
   }
   bench_report_table (cfg, results);
+  bench_report_rounds (cfg, results);
   if (cfg->csv) {
     if (!bench_report_csv (cfg, results, cfg->csv)) {
       g_printerr ("rtframe-bench: cannot write %s\n", cfg->csv);
