@@ -277,7 +277,7 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
 
 /* Frames per stream that fit in each stream's share of 80% of the space
  * free at the start, and never more than is free now (a previous run's
- * space not back yet) */
+ * space not back yet): --preflight's rule */
 guint64
 bench_space_frames (const BenchConfig * cfg)
 {
@@ -288,16 +288,26 @@ bench_space_frames (const BenchConfig * cfg)
       cfg->frame_size);
 }
 
-/* Flat out, a sink could fill the filesystem before the duration ends:
- * stop every stream at bench_space_frames() (the same for every sink). */
+/* rtframesink's default preallocate: what each stream may hold reserved
+ * beyond its frames while it records */
+#define BENCH_PREALLOCATE (128 * 1024 * 1024)
+
+/* A sink could fill the filesystem before the duration ends (flat out,
+ * or many streams at their rate with --scale): every stream stops at the
+ * same frame for every sink, bench_space_frames() less what rtframesink
+ * reserves ahead of its writes (32 streams 4 GiB: without it, 32 streams
+ * of 2 MB frames ran into rtframesink's min-free-space guard) - unless
+ * the filesystem is too small for that reserve at all, or in --preflight
+ * (space_ahead FALSE: its phases are sized by bench_space_frames()) */
 static guint64
 space_limit (const BenchConfig * cfg)
 {
-  guint64 frames;
+  /* per stream, as bench_space_frames() */
+  guint64 frames = bench_space_frames (cfg), ahead = BENCH_PREALLOCATE /
+      cfg->frame_size;
 
-  if (!cfg->flat_out)
-    return cfg->max_frames;
-  frames = bench_space_frames (cfg);
+  if (cfg->space_ahead && frames > 2 * ahead)
+    frames -= ahead;
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }
 

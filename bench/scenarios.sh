@@ -44,6 +44,12 @@
 #   scale-disk streams at 20 fps, each sink (rtframesink, queue ! filesink,
 #              fio) until it first misses (rtframe-bench --scale), on
 #              RAM-backed XFS and on XFS on the machine's disk
+#   scale-ram-durable  the same, rtframesink's default sync-interval
+#              (100 ms) against fio with an fdatasync every 2 writes
+#   scale-ram-nosync   the same, rtframesink with sync-interval=0 against
+#              fio with one fdatasync at the end
+#   scale-ram-1080p    1920x1080 GRAY8 frames (2 MB), up to 32 streams
+#   scale-ram-4k       3840x2160 P010 frames (16.6 MB), up to 8 streams
 #   durable    durability priced against fio: rtframesink's default
 #              sync-interval (100 ms) against fio --fdatasync=2 (one per
 #              100 ms a job), 2 interleaved rounds on the machine's disk
@@ -339,17 +345,31 @@ for s in "${scenarios[@]}"; do
     fresh
     continue
   fi
-  if [ "$s" = scale-ram ] || [ "$s" = scale-disk ]; then
-    # How many of the user's streams fit (issue 28): 1, 2, 4, 8 streams
-    # of P010 2048x928 at 20 fps, each sink until it first falls behind
+  if [[ $s == scale-* ]]; then
+    # How many streams fit (issue 28): 1, 2, 4, ... streams, each sink
+    # until it first falls behind.  The user's (P010 2048x928 at 20 fps)
+    # with the default sinks; both durable (rtframesink's sync-interval of
+    # 100 ms, fio's fdatasync every 2 writes) and neither (sync-interval=0,
+    # fio's one fdatasync at the end); other cameras' frames
     d=${duration:-10}
-    if [ "$s" = scale-ram ]; then
+    max=${RTFRAME_SCALE_MAX:-8}
+    case $s in
+      scale-ram|scale-disk) sc=() ;;
+      scale-ram-durable) sc=(--sink rtframesink --sink fio --fio-fdatasync 2) ;;
+      scale-ram-nosync) sc=(--sink rtframesink:sync-interval=0 --sink fio) ;;
+      scale-ram-1080p) sc=(--format GRAY8 --width 1920 --height 1080)
+                       max=${RTFRAME_SCALE_MAX:-32} ;;
+      scale-ram-4k) sc=(--format P010_10LE --width 3840 --height 2160)
+                    d=${duration:-5} ;;  # 8 streams of 332 MB/s fit 5 s
+      *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
+    esac
+    if [[ $s == scale-ram* ]]; then
       setup_ram $(( free_gib * 3 / 4 )); over="RAM (tmpfs)"
     else
       setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
       over=$(findmnt -no SOURCE -T /var/tmp)
     fi
-    run "$s" "$over" --duration "$d" --scale "${RTFRAME_SCALE_MAX:-8}"
+    run "$s" "$over" --duration "$d" --scale "$max" "${sc[@]}"
     fresh
     continue
   fi
