@@ -294,19 +294,22 @@ bench_space_frames (const BenchConfig * cfg)
 
 /* A sink could fill the filesystem before the duration ends (flat out,
  * or many streams at their rate with --scale): every stream stops at the
- * same frame for every sink, bench_space_frames() less what rtframesink
- * reserves ahead of its writes (32 streams 4 GiB: without it, 32 streams
- * of 2 MB frames ran into rtframesink's min-free-space guard) - unless
- * the filesystem is too small for that reserve at all, or in --preflight
- * (space_ahead FALSE: its phases are sized by bench_space_frames()) */
+ * same frame for every sink, bench_space_frames(); with --scale less what
+ * rtframesink reserves ahead of its writes (32 streams 4 GiB: without it,
+ * 32 streams of 2 MB frames ran into rtframesink's min-free-space guard),
+ * unless the filesystem is too small for that reserve at all.  Other live
+ * runs are not limited: a rotation with max-files recycles its space
+ * (scenarios.sh long writes 205 GB on 16 GiB). */
 static guint64
 space_limit (const BenchConfig * cfg)
 {
   /* per stream, as bench_space_frames() */
-  guint64 frames = bench_space_frames (cfg), ahead = BENCH_PREALLOCATE /
-      cfg->frame_size;
+  guint64 frames, ahead = BENCH_PREALLOCATE / cfg->frame_size;
 
-  if (cfg->space_ahead && frames > 2 * ahead)
+  if (!cfg->flat_out && !cfg->scale_space)
+    return cfg->max_frames;
+  frames = bench_space_frames (cfg);
+  if (cfg->scale_space && frames > 2 * ahead)
     frames -= ahead;
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }

@@ -78,32 +78,55 @@ write_csv (GArray * rows, const gchar * path)
   return fclose (f) == 0;
 }
 
-/* p99 latency and MB/s against the stream count, one line per sink */
+/* One sink's rows as a gnuplot datablock $sN: streams, p99, p99.9, MB/s.
+ * (Computed 1/0 for the other sinks' rows, as before, broke every line
+ * into single points.) */
+static void
+datablock (GString * gp, GArray * rows, const BenchSinkSpec * spec, guint n)
+{
+  guint i;
+
+  g_string_append_printf (gp, "$s%u << EOD\n", n);
+  for (i = 0; i < rows->len; i++) {
+    const ScaleRow *r = &g_array_index (rows, ScaleRow, i);
+
+    if (r->spec == spec)
+      g_string_append_printf (gp, "%u %.3f %.3f %.3f\n", r->streams,
+          MAX (r->p99, 0.01), MAX (r->p999, 0.01), r->mbps);
+  }
+  g_string_append (gp, "EOD\n");
+}
+
+/* write latency p99 (log scale, with the deadline) and MB/s against the
+ * stream count, one line per sink */
 static gboolean
-plot (const BenchConfig * cfg, const gchar * csv, const gchar * path)
+plot (const BenchConfig * cfg, GArray * rows, const gchar * path)
 {
   GString *gp = g_string_new (NULL);
   guint i;
 
   bench_plot_begin (gp, path, 2);
+  for (i = 0; i < cfg->sinks->len; i++)
+    datablock (gp, rows, g_ptr_array_index (cfg->sinks, i), i);
   g_string_append_printf (gp, "set logscale x 2\nset xlabel 'streams'\n"
-      "set title 'write latency p99 (ms), deadline %.0f ms'\n"
-      "plot ", cfg->deadline_ns / 1e6);
+      "set logscale y\nset ylabel 'ms'\n"
+      "set title 'write latency p99, deadline %.0f ms (log scale)'\n"
+      "plot %.0f with lines dashtype 2 title 'deadline'",
+      cfg->deadline_ns / 1e6, cfg->deadline_ns / 1e6);
   for (i = 0; i < cfg->sinks->len; i++) {
     const BenchSinkSpec *spec = g_ptr_array_index (cfg->sinks, i);
 
-    g_string_append_printf (gp, "%s'%s' using 1:(strcol(2) eq '%s' ? $8 : "
-        "1/0) with linespoints title '%s'", i ? ", " : "", csv, spec->label,
-        spec->label);
+    g_string_append_printf (gp, ", $s%u using 1:2 with linespoints "
+        "title '%s'", i, spec->label);
   }
-  g_string_append_printf (gp, "\nset title 'MB/s written (%.0f MB/s a "
-      "stream)'\nplot ", cfg->frame_size * (gdouble) cfg->fps / 1e6);
+  g_string_append_printf (gp, "\nunset logscale y\nset ylabel 'MB/s'\n"
+      "set title 'MB/s written (%.0f MB/s a stream)'\nplot ",
+      cfg->frame_size * (gdouble) cfg->fps / 1e6);
   for (i = 0; i < cfg->sinks->len; i++) {
     const BenchSinkSpec *spec = g_ptr_array_index (cfg->sinks, i);
 
-    g_string_append_printf (gp, "%s'%s' using 1:(strcol(2) eq '%s' ? $3 : "
-        "1/0) with linespoints title '%s'", i ? ", " : "", csv, spec->label,
-        spec->label);
+    g_string_append_printf (gp, "%s$s%u using 1:4 with linespoints "
+        "title '%s'", i ? ", " : "", i, spec->label);
   }
   g_string_append (gp, "\n");
   return bench_plot_draw (gp, path);
@@ -133,6 +156,7 @@ bench_scale_run (const BenchConfig * config, guint max_streams)
   gboolean any = TRUE, failed = FALSE;
   guint n, i;
 
+  cfg.scale_space = TRUE;
   for (i = 0; i < config->sinks->len; i++)
     going[i] = TRUE;
   printf ("# scale: %s %ux%u (%" G_GSIZE_FORMAT " bytes) at %u fps a stream "
@@ -177,8 +201,8 @@ bench_scale_run (const BenchConfig * config, guint max_streams)
     else
       failed = TRUE;
   }
-  if (cfg.plot && cfg.csv) {
-    if (plot (&cfg, cfg.csv, cfg.plot))
+  if (cfg.plot) {
+    if (plot (&cfg, rows, cfg.plot))
       printf ("plot: %s\n", cfg.plot);
     else
       g_printerr ("rtframe-bench: gnuplot could not draw %s (apt-get "

@@ -44,9 +44,11 @@ typedef struct
   guint fps;
   gdouble duration;             /* seconds */
   guint64 max_frames;           /* per stream, 0 = until duration */
-  gboolean space_ahead;         /* bench_run_one's frame limit leaves room
-                                 * for rtframesink's preallocation (not in
-                                 * --preflight, whose rule is 80%) */
+  gboolean scale_space;         /* --scale: live runs stop at what fits
+                                 * too, with room for rtframesink's
+                                 * preallocation (not other live runs: a
+                                 * rotation with max-files recycles its
+                                 * space) */
   gboolean flat_out;            /* push as fast as the sink takes frames */
   guint camera_buffers;         /* frames a blocked camera can hold */
   guint64 deadline_ns;

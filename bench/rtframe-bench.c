@@ -306,7 +306,6 @@ main (int argc, char **argv)
   cfg.camera_buffers = camera_buffers;
   cfg.io_depth = fio_depth;
   cfg.fio_fdatasync = fio_fdatasync;
-  cfg.space_ahead = !preflight;
   cfg.max_frames = frames > 0 ? frames : 0;
   cfg.deadline_ns = (guint64) (deadline_ms * GST_MSECOND);
   cfg.trigger_ns = (guint64) (trigger * GST_SECOND);

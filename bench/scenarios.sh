@@ -12,6 +12,9 @@
 #              with direct I/O on a preallocated file, so no second page cache)
 #   disk-flat  flat-out on the same
 #   disk-3x    3x the frame rate on the same
+#   ram-flat-nosync, disk-flat-nosync  flat out: rtframesink with its
+#              default sync-interval (100 ms) and with sync-interval=0
+#              (fdatasync at EOS only, as fio's end_fsync) beside fio
 #   rotate     the user's workload on RAM-backed XFS: rtframesink writing one
 #              file per stream, against a new file every 40 frames (2 s) and
 #              every second (max-file-size, max-file-duration): what a split
@@ -154,9 +157,16 @@ stop_cliff() {
 # MB/s by 18% from round to round (6 rounds, median 5283 MB/s); with huge
 # ones 9% (median 6623), 2026-12-05.
 setup_ram() {
-  local gib=$1
+  local gib=$1 huge
   ram=$work/ram
   mkdir -p "$ram" "$mnt"
+  # after runs that filled the page cache, memory is in pieces and the
+  # tmpfs gets 4 KiB pages where no 2 MiB ones are free (a fio round of
+  # 1268 MB/s against 7582 two rounds later, while khugepaged merged
+  # them): empty the cache and compact memory first
+  sync
+  echo 3 > /proc/sys/vm/drop_caches
+  echo 1 > /proc/sys/vm/compact_memory 2>/dev/null || true
   mount -t tmpfs -o size=$((gib + 1))g,huge=always rtframe-bench-ram "$ram" \
     || { echo "scenarios.sh: no huge pages for tmpfs here: 4 KiB pages" >&2
          mount -t tmpfs -o size=$((gib + 1))g rtframe-bench-ram "$ram"; }
@@ -166,6 +176,8 @@ setup_ram() {
   mkfs.xfs -q -f "$loop"
   mount "$loop" "$mnt"
   warm
+  huge=$(awk '/^ShmemHugePages:/ { print int($2 / 1024) }' /proc/meminfo)
+  echo "RAM-backed XFS of $gib GiB: ${huge:-0} MiB of the machine's tmpfs in huge pages"
 }
 
 # Write the whole filesystem once and delete it again, so whichever sink
@@ -397,6 +409,8 @@ for s in "${scenarios[@]}"; do
     *-live) rate=342; args=() ;;
     *-3x) rate=1026; args=(--fps 60) ;;
     *-flat) rate=2500; args=(--flat-out) ;;
+    *-flat-nosync) rate=2500; args=(--flat-out --sink rtframesink
+        --sink rtframesink:sync-interval=0 --sink fio) ;;
     *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
   esac
   d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
