@@ -7,7 +7,12 @@
  * another and compares them; bench-run.c runs one sink and measures the
  * machine around it; bench-sink.c drives the GStreamer sinks,
  * bench-fio.c runs fio, bench-frame.c stamps and verifies the frames,
- * bench-report.c turns the per-frame logs into the table, CSV and plot. */
+ * bench-report.c turns the per-frame logs into the table, CSV and plot,
+ * bench-rounds.c says how far the rounds agree; bench-scale.c runs
+ * --scale, bench-preflight.c --preflight (bench-throughput.c its
+ * throughput intervals).  scenarios.sh makes the filesystems of
+ * docs/performance.md; tail-latency.sh and split-latency.awk read the
+ * per-frame CSV. */
 #ifndef __RTF_BENCH_H__
 #define __RTF_BENCH_H__
 
@@ -60,6 +65,7 @@ typedef struct
   gchar *dir;
   GPtrArray *sinks;             /* BenchSinkSpec */
   guint rounds;
+  guint warmup_rounds;          /* run first, not counted */
   gboolean keep;
   gboolean verify;
   gboolean progress;

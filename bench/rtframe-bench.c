@@ -53,6 +53,21 @@ compare (const BenchConfig * cfg)
   gboolean failed = FALSE;
   guint r, i;
 
+  /* warm-up rounds: each sink run and checked as a round, its figures
+   * printed on one line and left out of the table and the spread */
+  for (r = 0; r < cfg->warmup_rounds; r++) {
+    for (i = 0; i < cfg->sinks->len; i++) {
+      BenchResult *res =
+          bench_run_one (cfg, g_ptr_array_index (cfg->sinks, i), 0);
+
+      if (res->error || res->bad)
+        failed = TRUE;
+      printf ("warm-up %u, not counted: %s %.1f MB/s%s%s\n", r + 1,
+          res->spec->label, res->mbps, res->error ? ", ERROR: " : "",
+          res->error ? res->error : "");
+      bench_result_free (res);
+    }
+  }
   for (r = 1; r <= cfg->rounds; r++) {
     for (i = 0; i < cfg->sinks->len; i++) {
       BenchResult *res =
@@ -148,16 +163,16 @@ spec_free (gpointer p)
 /* --preflight's own options, and none that it cannot take */
 static gboolean
 preflight_options (BenchPreflight * pf, const gchar * size,
-    const gchar * take, gchar ** sinks, gint rounds, gboolean flat,
-    GError ** err)
+    const gchar * take, gchar ** sinks, gint rounds, gint warmup,
+    gboolean flat, GError ** err)
 {
   if (!bench_preflight_parse (pf, size, take, err))
     return FALSE;
   if ((sinks && (sinks[1] || !g_str_has_prefix (sinks[0], "rtframesink")))
-      || rounds > 1 || flat) {
+      || rounds > 1 || flat || warmup) {
     g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--preflight records with one rtframesink[:prop=value,...], in one "
-        "round, at the rate and then flat out (no --flat-out, --frames)");
+        "round, no warm-up, at the rate and then flat out (no --flat-out, --frames)");
     return FALSE;
   }
   return TRUE;
@@ -171,6 +186,7 @@ main (int argc, char **argv)
   gdouble deadline_ms = 50, trigger = 0;
   gboolean no_fio = FALSE, quiet = FALSE, no_verify = FALSE;
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
+  gint warmup = 0;
   gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0, scale = 0;
   gint64 frames = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
@@ -208,6 +224,11 @@ main (int argc, char **argv)
           "filesink, fio (repeat; default all four)", "SPEC"},
     {"dir", 'o', 0, G_OPTION_ARG_FILENAME, &cfg.dir,
         "Directory for the recordings (default .)", "DIR"},
+    {"warmup-rounds", 0, 0, G_OPTION_ARG_INT, &warmup,
+        "Rounds run before the counted ones, each sink once a round, "
+          "their MB/s printed and left out (default 0; scenarios.sh's flat "
+          "scenarios: 1, as the first flat-out round on a fresh filesystem "
+          "ran at 0.2-0.6x of the next ones)", "N"},
     {"rounds", 'r', 0, G_OPTION_ARG_INT, &rounds,
         "Run the sinks this many times, interleaved (default 1)", "N"},
     {"keep", 0, 0, G_OPTION_ARG_NONE, &cfg.keep,
@@ -287,6 +308,7 @@ main (int argc, char **argv)
   }
 
   if (streams < 1 || width < 1 || height < 1 || fps < 1 || rounds < 1
+      || warmup < 0
       || camera_buffers < 1 || fio_depth < 1 || fio_fdatasync < 0 || scale < 0
       || cfg.duration <= 0
       || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
@@ -295,7 +317,7 @@ main (int argc, char **argv)
         "--trigger within --duration");
     goto usage;
   }
-  if (preflight && !preflight_options (&pf, size, take, sinks, rounds,
+  if (preflight && !preflight_options (&pf, size, take, sinks, rounds, warmup,
           cfg.flat_out || frames, &err))
     goto usage;
   cfg.streams = streams;
@@ -303,6 +325,7 @@ main (int argc, char **argv)
   cfg.height = height;
   cfg.fps = fps;
   cfg.rounds = rounds;
+  cfg.warmup_rounds = warmup;
   cfg.camera_buffers = camera_buffers;
   cfg.io_depth = fio_depth;
   cfg.fio_fdatasync = fio_fdatasync;

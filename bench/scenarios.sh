@@ -408,8 +408,8 @@ for s in "${scenarios[@]}"; do
   case $s in
     *-live) rate=342; args=() ;;
     *-3x) rate=1026; args=(--fps 60) ;;
-    *-flat) rate=2500; args=(--flat-out) ;;
-    *-flat-nosync) rate=2500; args=(--flat-out --sink rtframesink
+    *-flat) rate=2500; args=(--flat-out --warmup-rounds 1) ;;
+    *-flat-nosync) rate=2500; args=(--flat-out --warmup-rounds 1 --sink rtframesink
         --sink rtframesink:sync-interval=0 --sink fio) ;;
     *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
   esac

@@ -122,6 +122,20 @@ if command -v fio >/dev/null; then
   grep -qE "durable: [0-9]+ fdatasyncs \(sync-interval\)" <<<"$out" \
     || say_fail "--fio-fdatasync: rtframesink's syncs not said"
 fi
+# --warmup-rounds: run, checked and left out; --rounds: each sink's
+# spread; the camera's CPU a frame under each GStreamer sink's row
+out=$("$bench" --dir "$work" --streams 1 --width 320 --height 240 --fps 30 \
+  --duration 1 --quiet --no-fio --sink rtframesink --warmup-rounds 1 \
+  --rounds 2 2>&1)
+grep -qE "^warm-up 1, not counted: rtframesink [0-9.]+ MB/s$" <<<"$out" \
+  || say_fail "--warmup-rounds: no warm-up line: $out"
+[ "$(grep -cE "^rtframesink +[0-9]+ " <<<"$out")" = 2 ] \
+  || say_fail "--warmup-rounds: the warm-up is in the table: $out"
+grep -qE "^  rtframesink +[0-9.]+ +[0-9.]+ +median [0-9.]+ +spread [0-9.]+%" <<<"$out" \
+  || say_fail "--rounds: no spread row: $out"
+grep -qE "camera: [0-9.]+ us CPU a frame to make it .* 0 buffers first filled mid-run" <<<"$out" \
+  || say_fail "no camera CPU line, or buffers filled mid-run: $out"
+
 # fio writes one file per job even when run from a directory holding a
 # directory named like a job (fio then takes the name as the file: every
 # job wrote one shared file when run from the source tree, whose bench/ is
