@@ -225,13 +225,13 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
           G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " zero-copy; "
           "device latency p99 %.2f ms max %.2f ms\n", "", r->element_misses,
           r->dropped, r->zero_copy, r->service.p99, r->service.max);
-    if (r->spec->kind != BENCH_FIO && r->offered)
+    if (r->spec->kind != BENCH_FIO && r->producer_frames)
       printf ("%-28s       camera: %.1f us CPU a frame to make it (%.1f%% "
           "of the process), %.1f us a frame with the push; %"
           G_GUINT64_FORMAT " buffers first filled mid-run\n", "",
-          r->producer_make_cpu * 1e6 / r->offered,
+          r->producer_make_cpu * 1e6 / r->producer_frames,
           r->cpu_process > 0 ? 100 * r->producer_make_cpu / r->cpu_process : 0,
-          r->producer_cpu * 1e6 / r->offered, r->producer_fills);
+          r->producer_cpu * 1e6 / r->producer_frames, r->producer_fills);
     if (r->syncs && r->sync_p99 >= 0)
       printf ("%-28s       durable: %" G_GUINT64_FORMAT " fdatasyncs, "
           "sync p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n", "", r->syncs,

@@ -309,8 +309,11 @@ space_limit (const BenchConfig * cfg)
   if (!cfg->flat_out && !cfg->scale_space)
     return cfg->max_frames;
   frames = bench_space_frames (cfg);
-  if (cfg->scale_space && frames > 2 * ahead)
-    frames -= ahead;
+  if (cfg->scale_space)
+    frames -= frames > 2 * ahead ? ahead : frames / 2;
+  /* 0 would mean no limit: at least one frame a stream, every sink
+   * alike (the run then says what did not fit) */
+  frames = MAX (frames, 1);
   return cfg->max_frames ? MIN (cfg->max_frames, frames) : frames;
 }
 
@@ -364,11 +367,6 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
     BenchSinkRun *run = bench_sink_run_new (cfg, spec,
         (const gchar * const *) paths, &error);
 
-    /* the CPU counted from here: the pipelines are up and the cameras'
-     * buffers have their pattern (the bench's set-up, not the sink's) */
-    cpu0 = rusage_seconds (RUSAGE_SELF);
-    busy0 = machine_busy_seconds ();
-
     /* the cameras start together, a little after everything is set up */
     sm.t0 = bench_now () + 50 * GST_MSECOND;
     sm.run = run;
@@ -379,14 +377,19 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
     } else {
       res->error = error;
     }
-    res->cpu_process = rusage_seconds (RUSAGE_SELF) - cpu0;
+    /* the sink's start counts, as fio's start-up and layout do; the
+     * cameras' pattern in their buffers (the bench's, made before the
+     * clock) does not */
+    res->cpu_process = rusage_seconds (RUSAGE_SELF) - cpu0 -
+        res->producer_prefill_cpu;
     res->rss_peak_mb = proc_kb ("/proc/self/status", "VmHWM:") / 1024.0;
     g_mutex_lock (&sm.lock);
     sm.run = NULL;
     g_mutex_unlock (&sm.lock);
     bench_sink_run_free (run);
   }
-  res->cpu_machine = machine_busy_seconds () - busy0;
+  res->cpu_machine = machine_busy_seconds () - busy0 -
+      res->producer_prefill_cpu;
   g_mutex_lock (&sm.lock);
   sm.stop = TRUE;
   g_cond_signal (&sm.cond);
@@ -437,7 +440,9 @@ bench_own_dir_make (BenchConfig * cfg, GError ** err)
     return FALSE;
   }
   g_free (cfg->dir);
-  cfg->dir = own;
+  /* absolute: fio runs inside it and is given paths in it */
+  cfg->dir = g_canonicalize_filename (own, NULL);
+  g_free (own);
   return TRUE;
 }
 

@@ -91,10 +91,22 @@ datablock (GString * gp, GArray * rows, const BenchSinkSpec * spec, guint n)
     const ScaleRow *r = &g_array_index (rows, ScaleRow, i);
 
     if (r->spec == spec)
-      g_string_append_printf (gp, "%u %.3f %.3f %.3f\n", r->streams,
+      /* commas: bench_plot_begin sets the separator for every input */
+      g_string_append_printf (gp, "%u,%.3f,%.3f,%.3f\n", r->streams,
           MAX (r->p99, 0.01), MAX (r->p999, 0.01), r->mbps);
   }
   g_string_append (gp, "EOD\n");
+}
+
+/* a sink's label as a gnuplot single-quoted string's content */
+static gchar *
+gp_quote (const gchar * label)
+{
+  gchar **parts = g_strsplit (label, "'", -1);
+  gchar *q = g_strjoinv ("''", parts);
+
+  g_strfreev (parts);
+  return q;
 }
 
 /* write latency p99 (log scale, with the deadline) and MB/s against the
@@ -110,23 +122,31 @@ plot (const BenchConfig * cfg, GArray * rows, const gchar * path)
     datablock (gp, rows, g_ptr_array_index (cfg->sinks, i), i);
   g_string_append_printf (gp, "set logscale x 2\nset xlabel 'streams'\n"
       "set logscale y\nset ylabel 'ms'\n"
-      "set title 'write latency p99, deadline %.0f ms (log scale)'\n"
-      "plot %.0f with lines dashtype 2 title 'deadline'",
-      cfg->deadline_ns / 1e6, cfg->deadline_ns / 1e6);
+      "set title 'write latency p99, deadline %g ms (log scale)'\n"
+      "plot ", cfg->deadline_ns / 1e6);
   for (i = 0; i < cfg->sinks->len; i++) {
     const BenchSinkSpec *spec = g_ptr_array_index (cfg->sinks, i);
 
-    g_string_append_printf (gp, ", $s%u using 1:2 with linespoints "
-        "title '%s'", i, spec->label);
+    gchar *q = gp_quote (spec->label);
+
+    g_string_append_printf (gp, "%s$s%u using 1:2 with linespoints "
+        "title '%s' noenhanced", i ? ", " : "", i, q);
+    g_free (q);
   }
+  /* last, so each sink has the same colour in both panels */
+  g_string_append_printf (gp, ", %g with lines dashtype 2 lc 'gray' "
+      "title 'deadline'", cfg->deadline_ns / 1e6);
   g_string_append_printf (gp, "\nunset logscale y\nset ylabel 'MB/s'\n"
       "set title 'MB/s written (%.0f MB/s a stream)'\nplot ",
       cfg->frame_size * (gdouble) cfg->fps / 1e6);
   for (i = 0; i < cfg->sinks->len; i++) {
     const BenchSinkSpec *spec = g_ptr_array_index (cfg->sinks, i);
 
+    gchar *q = gp_quote (spec->label);
+
     g_string_append_printf (gp, "%s$s%u using 1:4 with linespoints "
-        "title '%s'", i ? ", " : "", i, spec->label);
+        "title '%s' noenhanced", i ? ", " : "", i, q);
+    g_free (q);
   }
   g_string_append (gp, "\n");
   return bench_plot_draw (gp, path);

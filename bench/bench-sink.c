@@ -47,6 +47,8 @@ struct _BenchStream
   gint64 make_cpu_ns;           /* this thread's CPU making frames */
   gint64 thread_cpu_ns;         /* ... in all, set as it ends */
   guint64 fills;                /* buffers given their pattern mid-run */
+  guint64 made;                 /* frames made */
+  gint64 prefill_cpu_ns;        /* the pattern before the clock */
   GstFlowReturn flow;
   /* queue ! filesink: the frame filesink is writing (tracer) */
   guint64 cur_frame;
@@ -337,6 +339,16 @@ build_stream (BenchSinkRun * r, BenchStream * s, gchar ** error)
 /* A buffer of the pool gets the stream's pattern once (the stamps are
  * rewritten for every frame); marked so it is not filled again when it
  * comes back. */
+/* CPU time of the calling thread, ns */
+static gint64
+thread_cpu_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
 static gboolean
 fill_buffer (BenchStream * s, GstBuffer * buf, GstMapInfo * map)
 {
@@ -348,9 +360,8 @@ fill_buffer (BenchStream * s, GstBuffer * buf, GstMapInfo * map)
 }
 
 /* The buffers get their pattern before the clock starts, as a camera's
- * buffers exist before its first frame: as many as the sink can hold
- * (queue_buffers, rtframesink's max-size-buffers and the queue's budget)
- * and one being made.  Filled as the pool grows mid-run instead, flat out
+ * buffers exist before its first frame: the camera's, as many as the
+ * sink can hold (negotiate) and one being made.  Filled as the pool grows mid-run instead, flat out
  * spent 12 pattern copies of 5.7 MB a stream, 36 new buffers' first page
  * faults, inside the measurement: the camera took 49% of the process's
  * CPU (342 us a frame), against 70 us a frame at the user's rate. */
@@ -419,7 +430,17 @@ negotiate (BenchStream * s, gchar ** error)
   s->pool = pool;
   s->pattern = g_malloc (cfg->frame_size);
   bench_frame_fill (s->pattern, cfg->frame_size, s->index);
-  prefill_pool (s, MAX (min, cfg->camera_buffers) + cfg->queue_buffers + 1);
+  {
+    /* what the sink can hold: its frame and byte budget (queue !
+     * filesink's queue, rtframesink's max-size-buffers/bytes), or the
+     * one frame filesink writes in render */
+    guint held = r->spec->kind == BENCH_FILESINK ? 1 :
+        MIN (cfg->queue_buffers, MAX (cfg->queue_bytes / cfg->frame_size, 1));
+    gint64 t = thread_cpu_now ();
+
+    prefill_pool (s, MAX (min, cfg->camera_buffers) + held + 1);
+    s->prefill_cpu_ns = thread_cpu_now () - t;
+  }
   return TRUE;
 }
 
@@ -446,16 +467,6 @@ make_frame (BenchStream * s, guint64 k, GstClockTime period)
   GST_BUFFER_DURATION (buf) = period;
   GST_BUFFER_OFFSET (buf) = k;
   return buf;
-}
-
-/* CPU time of the calling thread, ns */
-static gint64
-thread_cpu_now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
 }
 
 static void
@@ -547,6 +558,8 @@ camera_thread (gpointer user_data)
     cpu = thread_cpu_now ();
     buf = make_frame (s, k, period);
     s->make_cpu_ns += thread_cpu_now () - cpu;
+    if (buf)
+      s->made++;
     if (buf == NULL) {
       s->flow = GST_FLOW_ERROR;
       break;
@@ -706,6 +719,8 @@ bench_sink_run_finish (BenchSinkRun * r, BenchResult * res)
     res->producer_make_cpu += s->make_cpu_ns / 1e9;
     res->producer_cpu += s->thread_cpu_ns / 1e9;
     res->producer_fills += s->fills;
+    res->producer_frames += s->made;
+    res->producer_prefill_cpu += s->prefill_cpu_ns / 1e9;
     /* the result owns the log now; s->log stays for the progress sampler,
      * which reads it until the run is freed */
     res->logs[i] = s->log;

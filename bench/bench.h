@@ -154,7 +154,9 @@ typedef struct
    * (pool acquire, pattern, stamps) and in all (with the pushes, so the
    * sink's chain function too); buffers given their pattern mid-run */
   gdouble producer_make_cpu, producer_cpu;
+  gdouble producer_prefill_cpu; /* the pattern, before the clock */
   guint64 producer_fills;
+  guint64 producer_frames;      /* frames the cameras made */
   /* durability: fdatasyncs done, and their latency (fio: from its JSON,
    * the worst job's percentiles; rtframesink: its stats' syncs and
    * sync-max, no percentiles) */

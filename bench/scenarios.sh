@@ -25,6 +25,10 @@
 #   long       the user's workload for 10 minutes (205 GB) on RAM-backed XFS
 #              of 16 GiB: rotated into 200-frame files, max-files=3 per
 #              stream, so old files are deleted behind the recording
+#   tail       where the long run's slow frames come from: its rotation
+#              with the default sync-interval and with sync-interval=0,
+#              2 interleaved rounds of 120 s, each read by
+#              bench/tail-latency.sh (frames over 10 ms, near a split?)
 #   builds     rtframesink of this build against the one in --against DIR (a
 #              build directory of another commit), on RAM-backed XFS, at the
 #              user's rate and flat out, in interleaved rounds (--rounds,
@@ -52,7 +56,9 @@
 #   scale-ram-nosync   the same, rtframesink with sync-interval=0 against
 #              fio with one fdatasync at the end
 #   scale-ram-1080p    1920x1080 GRAY8 frames (2 MB), up to 32 streams
-#   scale-ram-4k       3840x2160 P010 frames (16.6 MB), up to 8 streams
+#   scale-ram-4k       3840x2160 P010 frames (24.9 MB, 498 MB/s a stream),
+#              up to 8 streams, 5 s a count (fewer frames where 80% of the
+#              filesystem holds less)
 #   durable    durability priced against fio: rtframesink's default
 #              sync-interval (100 ms) against fio --fdatasync=2 (one per
 #              100 ms a job), 2 interleaved rounds on the machine's disk
@@ -295,6 +301,32 @@ for s in "${scenarios[@]}"; do
     fresh
     continue
   fi
+  if [ "$s" = tail ]; then
+    # What the long run's slow frames come from (issue 28): its rotation
+    # (200-frame files, max-files=3) with the default sync-interval
+    # (100 ms) and with sync-interval=0, 2 interleaved rounds of 120 s
+    setup_ram 16
+    saved=$rounds
+    rounds=${RTFRAME_TAIL_ROUNDS:-2}
+    run tail "RAM (tmpfs)" --duration "${duration:-120}" --no-fio \
+      --sink rtframesink:max-file-size=1140326400,max-files=3 \
+      --sink rtframesink:max-file-size=1140326400,max-files=3,sync-interval=0
+    rounds=$saved
+    for sink in "max-files=3" "sync-interval=0"; do
+      for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
+        echo "## ${sink}, round $r" | tee -a "$out/tail.txt"
+        awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && \
+            ((s == "sync-interval=0") == ($1 ~ /sync-interval=0/)))' \
+          "$out/tail.csv" > "$work/tail-one.csv"
+        # sed reads it all: head would leave tail-latency.sh a SIGPIPE,
+        # and set -e with pipefail would end the script
+        "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
+          | sed -n 1,2p | tee -a "$out/tail.txt"
+      done
+    done
+    fresh
+    continue
+  fi
   if [ "$s" = durability ]; then
     setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
     run durability "$(findmnt -no SOURCE -T /var/tmp)" \
@@ -372,7 +404,7 @@ for s in "${scenarios[@]}"; do
       scale-ram-1080p) sc=(--format GRAY8 --width 1920 --height 1080)
                        max=${RTFRAME_SCALE_MAX:-32} ;;
       scale-ram-4k) sc=(--format P010_10LE --width 3840 --height 2160)
-                    d=${duration:-5} ;;  # 8 streams of 332 MB/s fit 5 s
+                    d=${duration:-5} ;;  # 8 x 498 MB/s: cut to what fits
       *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
     esac
     if [[ $s == scale-ram* ]]; then
@@ -392,10 +424,11 @@ for s in "${scenarios[@]}"; do
     # the machine's disk
     d=${duration:-20}
     setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
+    saved=$rounds
     rounds=${RTFRAME_DURABLE_ROUNDS:-2}
     run durable "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" \
       --sink rtframesink --sink fio --fio-fdatasync 2
-    rounds=1
+    rounds=$saved
     fresh
     continue
   fi

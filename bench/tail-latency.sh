@@ -5,11 +5,14 @@
 # moments (100 ms bins) they cluster in.  docs/performance.md, "The long
 # tail".
 #   bench/tail-latency.sh long.csv [FRAMES_A_FILE=200] [OVER_MS=10] [NEAR=5]
+# A frame's place in its file is its number modulo FRAMES_A_FILE: right
+# for a run with no frame lost at the camera (the long run's: 0).
 set -euo pipefail
 csv=$1 every=${2:-200} over=${3:-10} near=${4:-5}
 lat=$(mktemp); trap 'rm -f "$lat"' EXIT
 awk -F, 'NR > 1 && $9 == 1 { print $7 }' "$csv" | sort -g > "$lat"
 m=$(wc -l < "$lat")
+[ "$m" -gt 0 ] || { echo "no written frames in $csv"; exit 0; }
 pct() { sed -n "$(( $1 > 0 ? $1 : 1 ))p" "$lat"; }
 printf "frames %d; p99 %s ms, p99.9 %s ms, max %s ms\n" "$m" \
   "$(pct $(( m * 99 / 100 )))" "$(pct $(( m * 999 / 1000 )))" "$(pct "$m")"

@@ -104,9 +104,13 @@ echo mine > "$work/clean/rtframesink-r1-s0.raw"
 # the CSV with those rows; the figures are printed, not judged
 out=$("$bench" --dir "$work" --scale 2 --width 64 --height 48 --fps 30 \
   --duration 1 --quiet --csv "$work/scale.csv" --sink rtframesink \
-  --sink queue-filesink 2>&1); status=$?
+  --sink "queue-filesink" ${plot:+--plot "$work/scale.png"} 2>&1); status=$?
 echo "$out" | tail -8
 [ $status -eq 0 ] || say_fail "--scale exited $status"
+if [ -n "$plot" ]; then
+  grep -q "^plot: $work/scale.png" <<<"$out" && [ -s "$work/scale.png" ] \
+    || say_fail "--scale: no plot: $out"
+fi
 grep -q "^streams,sink,mbps,misses,dropped,camera_lost,cpu_s_per_gb,lat_p99_ms,lat_p999_ms,block_p99_ms,kept_up$" \
   "$work/scale.csv" || say_fail "--scale: no CSV header"
 for s in rtframesink queue-filesink; do
@@ -143,7 +147,9 @@ grep -qE "camera: [0-9.]+ us CPU a frame to make it .* 0 buffers first filled mi
 if command -v fio >/dev/null; then
   mkdir -p "$work/cwd/bench" "$work/cwd/rtframe-bench-fio" "$work/own"
   abs=$(realpath "$bench")
-  out=$(cd "$work/cwd" && "$abs" --dir "$work/own" --streams 3 --width 320 \
+  # (a relative --dir: fio runs inside the bench's directory, so the
+  # paths it is given must not be relative)
+  out=$(cd "$work/cwd" && "$abs" --dir ../own --streams 3 --width 320 \
     --height 240 --fps 30 --duration 1 --quiet --keep --sink fio 2>&1)
   grep -qE "^fio +1 +90 +90 " <<<"$out" || say_fail "fio: no row of 90 frames: $out"
   grep -q "ERROR" <<<"$out" && say_fail "fio: $out"
