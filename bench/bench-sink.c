@@ -336,9 +336,6 @@ build_stream (BenchSinkRun * r, BenchStream * s, gchar ** error)
   return TRUE;
 }
 
-/* A buffer of the pool gets the stream's pattern once (the stamps are
- * rewritten for every frame); marked so it is not filled again when it
- * comes back. */
 /* CPU time of the calling thread, ns */
 static gint64
 thread_cpu_now (void)
@@ -349,6 +346,9 @@ thread_cpu_now (void)
   return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
 }
 
+/* A buffer of the pool gets the stream's pattern once (the stamps are
+ * rewritten for every frame); marked so it is not filled again when it
+ * comes back. */
 static gboolean
 fill_buffer (BenchStream * s, GstBuffer * buf, GstMapInfo * map)
 {
@@ -361,10 +361,11 @@ fill_buffer (BenchStream * s, GstBuffer * buf, GstMapInfo * map)
 
 /* The buffers get their pattern before the clock starts, as a camera's
  * buffers exist before its first frame: the camera's, as many as the
- * sink can hold (negotiate) and one being made.  Filled as the pool grows mid-run instead, flat out
- * spent 12 pattern copies of 5.7 MB a stream, 36 new buffers' first page
- * faults, inside the measurement: the camera took 49% of the process's
- * CPU (342 us a frame), against 70 us a frame at the user's rate. */
+ * sink can hold (negotiate) and one being made.  Filled as the pool grew
+ * mid-run instead, flat out spent 12 pattern copies of 5.7 MB a stream,
+ * 36 new buffers' first page faults, inside the measurement: the camera
+ * took 49% of the process's CPU (342 us a frame), against 70 us a frame
+ * at the user's rate. */
 static void
 prefill_pool (BenchStream * s, guint n)
 {
