@@ -55,10 +55,15 @@ compare (const BenchConfig * cfg)
 
   /* warm-up rounds: each sink run and checked as a round, its figures
    * printed on one line and left out of the table and the spread */
+  BenchConfig warm = *cfg;
+
+  /* a warm-up's recordings go even with --keep: they would take the
+   * counted rounds' space */
+  warm.keep = FALSE;
   for (r = 0; r < cfg->warmup_rounds; r++) {
     for (i = 0; i < cfg->sinks->len; i++) {
       BenchResult *res =
-          bench_run_one (cfg, g_ptr_array_index (cfg->sinks, i), 0);
+          bench_run_one (&warm, g_ptr_array_index (cfg->sinks, i), 0);
 
       if (res->error || res->bad)
         failed = TRUE;
@@ -172,7 +177,8 @@ preflight_options (BenchPreflight * pf, const gchar * size,
       || rounds > 1 || flat || warmup) {
     g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--preflight records with one rtframesink[:prop=value,...], in one "
-        "round, no warm-up, at the rate and then flat out (no --flat-out, --frames)");
+        "round, no warm-up, at the rate and then flat out (no --flat-out, "
+        "--frames)");
     return FALSE;
   }
   return TRUE;
