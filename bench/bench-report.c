@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gint
-cmp_double (gconstpointer a, gconstpointer b)
+/* qsort's order of gdoubles (bench-rounds.c uses it too) */
+gint
+bench_cmp_double (gconstpointer a, gconstpointer b)
 {
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
 
@@ -33,7 +34,7 @@ bench_dist_from (BenchDist * d, gdouble * ms, guint64 n)
   d->count = n;
   if (n == 0)
     return;
-  qsort (ms, n, sizeof (gdouble), cmp_double);
+  qsort (ms, n, sizeof (gdouble), bench_cmp_double);
   for (i = 0; i < n; i++)
     sum += ms[i];
   d->min = ms[0];

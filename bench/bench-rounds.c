@@ -9,14 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static gint
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* values[0..n) in place sorted; prints them in round order first */
 static void
 print_row (const gchar * label, gdouble * values, guint n, gint decimals)
@@ -27,7 +19,7 @@ print_row (const gchar * label, gdouble * values, guint n, gint decimals)
   printf ("  %-36s", label);
   for (i = 0; i < n; i++)
     printf (" %7.*f", decimals, values[i]);
-  qsort (values, n, sizeof (gdouble), cmp_double);
+  qsort (values, n, sizeof (gdouble), bench_cmp_double);
   median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   spread = median > 0 ? (values[n - 1] - values[0]) / median : 0;
   printf ("   median %.*f", decimals, median);

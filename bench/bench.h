@@ -273,6 +273,7 @@ void bench_dist_from (BenchDist * d, gdouble * ms, guint64 n);
 void bench_result_compute (const BenchConfig * cfg, BenchResult * res);
 /* CPU seconds (cpu) per GB the result wrote; 0 when it wrote nothing */
 gdouble bench_cpu_per_gb (const BenchResult * r, gdouble cpu);
+gint bench_cmp_double (gconstpointer a, gconstpointer b);
 void bench_report_table (const BenchConfig * cfg, GPtrArray * results);
 
 /* ---- bench-rounds.c: do the rounds agree? -------------------------- */

@@ -320,7 +320,13 @@ main (int argc, char **argv)
       || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "streams, sizes, fps, rounds, buffers and duration must be > 0, "
-        "--trigger within --duration");
+        "--warmup-rounds and --scale not negative, --trigger within "
+        "--duration");
+    goto usage;
+  }
+  if (scale && warmup) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--warmup-rounds is for a comparison's rounds, not --scale");
     goto usage;
   }
   if (preflight && !preflight_options (&pf, size, take, sinks, rounds, warmup,

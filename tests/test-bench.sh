@@ -140,6 +140,14 @@ grep -qE "^  rtframesink +[0-9.]+ +[0-9.]+ +median [0-9.]+ +spread [0-9.]+%" <<<
 grep -qE "camera: [0-9.]+ us CPU a frame to make it .* 0 buffers first filled mid-run" <<<"$out" \
   || say_fail "no camera CPU line, or buffers filled mid-run: $out"
 
+# refused, with a message and exit 2: a negative warm-up, one with --scale
+for bad in "--warmup-rounds -1" "--scale 2 --warmup-rounds 1"; do
+  # shellcheck disable=SC2086
+  msg=$("$bench" --dir "$work" $bad 2>&1 >/dev/null); st=$?
+  [ $st = 2 ] && grep -q -- "--warmup-rounds" <<<"$msg" \
+    || say_fail "$bad: exit $st, $msg"
+done
+
 # fio writes one file per job even when run from a directory holding a
 # directory named like a job (fio then takes the name as the file: every
 # job wrote one shared file when run from the source tree, whose bench/ is
