@@ -95,14 +95,30 @@ read_sync_report (const gchar * path, BenchResult * res)
 
 /* Each job wrote its own file, at least as long as its writes: fio's
  * figures are only fio's equivalent of the streams if so (see the job
- * name below) */
+ * name below).  With --rotate each file was deleted when the next was
+ * begun: the one left, if any, holds at most one file's frames, and no
+ * file took the job's name (the shared file's symptom). */
 static void
-own_file_check (const gchar * path, guint64 written, BenchResult * res)
+own_file_check (const BenchConfig * cfg, const gchar * path, guint64 written,
+    BenchResult * res)
 {
+  gchar *shared = g_build_filename (cfg->dir, "rtframe-bench-fio", NULL);
   GStatBuf st;
 
+  if (res->error == NULL && g_file_test (shared, G_FILE_TEST_EXISTS))
+    res->error = g_strdup_printf ("fio wrote %s, a file shared by its jobs",
+        shared);
+  g_free (shared);
   if (res->error != NULL)
     return;
+  if (cfg->rotate_frames) {
+    if (g_stat (path, &st) == 0
+        && (guint64) st.st_size > cfg->rotate_frames * cfg->frame_size)
+      res->error = g_strdup_printf ("fio's file %s holds more than one "
+          "--rotate file (%" G_GUINT64_FORMAT " bytes)", path,
+          (guint64) st.st_size);
+    return;
+  }
   if (g_stat (path, &st) != 0 || (guint64) st.st_size < written)
     res->error = g_strdup_printf ("fio did not write its job's own file %s "
         "(%" G_GUINT64_FORMAT " bytes expected)", path, written);
@@ -112,7 +128,7 @@ void
 bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  guint64 frames, size;
+  guint64 frames, size, loops = 1;
   gint64 start, end;
   struct rusage ru;
   GError *err = NULL;
@@ -131,6 +147,14 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
       frames = MIN (frames, cfg->max_frames);
   }
   size = MAX (frames, 1) * cfg->frame_size;
+  /* --rotate: files of rotate_frames, each deleted before the next
+   * (unlink_each_loop), as many as the frames need; flat out (frames 0),
+   * until the duration ends */
+  if (cfg->rotate_frames) {
+    loops = frames ? (frames + cfg->rotate_frames - 1) / cfg->rotate_frames
+        : G_MAXINT;
+    size = cfg->rotate_frames * cfg->frame_size;
+  }
 
   g_ptr_array_add (argv, g_strdup (cfg->fio));
   /* fio takes a job's name as its file when something not a regular file
@@ -150,6 +174,11 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
           cfg->frame_size));
   g_ptr_array_add (argv, g_strdup_printf ("--iodepth=%u", cfg->io_depth));
   g_ptr_array_add (argv, g_strdup_printf ("--size=%" G_GUINT64_FORMAT, size));
+  if (loops > 1) {
+    g_ptr_array_add (argv, g_strdup_printf ("--loops=%" G_GUINT64_FORMAT,
+            loops));
+    g_ptr_array_add (argv, g_strdup ("--unlink_each_loop=1"));
+  }
   g_ptr_array_add (argv, g_strdup_printf ("--runtime=%" G_GUINT64_FORMAT "ms",
           (guint64) (cfg->duration * 1000)));
   if (!cfg->flat_out)
@@ -203,7 +232,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
     if (res->logs[i]->n)
       last_done = MAX (last_done,
           bench_log_frame (res->logs[i], res->logs[i]->n - 1)->done);
-    own_file_check (data, res->logs[i]->n * cfg->frame_size, res);
+    own_file_check (cfg, data, res->logs[i]->n * cfg->frame_size, res);
     if (!cfg->keep) {
       g_unlink (data);
       g_unlink (path);

@@ -195,6 +195,11 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
       "%.1f s, deadline %.0f ms\n", cfg->streams, cfg->format, cfg->width,
       cfg->height, cfg->frame_size, rate, cfg->duration,
       cfg->deadline_ns / 1e6);
+  if (cfg->rotate_frames)
+    printf ("files of %" G_GUINT64_FORMAT " frames a stream, each deleted "
+        "when the next is begun (--rotate: rtframesink max-file-size %"
+        G_GUINT64_FORMAT " and max-files 1, fio unlink_each_loop)\n",
+        cfg->rotate_frames, cfg->rotate_frames * cfg->frame_size);
   printf ("\n%-28s %5s %7s %7s %5s %5s %6s | %8s %8s | %7s %7s %7s %8s | "
       "%7s | %6s %6s | %6s %7s | %6s %5s | %s\n", "sink", "round", "offered",
       "written", "drop", "camlost", "misses", "block99", "blockmax", "lat50",

@@ -181,13 +181,15 @@ file_label (const BenchSinkSpec * spec, guint round, guint stream)
   return l;
 }
 
-/* rtframesink with max-file-size or max-file-duration records into a
- * set of files: "<label>.%05d" */
+/* rtframesink with --rotate, max-file-size or max-file-duration records
+ * into a set of files: "<label>.%05d" */
 static gboolean
-spec_rotates (const BenchSinkSpec * spec)
+spec_rotates (const BenchConfig * cfg, const BenchSinkSpec * spec)
 {
   gchar **p;
 
+  if (spec->kind == BENCH_RTFRAMESINK && cfg->rotate_frames)
+    return TRUE;
   for (p = spec->props; spec->kind == BENCH_RTFRAMESINK && p && *p; p++)
     if (g_str_has_prefix (*p, "max-file-size=")
         || g_str_has_prefix (*p, "max-file-duration="))
@@ -294,7 +296,9 @@ bench_space_frames (const BenchConfig * cfg)
 
 /* A sink could fill the filesystem before the duration ends (flat out,
  * or many streams at their rate with --scale): every stream stops at the
- * same frame for every sink, bench_space_frames(); with --scale less what
+ * same frame for every sink, bench_space_frames(), unless every sink
+ * rotates (--rotate: the duration decides; rtframe-bench.c checked that
+ * two files and the preallocation a stream fit); with --scale less what
  * rtframesink reserves ahead of its writes (32 streams 4 GiB: without it,
  * 32 streams of 2 MB frames ran into rtframesink's min-free-space guard),
  * unless the filesystem is too small for that reserve at all.  Other live
@@ -306,7 +310,7 @@ space_limit (const BenchConfig * cfg)
   /* per stream, as bench_space_frames() */
   guint64 frames, ahead = BENCH_PREALLOCATE / cfg->frame_size;
 
-  if (!cfg->flat_out && !cfg->scale_space)
+  if ((!cfg->flat_out && !cfg->scale_space) || cfg->rotate_frames)
     return cfg->max_frames;
   frames = bench_space_frames (cfg);
   if (cfg->scale_space)
@@ -334,7 +338,7 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
   for (s = 0; s < cfg->streams; s++) {
     gchar *name = file_label (spec, round, s);
 
-    if (spec_rotates (spec)) {
+    if (spec_rotates (cfg, spec)) {
       gchar *pattern = g_strconcat (name, ".%05d", NULL);
 
       paths[s] = g_build_filename (cfg->dir, pattern, NULL);

@@ -268,6 +268,11 @@ build_stream (BenchSinkRun * r, BenchStream * s, gchar ** error)
         return FALSE;
       g_object_set (s->sink, "location", s->path, "frame-messages", TRUE,
           "deadline", cfg->deadline_ns, NULL);
+      /* --rotate, before the spec's own properties (which may override) */
+      if (cfg->rotate_frames)
+        g_object_set (s->sink, "max-file-size",
+            (guint64) (cfg->rotate_frames * cfg->frame_size), "max-files", 1,
+            NULL);
       break;
     case BENCH_QUEUE_FILESINK:
       s->queue = make_element ("queue", NULL, error);

@@ -55,6 +55,11 @@ typedef struct
                                  * rotation with max-files recycles its
                                  * space) */
   gboolean flat_out;            /* push as fast as the sink takes frames */
+  guint64 rotate_frames;        /* --rotate: every sink records into files
+                                 * of this many frames a stream, each
+                                 * deleted when the next one is begun
+                                 * (rtframesink max-files=1, fio
+                                 * unlink_each_loop); 0: one file */
   guint camera_buffers;         /* frames a blocked camera can hold */
   guint64 deadline_ns;
   guint queue_buffers;          /* queue ! filesink and rtframesink budget */

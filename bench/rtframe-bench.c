@@ -165,6 +165,32 @@ spec_free (gpointer p)
   g_free (spec);
 }
 
+/* --rotate: a stream holds at most two files at once (the one being
+ * written, the one being deleted) and rtframesink's preallocation ahead
+ * of its writes; all of them must fit in 80% of the free space (the rule
+ * of bench_space_frames()), or the recording would end at ENOSPC or at
+ * rtframesink's min-free-space guard instead of at the duration */
+#define ROTATE_PREALLOCATE (128 * 1024 * 1024)
+static gboolean
+rotation_fits (const BenchConfig * cfg, GError ** err)
+{
+  guint64 need = cfg->streams * (2 * cfg->rotate_frames * cfg->frame_size +
+      ROTATE_PREALLOCATE);
+  gchar *where;
+
+  if (cfg->rotate_frames == 0 || need <= cfg->free_at_start / 10 * 8)
+    return TRUE;
+  /* the bench's own directory is removed: the one it was made in */
+  where = g_path_get_dirname (cfg->dir);
+  g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+      "--rotate %" G_GUINT64_FORMAT ": %u streams need %" G_GUINT64_FORMAT
+      " MB (two files and 128 MiB a stream), 80%% of the %" G_GUINT64_FORMAT
+      " MB free in %s is less", cfg->rotate_frames, cfg->streams,
+      need / 1000000, cfg->free_at_start / 1000000, where);
+  g_free (where);
+  return FALSE;
+}
+
 /* --preflight's own options, and none that it cannot take */
 static gboolean
 preflight_options (BenchPreflight * pf, const gchar * size,
@@ -194,7 +220,7 @@ main (int argc, char **argv)
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint warmup = 0;
   gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0, scale = 0;
-  gint64 frames = 0;
+  gint64 frames = 0, rotate = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
   gint check_stream = 0, status;
   gboolean preflight = FALSE, version = FALSE;
@@ -215,6 +241,12 @@ main (int argc, char **argv)
         "At most this many frames per stream", "N"},
     {"flat-out", 0, 0, G_OPTION_ARG_NONE, &cfg.flat_out,
         "Push frames as fast as the sink takes them", NULL},
+    {"rotate", 0, 0, G_OPTION_ARG_INT64, &rotate,
+        "Every sink records each stream into files of N frames, each "
+          "deleted when the next is begun (rtframesink: max-file-size and "
+          "max-files=1; fio: a loop a file with unlink_each_loop; filesinks "
+          "cannot): flat out, the duration then decides, not the free space "
+          "(scenarios.sh's rotating flat-out scenarios)", "N"},
     {"camera-buffers", 0, 0, G_OPTION_ARG_INT, &camera_buffers,
         "Frames the camera holds while the producer is blocked; older "
           "ones are lost (default 4)", "N"},
@@ -324,6 +356,12 @@ main (int argc, char **argv)
         "--duration");
     goto usage;
   }
+  if (rotate < 0 || (rotate && (scale || preflight))) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--rotate takes a number of frames, and is for a comparison, not "
+        "--scale or --preflight");
+    goto usage;
+  }
   if (scale && warmup) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--warmup-rounds is for a comparison's rounds, not --scale");
@@ -342,6 +380,7 @@ main (int argc, char **argv)
   cfg.io_depth = fio_depth;
   cfg.fio_fdatasync = fio_fdatasync;
   cfg.max_frames = frames > 0 ? frames : 0;
+  cfg.rotate_frames = (guint64) rotate;
   cfg.deadline_ns = (guint64) (deadline_ms * GST_MSECOND);
   cfg.trigger_ns = (guint64) (trigger * GST_SECOND);
   cfg.queue_buffers = 16;
@@ -379,10 +418,12 @@ main (int argc, char **argv)
       "filesink", "fio"
     };
     /* the preflight records with rtframesink alone; the scale leaves
-     * filesink out (no queue: the camera waits on every write) */
+     * filesink out (no queue: the camera waits on every write); --rotate
+     * both filesinks (they cannot) */
     for (i = 0; i < (preflight ? 1 : G_N_ELEMENTS (defaults)); i++)
       if ((!g_str_equal (defaults[i], "fio") || cfg.fio)
-          && !(scale && g_str_equal (defaults[i], "filesink")))
+          && !(scale && g_str_equal (defaults[i], "filesink"))
+          && !(rotate && g_str_has_suffix (defaults[i], "filesink")))
         g_ptr_array_add (cfg.sinks, parse_sink (defaults[i], NULL));
   } else {
     for (i = 0; sinks[i]; i++) {
@@ -390,6 +431,13 @@ main (int argc, char **argv)
 
       if (spec == NULL)
         goto usage;
+      if (rotate && (spec->kind == BENCH_FILESINK
+              || spec->kind == BENCH_QUEUE_FILESINK)) {
+        g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+            "%s cannot rotate (--rotate: rtframesink and fio)", spec->label);
+        spec_free (spec);
+        goto usage;
+      }
       if (spec->kind == BENCH_FIO && cfg.fio == NULL) {
         g_printerr ("rtframe-bench: fio not found (apt-get install fio); "
             "leaving it out\n");
@@ -406,6 +454,10 @@ main (int argc, char **argv)
 
   bench_sink_init ();
   cfg.free_at_start = bench_free_bytes (cfg.dir);
+  if (!rotation_fits (&cfg, &err)) {
+    bench_own_dir_remove (cfg.dir);
+    goto usage;
+  }
   status = preflight ? bench_preflight_run (&cfg,
       g_ptr_array_index (cfg.sinks, 0), &pf) : scale ?
       bench_scale_run (&cfg, (guint) scale) : compare (&cfg) ? 1 : 0;

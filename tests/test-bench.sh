@@ -167,5 +167,53 @@ if command -v fio >/dev/null; then
   done
 fi
 
+# --rotate: files of N frames a stream, each deleted when the next is
+# begun, for rtframesink (max-file-size, max-files=1) and fio
+# (unlink_each_loop): every frame still written and the files' last one
+# checked; flat out the duration decides, not the space
+if command -v fio >/dev/null; then
+  rm -rf "$work/rot"; mkdir -p "$work/rot"
+  out=$("$bench" --dir "$work/rot" --streams 1 --width 320 --height 240 \
+    --fps 30 --duration 1 --quiet --keep --rotate 5 --sink rtframesink \
+    --sink fio 2>&1)
+  echo "$out"
+  grep -q "^files of 5 frames a stream, each deleted" <<<"$out" \
+    || say_fail "--rotate: not said in the table: $out"
+  # every frame offered written (a GStreamer camera offers 30 or 31 in
+  # 1 s, fio writes 30), and the file kept holds the frames after the
+  # last whole file of 5
+  for s in rtframesink fio; do
+    read -r _ _ offered written _ <<<"$(grep -E "^$s +1 " <<<"$out")"
+    [ "${offered:-0}" -ge 30 ] && [ "$written" = "$offered" ] \
+      || say_fail "--rotate: $s wrote ${written:-?} of ${offered:-?}: $out"
+    [ $s = rtframesink ] && { grep -qE "^$s +1 .*\| $(( (written - 1) % 5 + 1 )) ok$" <<<"$out" \
+      || say_fail "--rotate: rtframesink's kept file does not hold its last $(( (written - 1) % 5 + 1 )) frames: $out"; }
+  done
+  grep -q "ERROR" <<<"$out" && say_fail "--rotate: $out"
+  n=$(find "$work/rot" -name "rtframesink-r1-s0.raw.*" ! -name "*.idx" | wc -l)
+  [ "$n" = 1 ] || say_fail "--rotate: $n rtframesink files kept, not 1: $(ls -R "$work/rot")"
+  # flat out: more frames than the files could hold at once
+  out=$("$bench" --dir "$work/rot" --streams 1 --width 320 --height 240 \
+    --duration 1 --flat-out --quiet --rotate 5 --sink rtframesink --sink fio 2>&1)
+  for s in rtframesink fio; do
+    read -r _ _ offered written _ <<<"$(grep -E "^$s +1 " <<<"$out")"
+    [ "${written:-0}" -gt 10 ] && [ "$written" = "$offered" ] \
+      || say_fail "--rotate flat out: $s wrote ${written:-?} of ${offered:-?}: $out"
+  done
+  grep -q "ERROR" <<<"$out" && say_fail "--rotate flat out: $out"
+fi
+# refused, with a message and exit 2: negative, with --scale, with a sink
+# that cannot rotate, more than the space holds
+for bad in "--rotate -1" "--rotate 5 --scale 2" "--rotate 5 --sink filesink" \
+  "--rotate 5 --sink queue-filesink" "--rotate 1000000000"; do
+  # shellcheck disable=SC2086
+  rm -rf "$work/refused"; mkdir "$work/refused"
+  msg=$("$bench" --dir "$work/refused" --quiet $bad 2>&1 >/dev/null); st=$?
+  [ $st = 2 ] && grep -qE -- "--rotate|cannot rotate" <<<"$msg" \
+    || say_fail "$bad: exit $st, $msg"
+  [ -z "$(ls -A "$work/refused")" ] \
+    || say_fail "$bad left $(ls -A "$work/refused") in --dir"
+done
+
 [ $fail -eq 0 ] && echo "bench smoke run: ok"
 exit $fail
