@@ -199,7 +199,8 @@ run_at_rate (const Preflight * p)
 
   if (fit < frames)
     printf ("at the streams' rate: cut to %" G_GUINT64_FORMAT " frames per "
-        "stream, what fits in 80%% of the free space\n", fit);
+        "stream, what fits in 80%% of the free space above rtframesink's "
+        "min-free-space guard\n", fit);
   return run_phase (p, FALSE, cfg->duration, fit < frames ? fit : 0, 1);
 }
 
@@ -216,7 +217,8 @@ run_flat_out (const Preflight * p)
 
   if (bench_space_frames (cfg) < frames)
     printf ("flat out: cut to %" G_GUINT64_FORMAT " frames per stream, what "
-        "fits in 80%% of the free space\n", bench_space_frames (cfg));
+        "fits in 80%% of the free space above rtframesink's min-free-space "
+        "guard\n", bench_space_frames (cfg));
   return run_phase (p, TRUE, limit, frames, 2);
 }
 

@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "rtf-index.h"
 #include "rtf-pattern.h"
+#include "rtf-space-guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -277,17 +278,41 @@ verify (const BenchConfig * cfg, BenchResult * res, gchar ** paths)
         res->recorded);
 }
 
+/* What rtframesink's min-free-space guard keeps free in dir at its
+ * default (1 GiB or 5% of the filesystem, the lesser): a recording that
+ * would leave less is cut by the guard, not by the bench */
+guint64
+bench_guard_bytes (const gchar * dir)
+{
+  struct statvfs sv;
+
+  if (statvfs (dir, &sv) != 0)
+    return rtf_space_guard_resolve (RTF_SPACE_AUTO, 0);
+  return rtf_space_guard_resolve (RTF_SPACE_AUTO,
+      (guint64) sv.f_blocks * sv.f_frsize);
+}
+
+/* What the bench may fill: 80% of the free space above the guard */
+guint64
+bench_usable_bytes (const BenchConfig * cfg, guint64 free)
+{
+  guint64 guard = bench_guard_bytes (cfg->dir);
+
+  return (free - MIN (free, guard)) / 10 * 8;
+}
+
 /* Frames per stream that fit in each stream's share of 80% of the space
- * free at the start, and never more than is free now (a previous run's
- * space not back yet): --preflight's rule */
+ * free at the start above rtframesink's guard, and never more than is
+ * free now (a previous run's space not back yet): --preflight's rule */
 guint64
 bench_space_frames (const BenchConfig * cfg)
 {
   guint64 frames;
 
-  frames = cfg->free_at_start / 10 * 8 / cfg->streams / cfg->frame_size;
-  return MIN (frames, bench_free_bytes (cfg->dir) / 10 * 8 / cfg->streams /
-      cfg->frame_size);
+  frames = bench_usable_bytes (cfg, cfg->free_at_start) / cfg->streams /
+      cfg->frame_size;
+  return MIN (frames, bench_usable_bytes (cfg,
+          bench_free_bytes (cfg->dir)) / cfg->streams / cfg->frame_size);
 }
 
 /* rtframesink's default preallocate: what each stream may hold reserved

@@ -215,6 +215,8 @@ void bench_result_free (gpointer result);
 guint64 bench_free_bytes (const gchar * dir);
 /* Frames per stream that fit in 80% of the space free (at the start and
  * now), shared evenly by the streams */
+guint64 bench_guard_bytes (const gchar * dir);
+guint64 bench_usable_bytes (const BenchConfig * cfg, guint64 free);
 guint64 bench_space_frames (const BenchConfig * cfg);
 /* cfg->dir becomes a new directory of the bench's own inside it, so the
  * bench only ever deletes what it made: the files of a run, then that

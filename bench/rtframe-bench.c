@@ -167,28 +167,76 @@ spec_free (gpointer p)
 
 /* --rotate: a stream holds at most two files at once (the one being
  * written, the one being deleted) and rtframesink's preallocation ahead
- * of its writes; all of them must fit in 80% of the free space (the rule
- * of bench_space_frames()), or the recording would end at ENOSPC or at
- * rtframesink's min-free-space guard instead of at the duration */
+ * of its writes; all of them must fit in 80% of the free space above
+ * rtframesink's min-free-space guard (the rule of bench_space_frames()),
+ * or the recording would end at ENOSPC or at the guard instead of at the
+ * duration.  An N whose bytes do not fit in 64 bits is refused before
+ * anything multiplies it (2^55 frames of 115200 bytes wrapped to a
+ * max-file-size of 0: one file without end). */
 #define ROTATE_PREALLOCATE (128 * 1024 * 1024)
 static gboolean
 rotation_fits (const BenchConfig * cfg, GError ** err)
 {
-  guint64 need = cfg->streams * (2 * cfg->rotate_frames * cfg->frame_size +
-      ROTATE_PREALLOCATE);
+  guint64 usable, need = G_MAXUINT64;
   gchar *where;
 
-  if (cfg->rotate_frames == 0 || need <= cfg->free_at_start / 10 * 8)
+  if (cfg->rotate_frames == 0)
+    return TRUE;
+  if (cfg->rotate_frames <= (G_MAXUINT64 / 4 - ROTATE_PREALLOCATE) /
+      cfg->frame_size / cfg->streams)
+    need = cfg->streams * (2 * cfg->rotate_frames * cfg->frame_size +
+        ROTATE_PREALLOCATE);
+  usable = bench_usable_bytes (cfg, cfg->free_at_start);
+  if (need <= usable)
     return TRUE;
   /* the bench's own directory is removed: the one it was made in */
   where = g_path_get_dirname (cfg->dir);
-  g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-      "--rotate %" G_GUINT64_FORMAT ": %u streams need %" G_GUINT64_FORMAT
-      " MB (two files and 128 MiB a stream), 80%% of the %" G_GUINT64_FORMAT
-      " MB free in %s is less", cfg->rotate_frames, cfg->streams,
-      need / 1000000, cfg->free_at_start / 1000000, where);
+  if (need == G_MAXUINT64)
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--rotate %" G_GUINT64_FORMAT ": files of that many frames do not "
+        "fit in 64 bits", cfg->rotate_frames);
+  else
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--rotate %" G_GUINT64_FORMAT ": %u streams need %" G_GUINT64_FORMAT
+        " MB (two files and 128 MiB a stream), more than the %"
+        G_GUINT64_FORMAT " MB the bench may fill in %s (80%% of the free "
+        "space above rtframesink's min-free-space guard)",
+        cfg->rotate_frames, cfg->streams, need / 1000000, usable / 1000000,
+        where);
   g_free (where);
   return FALSE;
+}
+
+/* A sink's own properties may not take what is the bench's: where it
+ * records (location: the bench only deletes in its own directory; a
+ * location of the user's was overwritten, and with --rotate deleted),
+ * and with --rotate, the rotation (a spec's max-files=0 kept every file
+ * while the table said each was deleted, and the space rule was off) */
+static gboolean
+spec_allowed (const BenchSinkSpec * spec, gboolean rotate, GError ** err)
+{
+  static const gchar *rotation[] = { "max-files", "max-file-size",
+    "max-file-duration"
+  };
+  gchar **p;
+  guint i;
+
+  for (p = spec->props; p && *p; p++) {
+    gchar *name = g_strndup (*p, strcspn (*p, "="));
+    gboolean ours = g_str_equal (name, "location");
+
+    for (i = 0; rotate && i < G_N_ELEMENTS (rotation); i++)
+      ours |= g_str_equal (name, rotation[i]);
+    g_free (name);
+    if (ours) {
+      g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "%s: \"%s\" is the bench's (it records into a directory of its "
+          "own%s)", spec->label, *p, rotate ? ", and --rotate sets the "
+          "rotation" : "");
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 /* --preflight's own options, and none that it cannot take */
@@ -362,6 +410,21 @@ main (int argc, char **argv)
         "--scale or --preflight");
     goto usage;
   }
+  /* fio writes whole files of N frames: a --frames that is not a number
+   * of them would have fio write more than rtframesink */
+  if (rotate && frames > 0 && frames % rotate != 0) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--frames %" G_GINT64_FORMAT " with --rotate %" G_GINT64_FORMAT
+        ": fio writes whole files, give a multiple of %" G_GINT64_FORMAT,
+        frames, rotate, rotate);
+    goto usage;
+  }
+  /* fio's --runtime is in whole ms, and 0 is no limit at all */
+  if (cfg.duration < 0.001) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--duration must be at least 0.001 s");
+    goto usage;
+  }
   if (scale && warmup) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--warmup-rounds is for a comparison's rounds, not --scale");
@@ -431,6 +494,10 @@ main (int argc, char **argv)
 
       if (spec == NULL)
         goto usage;
+      if (!spec_allowed (spec, rotate > 0, &err)) {
+        spec_free (spec);
+        goto usage;
+      }
       if (rotate && (spec->kind == BENCH_FILESINK
               || spec->kind == BENCH_QUEUE_FILESINK)) {
         g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,

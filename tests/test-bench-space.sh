@@ -5,7 +5,7 @@
 # rtframesink's min-free-space guard; a run that rotates is not cut,
 # because deleting its old files recycles the space.  Each case records
 # more than the filesystem holds (one stream of the user's 5.7 MB frames:
-# about 53 fit in 80% of the free space):
+# about 43 fit in 80% of the free space above rtframesink's guard):
 #   - flat out, one file: both sinks stop at the same frame, no more than
 #     fits, no error;
 #   - at 20 fps, rtframesink with max-file-size and max-files (what
@@ -47,8 +47,11 @@ truncate -s 400M "$ram/xfs.img"
 loop=$(losetup --find --show "$ram/xfs.img") || exit 1
 mkfs.xfs -q -f "$loop" && mount "$loop" "$mnt" || exit 1
 free=$(df -B1 --output=avail "$mnt" | tail -1)
-fit=$(( free / 10 * 8 / 5701632 ))
-echo "# $((free / 1048576)) MiB free: $fit frames of 5.7 MB fit in 80%"
+size=$(stat -f -c '%b * %S' "$mnt"); size=$(( size ))
+# rtframesink's min-free-space guard at its default: 1 GiB or 5%, the lesser
+guard=$(( size / 20 < 1073741824 ? size / 20 : 1073741824 ))
+fit=$(( (free - guard) / 10 * 8 / 5701632 ))
+echo "# $((free / 1048576)) MiB free, the guard $((guard / 1048576)) MiB: $fit frames of 5.7 MB fit in 80% of the rest"
 
 # run NAME ARGS...: the output in $out, the exit status checked
 run() {

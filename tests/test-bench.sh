@@ -204,12 +204,19 @@ if command -v fio >/dev/null; then
 fi
 # refused, with a message and exit 2: negative, with --scale, with a sink
 # that cannot rotate, more than the space holds
+# (an N whose bytes overflow 64 bits, a --frames fio's whole files would
+# exceed, a spec that takes the rotation or the location: helper-33's
+# adversarial read)
 for bad in "--rotate -1" "--rotate 5 --scale 2" "--rotate 5 --sink filesink" \
-  "--rotate 5 --sink queue-filesink" "--rotate 1000000000"; do
+  "--rotate 5 --sink queue-filesink" "--rotate 1000000000" \
+  "--rotate 36028797018963968" "--rotate 5 --frames 7" \
+  "--rotate 5 --sink rtframesink:max-files=0" \
+  "--rotate 5 --sink rtframesink:max-file-size=0" \
+  "--sink rtframesink:location=$work/refused/x.raw"; do
   # shellcheck disable=SC2086
   rm -rf "$work/refused"; mkdir "$work/refused"
   msg=$("$bench" --dir "$work/refused" --quiet $bad 2>&1 >/dev/null); st=$?
-  [ $st = 2 ] && grep -qE -- "--rotate|cannot rotate" <<<"$msg" \
+  [ $st = 2 ] && grep -qE -- "--rotate|cannot rotate|is the bench's" <<<"$msg" \
     || say_fail "$bad: exit $st, $msg"
   [ -z "$(ls -A "$work/refused")" ] \
     || say_fail "$bad left $(ls -A "$work/refused") in --dir"
