@@ -15,6 +15,10 @@
 #   ram-flat-nosync, disk-flat-nosync  flat out: rtframesink with its
 #              default sync-interval (100 ms) and with sync-interval=0
 #              (fdatasync at EOS only, as fio's end_fsync) beside fio
+#   ram-flat-rotate, disk-flat-rotate  the same three flat out for 30 s
+#              (--duration) a round, each stream into files of 200 frames
+#              deleted as the next begins (rtframe-bench --rotate 200): rounds
+#              fifteen times as long as the space alone allows on RAM
 #   rotate     the user's workload on RAM-backed XFS: rtframesink writing one
 #              file per stream, against a new file every 40 frames (2 s) and
 #              every second (max-file-size, max-file-duration): what a split
@@ -29,6 +33,10 @@
 #              with the default sync-interval and with sync-interval=0,
 #              2 interleaved rounds of 120 s, each read by
 #              bench/tail-latency.sh (frames over 10 ms, near a split?)
+#   tail-fio   the same against fio: the user's streams for 120 s, 2 rounds,
+#              both rotating into 200-frame files (--rotate 200) and durable
+#              at one sync every 100 ms a stream (fio --fio-fdatasync 2): is
+#              the tail the sink's or the device path's?
 #   builds     rtframesink of this build against the one in --against DIR (a
 #              build directory of another commit), on RAM-backed XFS, at the
 #              user's rate and flat out, in interleaved rounds (--rounds,
@@ -327,6 +335,30 @@ for s in "${scenarios[@]}"; do
     fresh
     continue
   fi
+  if [ "$s" = tail-fio ]; then
+    # Is the long run's tail the sink or the device path (issue 28)?  The
+    # same rotation (200-frame files, --rotate: rtframesink max-files=1,
+    # fio unlink_each_loop) and durability (rtframesink's default
+    # sync-interval, fio an fdatasync every 2 writes: one every 100 ms a
+    # job), 2 interleaved rounds of 120 s, each read by tail-latency.sh
+    setup_ram 16
+    saved=$rounds
+    rounds=${RTFRAME_TAIL_ROUNDS:-2}
+    run tail-fio "RAM (tmpfs)" --duration "${duration:-120}" --rotate 200 \
+      --sink rtframesink --sink fio --fio-fdatasync 2
+    rounds=$saved
+    for sink in rtframesink fio; do
+      for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
+        echo "## ${sink}, round $r" | tee -a "$out/tail-fio.txt"
+        awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
+          "$out/tail-fio.csv" > "$work/tail-one.csv"
+        "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
+          | sed -n 1,2p | tee -a "$out/tail-fio.txt"
+      done
+    done
+    fresh
+    continue
+  fi
   if [ "$s" = durability ]; then
     setup_disk $(( disk_gib * 3 / 4 > 64 ? 64 : disk_gib * 3 / 4 ))
     run durability "$(findmnt -no SOURCE -T /var/tmp)" \
@@ -444,10 +476,20 @@ for s in "${scenarios[@]}"; do
     *-flat) rate=2500; args=(--flat-out --warmup-rounds 1) ;;
     *-flat-nosync) rate=2500; args=(--flat-out --warmup-rounds 1 --sink rtframesink
         --sink rtframesink:sync-interval=0 --sink fio) ;;
+    *-flat-rotate) rate=0; args=(--flat-out --rotate 200 --warmup-rounds 1
+        --sink rtframesink --sink rtframesink:sync-interval=0 --sink fio) ;;
     *) echo "scenarios.sh: unknown scenario $s" >&2; exit 2 ;;
   esac
-  d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
-  [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
+  if [ "$rate" = 0 ]; then
+    # rotating: the duration decides, not the space.  30 s: the device
+    # path here shifts level for seconds at a time (fio alone, 20 s
+    # rounds: 8954 8511 3590 8467 8523 MB/s); rtframesink's rounds spread
+    # 15% at 10 s and 6.9% at 30 s (2026-12-05)
+    d=${duration:-30}
+  else
+    d=${duration:-$(( gib * 1000 * 8 / 10 / rate ))}
+    [ "$d" -gt 60 ] && [ -z "$duration" ] && d=60
+  fi
   case $s in
     ram-*) setup_ram "$gib"; over="RAM (tmpfs)" ;;
     disk-*) setup_disk "$gib"; over=$(findmnt -no SOURCE -T /var/tmp) ;;
