@@ -21,7 +21,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/statvfs.h>
 
 /* Under 1.3x of the rate asked is a warning: rtframesink on the same disk
  * measured 1352 and 1914 MB/s flat out in two runs (docs/performance.md,
@@ -159,18 +158,6 @@ static gdouble
 lasts_seconds (const Preflight * p)
 {
   return (p->free > p->keep ? p->free - p->keep : 0) / 1e6 / p->rate;
-}
-
-/* rtframesink's default min-free-space on --dir's filesystem */
-static guint64
-default_keep (const gchar * dir)
-{
-  struct statvfs st;
-
-  if (statvfs (dir, &st) != 0)
-    return rtf_space_guard_resolve (RTF_SPACE_AUTO, 0);
-  return rtf_space_guard_resolve (RTF_SPACE_AUTO,
-      (guint64) st.f_blocks * st.f_frsize);
 }
 
 /* ---- the two phases ------------------------------------------------ */
@@ -438,7 +425,7 @@ bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
   p.pf = pf;
   p.rate = cfg->streams * cfg->frame_size * cfg->fps / 1e6;
   p.free = cfg->free_at_start;
-  p.keep = default_keep (cfg->dir);
+  p.keep = bench_guard_bytes (cfg->dir);
   /* default: twice what the phase at the rate writes */
   p.size = pf->size ? pf->size : (guint64) (2 * p.rate * 1e6 * cfg->duration);
   print_header (&p);

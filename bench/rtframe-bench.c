@@ -549,5 +549,19 @@ usage:
   g_clear_error (&err);
   if (ctx)
     g_option_context_free (ctx);
+  /* what the options and the set-up allocated (LeakSanitizer turned
+   * exit 2 into an abort) */
+  if (cfg.sinks)
+    g_ptr_array_unref (cfg.sinks);
+  g_strfreev (sinks);
+  g_free (cfg.format);
+  g_free (cfg.dir);
+  g_free (cfg.csv);
+  g_free (cfg.plot);
+  g_free (cfg.fio);
+  g_free (fio);
+  g_free (size);
+  g_free (take);
+  g_free (check);
   return 2;
 }
