@@ -521,7 +521,8 @@ maybe_trigger (BenchStream * s, GstClockTime pts)
         s->index);
 }
 
-/* Live: frame k is captured at t0 + k * period.  A camera holds only
+/* Live: frame k is captured at t0 + k * period (with --stagger, plus
+ * index/streams of a period).  A camera holds only
  * camera-buffers frames: when the producer comes back from a blocked push
  * later than that, the frames in between were overwritten (lost at the
  * camera, like a V4L2 driver with no free buffer).  Flat-out: the next
@@ -534,12 +535,14 @@ camera_thread (gpointer user_data)
   const BenchConfig *cfg = r->cfg;
   GstClockTime period = GST_SECOND / cfg->fps;
   gint64 end = r->t0 + (gint64) (cfg->duration * GST_SECOND);
+  gint64 phase = cfg->stagger && !cfg->flat_out ?
+      (gint64) (period * s->index / cfg->streams) : 0;
   guint64 k;
   gint64 cpu, cpu0 = thread_cpu_now ();
 
-  sleep_until (r->t0);
+  sleep_until (r->t0 + phase);
   for (k = 0; cfg->max_frames == 0 || k < cfg->max_frames; k++) {
-    gint64 due = r->t0 + (gint64) (k * period), before, after;
+    gint64 due = r->t0 + phase + (gint64) (k * period), before, after;
     BenchFrame *f;
     GstBuffer *buf;
 

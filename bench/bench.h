@@ -60,6 +60,10 @@ typedef struct
                                  * deleted when the next one is begun
                                  * (rtframesink max-files=1, fio
                                  * unlink_each_loop); 0: one file */
+  gboolean stagger;             /* live: stream i's frames come i/streams
+                                 * of a period after stream 0's (cameras
+                                 * running free), not all at once
+                                 * (cameras triggered together) */
   guint camera_buffers;         /* frames a blocked camera can hold */
   guint64 deadline_ns;
   guint queue_buffers;          /* queue ! filesink and rtframesink budget */

@@ -295,6 +295,11 @@ main (int argc, char **argv)
           "max-files=1; fio: a loop a file with unlink_each_loop; filesinks "
           "cannot): flat out, the duration then decides, not the free space "
           "(scenarios.sh's rotating flat-out scenarios)", "N"},
+    {"stagger", 0, 0, G_OPTION_ARG_NONE, &cfg.stagger,
+          "Live: stream i's frames come i/N of a period after stream 0's "
+          "(cameras running free) instead of all at once (cameras "
+          "triggered together); fio's jobs keep the phases fio gives them",
+        NULL},
     {"camera-buffers", 0, 0, G_OPTION_ARG_INT, &camera_buffers,
         "Frames the camera holds while the producer is blocked; older "
           "ones are lost (default 4)", "N"},
@@ -402,6 +407,11 @@ main (int argc, char **argv)
         "streams, sizes, fps, rounds, buffers and duration must be > 0, "
         "--warmup-rounds and --scale not negative, --trigger within "
         "--duration");
+    goto usage;
+  }
+  if (cfg.stagger && cfg.flat_out) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--stagger is for live runs: flat out has no period");
     goto usage;
   }
   if (rotate < 0 || (rotate && (scale || preflight))) {

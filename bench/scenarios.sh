@@ -37,6 +37,11 @@
 #              both rotating into 200-frame files (--rotate 200) and durable
 #              at one sync every 100 ms a stream (fio --fio-fdatasync 2): is
 #              the tail the sink's or the device path's?
+#   tail-phase what the cameras' phase does to the tail: tail-fio's streams
+#              and sinks, 60 s rounds, 2 rounds with the cameras triggered
+#              together (every frame at once) and 2 with --stagger (a
+#              third of a period apart); fio's jobs' phases are printed
+#   long-stagger  long, with the cameras staggered (--stagger)
 #   builds     rtframesink of this build against the one in --against DIR (a
 #              build directory of another commit), on RAM-backed XFS, at the
 #              user's rate and flat out, in interleaved rounds (--rounds,
@@ -356,6 +361,43 @@ for s in "${scenarios[@]}"; do
           | sed -n 1,2p | tee -a "$out/tail-fio.txt"
       done
     done
+    fresh
+    continue
+  fi
+  if [ "$s" = long-stagger ]; then
+    setup_ram 16
+    run long-stagger "RAM (tmpfs)" --duration "${duration:-600}" --no-fio \
+      --stagger --sink rtframesink:max-file-size=1140326400,max-files=3
+    "$root/bench/tail-latency.sh" "$out/long-stagger.csv" 200 10 5 \
+      | sed -n 1,12p | tee "$out/long-stagger.txt"
+    fresh
+    continue
+  fi
+  if [ "$s" = tail-phase ]; then
+    # The cameras' phase (2026-12-06): with rtframesink's 3 cameras
+    # triggered together its 3-stream p99.9 was 19-20 ms, with the same
+    # streams a third of a period apart 4.9 ms; fio's jobs start where
+    # fio starts them (phases printed in each row)
+    setup_ram 16
+    saved=$rounds
+    rounds=${RTFRAME_TAIL_ROUNDS:-2}
+    for phase in together stagger; do
+      extra=()
+      [ $phase = stagger ] && extra=(--stagger)
+      run "tail-$phase" "RAM (tmpfs)" --duration "${duration:-60}" \
+        --rotate 200 --sink rtframesink --sink fio --fio-fdatasync 2 \
+        "${extra[@]}"
+      for sink in rtframesink fio; do
+        for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
+          echo "## $phase, ${sink}, round $r" | tee -a "$out/tail-phase.txt"
+          awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
+            "$out/tail-$phase.csv" > "$work/tail-one.csv"
+          "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
+            | sed -n 1,2p | tee -a "$out/tail-phase.txt"
+        done
+      done
+    done
+    rounds=$saved
     fresh
     continue
   fi

@@ -21,6 +21,7 @@ out=$("$bench" --dir "$work" --streams 2 --width 320 --height 240 --fps 30 \
   --duration 2 --quiet --keep --csv "$work/frames.csv" "${sinks[@]}" "${plot[@]}" 2>&1)
 status=$?
 echo "$out"
+out_first=$out
 [ $status -eq 0 ] || say_fail "rtframe-bench exited $status"
 for s in rtframesink queue-filesink filesink; do
   row=$(grep -E "^$s +1 " <<<"$out")
@@ -221,6 +222,30 @@ for bad in "--rotate -1" "--rotate 5 --scale 2" "--rotate 5 --sink filesink" \
   [ -z "$(ls -A "$work/refused")" ] \
     || say_fail "$bad left $(ls -A "$work/refused") in --dir"
 done
+
+# the cameras' phases: triggered together (the first run above) every
+# stream offers at one phase; with --stagger stream i offers i/3 of the
+# 33.3 ms period after stream 0 (0, 11.1, 22.2 ms; 3 ms allowed for a busy
+# machine's wake-ups); every frame still written
+grep -q "^cameras triggered together" <<<"$(grep -v '^ ' <<<"$out_first")" \
+  || say_fail "the first run's table does not say the cameras are triggered together"
+near=$(grep -E -m1 -A6 "^rtframesink +1 " <<<"$out_first" | sed -n 's/.*phases:.*the nearest two \([0-9.]*\) ms apart/\1/p')
+awk -v n="${near:-99}" 'BEGIN { exit !(n <= 3) }' \
+  || say_fail "triggered together, yet the nearest two streams are ${near:-?} ms apart: $out_first"
+out=$("$bench" --dir "$work" --streams 3 --width 320 --height 240 --fps 30 \
+  --duration 1 --quiet --stagger --sink rtframesink 2>&1)
+echo "$out"
+grep -q "^cameras staggered" <<<"$out" || say_fail "--stagger: not said in the table: $out"
+read -r _ _ offered written _ <<<"$(grep -E "^rtframesink +1 " <<<"$out")"
+[ "${offered:-0}" -ge 87 ] && [ "$written" = "$offered" ] \
+  || say_fail "--stagger: wrote ${written:-?} of ${offered:-?}: $out"
+read -r p0 p1 p2 <<<"$(sed -n 's/.*phases: \([0-9.]*\) \([0-9.]*\) \([0-9.]*\) ms of the 33 ms period.*/\1 \2 \3/p' <<<"$out")"
+awk -v a="${p0:-99}" -v b="${p1:-99}" -v c="${p2:-99}" 'function d(x, y) { x = x - y; if (x < 0) x = -x; return x > 16.67 ? 33.33 - x : x }
+  BEGIN { exit !(d(b, a) > 8.1 && d(b, a) < 14.1 && d(c, b) > 8.1 && d(c, b) < 14.1 && d(c, a) > 8.1) }' \
+  || say_fail "--stagger: phases ${p0:-?} ${p1:-?} ${p2:-?} ms, not a third of the period apart: $out"
+msg=$("$bench" --dir "$work/refused" --quiet --flat-out --stagger 2>&1 >/dev/null); st=$?
+[ $st = 2 ] && grep -q -- "--stagger is for live runs" <<<"$msg" \
+  || say_fail "--flat-out --stagger: exit $st, $msg"
 
 [ $fail -eq 0 ] && echo "bench smoke run: ok"
 exit $fail
