@@ -225,7 +225,8 @@ print_phases (const BenchConfig * cfg, const BenchResult * r)
   printf ("%-28s       phases:", "");
   for (i = 0; i < n; i++) {
     ph[i] = phase_ms (r->logs[i], period_ns);
-    printf (" %.1f", ph[i]);
+    /* 49.96 of a 50 ms period is 0.04 before the period's start: 0.0 */
+    printf (" %.1f", ph[i] >= period_ns / 1e6 - 0.05 ? 0 : ph[i]);
   }
   for (i = 0; i < n; i++)
     for (j = i + 1; j < n; j++) {
