@@ -10,6 +10,7 @@
 # cameras' phase".  Root (perf's tracepoints); Linux 6.x with iomap's
 # tracepoints (XFS, ext4's direct I/O).
 #   bench/write-steps.sh OUT_DIR RTFRAME-BENCH-ARGS...
+# OUT_DIR (new or empty) gets bench.txt, perf.data, trace.txt, steps.txt.
 # e.g. bench/write-steps.sh /var/tmp/steps --dir /mnt/x --streams 3 \
 #        --duration 40 --rotate 200 --fio-fdatasync 2 --sink rtframesink --sink fio
 set -euo pipefail
@@ -19,6 +20,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=$root/build/bench/rtframe-bench
 command -v perf >/dev/null || { echo "write-steps.sh: no perf (apt-get install linux-perf)" >&2; exit 1; }
 [ -x "$bench" ] || { echo "write-steps.sh: build first (tools/build.sh)" >&2; exit 1; }
+# its four files go into a directory of its own: a new or empty one, so
+# nothing of anyone else's is overwritten
+[ ! -e "$out" ] || { [ -d "$out" ] && [ -z "$(ls -A "$out")" ]; } \
+  || { echo "write-steps.sh: $out is not a new or empty directory" >&2; exit 2; }
 mkdir -p "$out"
 export GST_PLUGIN_PATH_1_0=$root/build/gst
 perf record -q -o "$out/perf.data" -a \
