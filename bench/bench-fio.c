@@ -38,7 +38,10 @@ read_lat_log (const gchar * path, BenchLog * log, guint64 deadline,
             &lat_ns) != 2)
       continue;
     fr = bench_log_add (log);
-    /* the log's time is when the write completed, in ms from the start */
+    /* the log's time is when the write completed, in ms since the epoch
+     * (--log_unix_epoch: one clock for every job; without it each job's
+     * log counts from that job's own start, and the jobs' phases could
+     * not be told apart: helper-34); made relative by from_first_write() */
     fr->done = (gint64) (t_ms * GST_MSECOND);
     fr->service = (gint64) lat_ns;
     fr->offer = MAX (fr->done - fr->service, 0);
@@ -46,6 +49,26 @@ read_lat_log (const gchar * path, BenchLog * log, guint64 deadline,
       (*misses)++;
   }
   fclose (f);
+}
+
+/* The logs' times from the first write any job issued, not the epoch */
+static void
+from_first_write (BenchLog ** logs, guint n)
+{
+  gint64 first = G_MAXINT64;
+  guint i;
+  guint64 k;
+
+  for (i = 0; i < n; i++)
+    for (k = 0; k < logs[i]->n; k++)
+      first = MIN (first, bench_log_frame (logs[i], k)->offer);
+  for (i = 0; i < n; i++)
+    for (k = 0; k < logs[i]->n; k++) {
+      BenchFrame *fr = bench_log_frame (logs[i], k);
+
+      fr->offer -= first;
+      fr->done -= first;
+    }
 }
 
 static gdouble
@@ -199,6 +222,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
             cfg->fio_fdatasync));
   g_ptr_array_add (argv, g_strdup_printf ("--write_lat_log=%s/fio", dir));
   g_ptr_array_add (argv, g_strdup ("--log_avg_msec=0"));
+  g_ptr_array_add (argv, g_strdup ("--log_unix_epoch=1"));
   g_ptr_array_add (argv, g_strdup ("--output-format=json"));
   g_ptr_array_add (argv, g_strdup_printf ("--output=%s/fio.json", dir));
   g_ptr_array_add (argv, NULL);
@@ -239,9 +263,6 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
 
     res->logs[i] = g_new0 (BenchLog, 1);
     read_lat_log (path, res->logs[i], cfg->deadline_ns, &misses);
-    if (res->logs[i]->n)
-      last_done = MAX (last_done,
-          bench_log_frame (res->logs[i], res->logs[i]->n - 1)->done);
     own_file_check (cfg, data, res->logs[i]->n * cfg->frame_size, res);
     logged += res->logs[i]->n;
     if (!cfg->keep) {
@@ -257,6 +278,11 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
     g_free (path);
     g_free (data);
   }
+  from_first_write (res->logs, res->n_logs);
+  for (i = 0; i < res->n_logs; i++)
+    if (res->logs[i]->n)
+      last_done = MAX (last_done,
+          bench_log_frame (res->logs[i], res->logs[i]->n - 1)->done);
   /* every write in the latency logs the figures are made of: with
    * --rotate 3, fio 3.33's logs held 1024 of 1389-1878 writes (its JSON
    * said), and "written" and every percentile came from that part */
@@ -264,7 +290,7 @@ bench_fio_run (const BenchConfig * cfg, const gchar * dir, BenchResult * res)
     res->error = g_strdup_printf ("fio made %" G_GINT64_FORMAT " writes, its "
         "latency logs hold %" G_GUINT64_FORMAT ": its figures would be of "
         "a part", fio_writes, logged);
-  /* from its jobs' start to the last write, not fio's own start-up and
+  /* from its jobs' first write to the last, not fio's own start-up and
    * file layout (in res->wall) */
   res->seconds = last_done / 1e9;
 }

@@ -212,11 +212,12 @@ phase_ms (const BenchLog * log, gdouble period_ns)
 }
 
 /* "phases: 0.0 16.7 33.3 ms of the 50 ms period, the nearest two 16.7 ms
- * apart", live runs of several streams only */
+ * apart", live runs of several streams only; "n/a" for a stream with no
+ * live frame (an event recording's before its trigger) */
 static void
 print_phases (const BenchConfig * cfg, const BenchResult * r)
 {
-  gdouble period_ns = 1e9 / cfg->fps, nearest = G_MAXDOUBLE;
+  gdouble period_ms = 1e3 / cfg->fps, nearest = -1;
   gdouble ph[64];
   guint i, j, n = MIN (r->n_logs, G_N_ELEMENTS (ph));
 
@@ -224,20 +225,26 @@ print_phases (const BenchConfig * cfg, const BenchResult * r)
     return;
   printf ("%-28s       phases:", "");
   for (i = 0; i < n; i++) {
-    ph[i] = phase_ms (r->logs[i], period_ns);
-    /* 49.96 of a 50 ms period is 0.04 before the period's start: 0.0 */
-    printf (" %.1f", ph[i] >= period_ns / 1e6 - 0.05 ? 0 : ph[i]);
+    ph[i] = phase_ms (r->logs[i], period_ms * 1e6);
+    if (ph[i] < 0)
+      printf (" n/a");
+    else                        /* 49.96 of 50 is 0.04 before 0: 0.0 */
+      printf (" %.1f", ph[i] >= period_ms - 0.05 ? 0 : ph[i]);
   }
   for (i = 0; i < n; i++)
     for (j = i + 1; j < n; j++) {
       gdouble d = fabs (ph[i] - ph[j]);
 
-      if (ph[i] >= 0 && ph[j] >= 0)
-        nearest = MIN (nearest, MIN (d, period_ns / 1e6 - d));
+      if (ph[i] >= 0 && ph[j] >= 0 && (nearest < 0
+              || MIN (d, period_ms - d) < nearest))
+        nearest = MIN (d, period_ms - d);
     }
-  printf (" ms of the %.0f ms period (offers, per stream%s); the nearest "
-      "two %.1f ms apart\n", period_ns / 1e6, r->spec->kind == BENCH_FIO ?
-      ", from fio's log to the ms" : "", nearest);
+  printf (" ms of the %.0f ms period (offers, per stream%s%s)", period_ms,
+      r->n_logs > n ? ", the first 64" : "", r->spec->kind == BENCH_FIO ?
+      ", from fio's log to the ms" : "");
+  if (nearest >= 0)
+    printf ("; the nearest two %.1f ms apart", nearest);
+  printf ("\n");
 }
 
 void

@@ -243,6 +243,17 @@ read -r p0 p1 p2 <<<"$(sed -n 's/.*phases: \([0-9.]*\) \([0-9.]*\) \([0-9.]*\) m
 awk -v a="${p0:-99}" -v b="${p1:-99}" -v c="${p2:-99}" 'function d(x, y) { x = x - y; if (x < 0) x = -x; return x > 16.67 ? 33.33 - x : x }
   BEGIN { exit !(d(b, a) > 8.1 && d(b, a) < 14.1 && d(c, b) > 8.1 && d(c, b) < 14.1 && d(c, a) > 8.1) }' \
   || say_fail "--stagger: phases ${p0:-?} ${p1:-?} ${p2:-?} ms, not a third of the period apart: $out"
+# fio's phases are read on one clock (--log_unix_epoch; before, each
+# job's log counted from its own start and every phase read 0: helper-34)
+if command -v fio >/dev/null; then
+  grep -A8 -E "^fio +1 " <<<"$out_first" | grep -q "phases: .*from fio's log" \
+    || say_fail "no phases line for fio: $out_first"
+fi
+# a stream with no live frame (record=false, never triggered) has no phase
+out=$("$bench" --dir "$work" --streams 2 --width 320 --height 240 --fps 30 \
+  --duration 0.5 --quiet --sink rtframesink:record=false 2>&1)
+grep -q "phases: n/a n/a ms of the 33 ms period (offers, per stream)$" <<<"$out" \
+  || say_fail "streams with no live frame: not n/a: $out"
 msg=$("$bench" --dir "$work/refused" --quiet --flat-out --stagger 2>&1 >/dev/null); st=$?
 [ $st = 2 ] && grep -q -- "--stagger is for live runs" <<<"$msg" \
   || say_fail "--flat-out --stagger: exit $st, $msg"
