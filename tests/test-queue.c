@@ -271,6 +271,7 @@ typedef struct
   gint result;                  /* RtfQueueResult, -1 while waiting */
   gint64 waited;
   RtfFrame *waiting;            /* what it hands over, or NULL */
+  gint started;                 /* set just before it reserves */
 } ProducerData;
 
 static gpointer
@@ -279,6 +280,7 @@ blocked_producer (gpointer user_data)
   ProducerData *d = user_data;
   RtfFrame *f = NULL;
 
+  g_atomic_int_set (&d->started, 1);
   d->result = rtf_queue_reserve (d->q, 1, TRUE, d->waiting, &f, &d->waited);
   if (d->result == RTF_QUEUE_OK)
     rtf_queue_commit (d->q, f);
@@ -294,6 +296,10 @@ test_wait_released_by_space (void)
   GThread *t;
 
   t = g_thread_new ("producer", blocked_producer, &d);
+  /* 50 ms from the producer's start, not the thread's creation: in a
+   * loaded QEMU guest the thread began 16 ms late and waited 33.9 ms */
+  while (!g_atomic_int_get (&d.started))
+    g_usleep (1000);
   g_usleep (50000);
   g_assert_cmpint (d.result, ==, -1);   /* still waiting */
   g_assert (rtf_queue_pop (q) == f);
