@@ -376,7 +376,9 @@ print_verdict (const Preflight * p)
   GString *why = g_string_new (NULL);
   Verdict v = judge (p, why);
 
-  printf ("verdict: %s%s%s\n", names[v], why->len ? ": " : "", why->str);
+  printf ("verdict: %s%s%s%s\n", names[v], why->len ? ": " : "", why->str,
+      p->cfg->stagger && p->cfg->streams > 1 ? " (cameras staggered: "
+      "--stagger; with cameras triggered together the tail is longer)" : "");
   g_string_free (why, TRUE);
   return v == VERDICT_HOLDS ? 0 : v == VERDICT_WARNINGS ? 3 : 4;
 }

@@ -180,10 +180,11 @@ bench_scale_run (const BenchConfig * config, guint max_streams)
   for (i = 0; i < config->sinks->len; i++)
     going[i] = TRUE;
   printf ("# scale: %s %ux%u (%" G_GSIZE_FORMAT " bytes) at %u fps a stream "
-      "(%.1f MB/s), %.1f s a run, deadline %.0f ms, streams 1 to %u\n",
-      cfg.format, cfg.width, cfg.height, cfg.frame_size, cfg.fps,
-      cfg.frame_size * (gdouble) cfg.fps / 1e6, cfg.duration,
-      cfg.deadline_ns / 1e6, max_streams);
+      "(%.1f MB/s), %.1f s a run, deadline %.0f ms, streams 1 to %u, "
+      "cameras %s\n", cfg.format, cfg.width, cfg.height, cfg.frame_size,
+      cfg.fps, cfg.frame_size * (gdouble) cfg.fps / 1e6, cfg.duration,
+      cfg.deadline_ns / 1e6, max_streams, cfg.stagger ?
+      "staggered (--stagger)" : "triggered together");
   printf ("%7s  %-28s %8s %7s %7s %7s %7s %8s %8s %8s\n", "streams", "sink",
       "MB/s", "misses", "dropped", "camlost", "cpu/GB", "lat99", "lat99.9",
       "block99");

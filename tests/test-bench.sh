@@ -254,6 +254,11 @@ out=$("$bench" --dir "$work" --streams 2 --width 320 --height 240 --fps 30 \
   --duration 0.5 --quiet --sink rtframesink:record=false 2>&1)
 grep -q "phases: n/a n/a ms of the 33 ms period (offers, per stream)$" <<<"$out" \
   || say_fail "streams with no live frame: not n/a: $out"
+# --scale says which cameras it ran (helper-34: it did not)
+out=$("$bench" --dir "$work" --quiet --scale 1 --stagger --width 64 --height 64 \
+  --duration 0.5 --sink rtframesink 2>&1)
+grep -q "^# scale: .*, cameras staggered (--stagger)$" <<<"$out" \
+  || say_fail "--scale --stagger: not said: $out"
 msg=$("$bench" --dir "$work/refused" --quiet --flat-out --stagger 2>&1 >/dev/null); st=$?
 [ $st = 2 ] && grep -q -- "--stagger is for live runs" <<<"$msg" \
   || say_fail "--flat-out --stagger: exit $st, $msg"
