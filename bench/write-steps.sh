@@ -10,7 +10,8 @@
 # cameras' phase".  Root (perf's tracepoints); Linux 6.x with iomap's
 # tracepoints (XFS, ext4's direct I/O).
 #   bench/write-steps.sh OUT_DIR RTFRAME-BENCH-ARGS...
-# OUT_DIR (new or empty) gets bench.txt, perf.data, trace.txt, steps.txt.
+# OUT_DIR (new or empty) gets bench.txt, steps.txt (the figures), and
+# bench.pid, matched.txt, perf.data, trace.txt (what they are made from).
 # e.g. bench/write-steps.sh /var/tmp/steps --dir /mnt/x --streams 3 \
 #        --duration 40 --rotate 200 --fio-fdatasync 2 --sink rtframesink --sink fio
 set -euo pipefail
@@ -20,16 +21,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=$root/build/bench/rtframe-bench
 command -v perf >/dev/null || { echo "write-steps.sh: no perf (apt-get install linux-perf)" >&2; exit 1; }
 [ -x "$bench" ] || { echo "write-steps.sh: build first (tools/build.sh)" >&2; exit 1; }
-# its four files go into a directory of its own: a new or empty one, so
-# nothing of anyone else's is overwritten
-[ ! -e "$out" ] || { [ -d "$out" ] && [ -z "$(ls -A "$out")" ]; } \
-  || { echo "write-steps.sh: $out is not a new or empty directory" >&2; exit 2; }
-mkdir -p "$out"
 # writes are told apart by process and thread name only: one rtframesink
 # spec and fio at most a run (helper-34: two specs made one row)
 n=0
 for a in "$@"; do case $a in rtframesink*|--sink=rtframesink*) n=$((n + 1)) ;; esac; done
 [ "$n" -le 1 ] || { echo "write-steps.sh: one rtframesink spec a run (its writes are named by sink kind only)" >&2; exit 2; }
+# its files go into a directory of its own: a new or empty one, so
+# nothing of anyone else's is overwritten
+[ ! -e "$out" ] || { [ -d "$out" ] && [ -z "$(ls -A "$out")" ]; } \
+  || { echo "write-steps.sh: $out is not a new or empty directory" >&2; exit 2; }
+mkdir -p "$out"
 export GST_PLUGIN_PATH_1_0=$root/build/gst
 # the bench's own processes (it, and the fio it starts): their pids from
 # its pid and the forks; every other process's writes are left out
