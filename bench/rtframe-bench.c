@@ -258,6 +258,25 @@ preflight_options (BenchPreflight * pf, const gchar * size,
   return TRUE;
 }
 
+/* What the options and the set-up allocated, at either exit */
+static void
+options_free (BenchConfig * cfg, gchar ** sinks, gchar * fio, gchar * size,
+    gchar * take, gchar * check)
+{
+  if (cfg->sinks)
+    g_ptr_array_unref (cfg->sinks);
+  g_strfreev (sinks);
+  g_free (cfg->format);
+  g_free (cfg->dir);
+  g_free (cfg->csv);
+  g_free (cfg->plot);
+  g_free (cfg->fio);
+  g_free (fio);
+  g_free (size);
+  g_free (take);
+  g_free (check);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -538,20 +557,11 @@ main (int argc, char **argv)
   status = preflight ? bench_preflight_run (&cfg,
       g_ptr_array_index (cfg.sinks, 0), &pf) : scale ?
       bench_scale_run (&cfg, (guint) scale) : compare (&cfg) ? 1 : 0;
-  g_ptr_array_unref (cfg.sinks);
-  g_strfreev (sinks);
   if (cfg.keep)
     printf ("recordings kept in %s\n", cfg.dir);
   else
     bench_own_dir_remove (cfg.dir);
-  g_free (cfg.format);
-  g_free (cfg.dir);
-  g_free (cfg.csv);
-  g_free (cfg.plot);
-  g_free (cfg.fio);
-  g_free (fio);
-  g_free (size);
-  g_free (take);
+  options_free (&cfg, sinks, fio, size, take, check);
   return status;
 
 usage:
@@ -559,19 +569,7 @@ usage:
   g_clear_error (&err);
   if (ctx)
     g_option_context_free (ctx);
-  /* what the options and the set-up allocated (LeakSanitizer turned
-   * exit 2 into an abort) */
-  if (cfg.sinks)
-    g_ptr_array_unref (cfg.sinks);
-  g_strfreev (sinks);
-  g_free (cfg.format);
-  g_free (cfg.dir);
-  g_free (cfg.csv);
-  g_free (cfg.plot);
-  g_free (cfg.fio);
-  g_free (fio);
-  g_free (size);
-  g_free (take);
-  g_free (check);
+  /* (LeakSanitizer turned exit 2 into an abort) */
+  options_free (&cfg, sinks, fio, size, take, check);
   return 2;
 }

@@ -244,6 +244,25 @@ run() {
 free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
 disk_gib=$(df -BG --output=avail /var/tmp | tail -1 | tr -dc 0-9)
 
+# Each SINK's rounds of a rotating run read by tail-latency.sh (frames
+# over 10 ms, near a split?), appended to TXT under "## PREFIXSINK, round
+# R": tail_by_round CSV TXT PREFIX SINK...
+tail_by_round() {
+  local csv=$1 txt=$2 prefix=$3 sink r
+  shift 3
+  for sink in "$@"; do
+    for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
+      echo "## ${prefix}${sink}, round $r" | tee -a "$txt"
+      awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
+        "$csv" > "$work/tail-one.csv"
+      # sed reads it all: head would leave tail-latency.sh a SIGPIPE,
+      # and set -e with pipefail would end the script
+      "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
+        | sed -n 1,2p | tee -a "$txt"
+    done
+  done
+}
+
 # The soak's summary, from its table: one row per 20 s recording
 soak_summary() {
   awk '$1 == "rtframesink" && $2 ~ /^[0-9]+$/ {
@@ -352,15 +371,7 @@ for s in "${scenarios[@]}"; do
     run tail-fio "RAM (tmpfs)" --duration "${duration:-120}" --rotate 200 \
       --sink rtframesink --sink fio --fio-fdatasync 2
     rounds=$saved
-    for sink in rtframesink fio; do
-      for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
-        echo "## ${sink}, round $r" | tee -a "$out/tail-fio.txt"
-        awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
-          "$out/tail-fio.csv" > "$work/tail-one.csv"
-        "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
-          | sed -n 1,2p | tee -a "$out/tail-fio.txt"
-      done
-    done
+    tail_by_round "$out/tail-fio.csv" "$out/tail-fio.txt" "" rtframesink fio
     fresh
     continue
   fi
@@ -387,15 +398,8 @@ for s in "${scenarios[@]}"; do
       run "tail-$phase" "RAM (tmpfs)" --duration "${duration:-60}" \
         --rotate 200 --sink rtframesink --sink fio --fio-fdatasync 2 \
         "${extra[@]}"
-      for sink in rtframesink fio; do
-        for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
-          echo "## $phase, ${sink}, round $r" | tee -a "$out/tail-phase.txt"
-          awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
-            "$out/tail-$phase.csv" > "$work/tail-one.csv"
-          "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
-            | sed -n 1,2p | tee -a "$out/tail-phase.txt"
-        done
-      done
+      tail_by_round "$out/tail-$phase.csv" "$out/tail-phase.txt" "$phase, " \
+        rtframesink fio
     done
     rounds=$saved
     fresh
