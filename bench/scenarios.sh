@@ -37,11 +37,20 @@
 #              both rotating into 200-frame files (--rotate 200) and durable
 #              at one sync every 100 ms a stream (fio --fio-fdatasync 2): is
 #              the tail the sink's or the device path's?
+#   tail-rotation  what rotation does to the tail with the cameras
+#              together: rtframesink into one file, into 200-frame files
+#              all kept, and into 200-frame files each deleted as the next
+#              begins (max-files=1, as --rotate), 30 s, 3 interleaved rounds
 #   tail-phase what the cameras' phase does to the tail: tail-fio's streams
 #              and sinks, 60 s rounds, 2 rounds with the cameras triggered
 #              together (every frame at once) and 2 with --stagger (a
 #              third of a period apart); fio's jobs' phases are printed
 #   long-stagger  long, with the cameras staggered (--stagger)
+#   tail-together  both sinks' streams at once: the user's 3 streams, 30 s,
+#              3 interleaved rounds, durable (sync-interval, fio an fdatasync
+#              every 2 writes), without rotation, where fio's jobs start
+#              together (each row prints the phases): does the sink add to
+#              the tail when every stream writes at the same instant?
 #   builds     rtframesink of this build against the one in --against DIR (a
 #              build directory of another commit), on RAM-backed XFS, at the
 #              user's rate and flat out, in interleaved rounds (--rounds,
@@ -245,19 +254,20 @@ free_gib=$(awk '/MemAvailable/{print int($2/1048576)}' /proc/meminfo)
 disk_gib=$(df -BG --output=avail /var/tmp | tail -1 | tr -dc 0-9)
 
 # Each SINK's rounds of a rotating run read by tail-latency.sh (frames
-# over 10 ms, near a split?), appended to TXT under "## PREFIXSINK, round
-# R": tail_by_round CSV TXT PREFIX SINK...
+# over 10 ms, near a split of its files of EVERY frames?), appended to TXT
+# under "## PREFIXSINK, round R": tail_by_round CSV TXT PREFIX EVERY SINK...
 tail_by_round() {
-  local csv=$1 txt=$2 prefix=$3 sink r
-  shift 3
+  local csv=$1 txt=$2 prefix=$3 every=$4 sink r
+  shift 4
   for sink in "$@"; do
     for r in $(seq "${RTFRAME_TAIL_ROUNDS:-2}"); do
       echo "## ${prefix}${sink}, round $r" | tee -a "$txt"
-      awk -F, -v r="$r" -v s="$sink" 'NR == 1 || ($2 == r && $1 == s)' \
+      # the CSV writes a spec's commas as semicolons (bench-report.c)
+      awk -F, -v r="$r" -v s="${sink//,/;}" 'NR == 1 || ($2 == r && $1 == s)' \
         "$csv" > "$work/tail-one.csv"
       # sed reads it all: head would leave tail-latency.sh a SIGPIPE,
       # and set -e with pipefail would end the script
-      "$root/bench/tail-latency.sh" "$work/tail-one.csv" 200 10 5 \
+      "$root/bench/tail-latency.sh" "$work/tail-one.csv" "$every" 10 5 \
         | sed -n 1,2p | tee -a "$txt"
     done
   done
@@ -371,7 +381,8 @@ for s in "${scenarios[@]}"; do
     run tail-fio "RAM (tmpfs)" --duration "${duration:-120}" --rotate 200 \
       --sink rtframesink --sink fio --fio-fdatasync 2
     rounds=$saved
-    tail_by_round "$out/tail-fio.csv" "$out/tail-fio.txt" "" rtframesink fio
+    tail_by_round "$out/tail-fio.csv" "$out/tail-fio.txt" "" 200 \
+      rtframesink fio
     fresh
     continue
   fi
@@ -381,6 +392,37 @@ for s in "${scenarios[@]}"; do
       --stagger --sink rtframesink:max-file-size=1140326400,max-files=3
     "$root/bench/tail-latency.sh" "$out/long-stagger.csv" 200 10 5 \
       | sed -n 1,12p | tee "$out/long-stagger.txt"
+    fresh
+    continue
+  fi
+  if [ "$s" = tail-together ]; then
+    # With --rotate, fio lays out each job's next file when the last is
+    # done and its jobs drift apart (2-7 ms at the nearest, never all
+    # three at once: tail-phase); with one file a job they start from one
+    # barrier, like the bench's cameras triggered together
+    setup_ram 16
+    saved=$rounds
+    rounds=${RTFRAME_TAIL_ROUNDS:-3}
+    run tail-together "RAM (tmpfs)" --duration "${duration:-30}" \
+      --sink rtframesink --sink fio --fio-fdatasync 2
+    RTFRAME_TAIL_ROUNDS=$rounds tail_by_round "$out/tail-together.csv" \
+      "$out/tail-together.txt" "" 1000000 rtframesink fio
+    rounds=$saved
+    fresh
+    continue
+  fi
+  if [ "$s" = tail-rotation ]; then
+    # tail-together gave rtframesink p99.9 4.2-5.3 ms without rotation,
+    # where tail-phase's rotating runs gave 10-48 ms (2026-12-06)
+    setup_ram 16
+    saved=$rounds
+    rounds=${RTFRAME_TAIL_ROUNDS:-3}
+    one=rtframesink:max-file-size=1140326400
+    run tail-rotation "RAM (tmpfs)" --duration "${duration:-30}" --no-fio \
+      --sink rtframesink --sink "$one" --sink "$one,max-files=1"
+    RTFRAME_TAIL_ROUNDS=$rounds tail_by_round "$out/tail-rotation.csv" \
+      "$out/tail-rotation.txt" "" 200 rtframesink "$one" "$one,max-files=1"
+    rounds=$saved
     fresh
     continue
   fi
@@ -399,7 +441,7 @@ for s in "${scenarios[@]}"; do
         --rotate 200 --sink rtframesink --sink fio --fio-fdatasync 2 \
         "${extra[@]}"
       tail_by_round "$out/tail-$phase.csv" "$out/tail-phase.txt" "$phase, " \
-        rtframesink fio
+        200 rtframesink fio
     done
     rounds=$saved
     fresh
