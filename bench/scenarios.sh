@@ -199,9 +199,19 @@ setup_ram() {
     || { echo "scenarios.sh: no huge pages for tmpfs here: 4 KiB pages" >&2
          mount -t tmpfs -o size=$((gib + 1))g rtframe-bench-ram "$ram"; }
   backing=$ram/xfs.img
-  truncate -s ${gib}G "$backing"
+  # Every page of the image is written before mkfs, and mkfs must not
+  # discard them again (-K: on a loop device a discard punches the tmpfs
+  # file).  warm() alone (before 2026-12-06) wrote only what XFS let a file
+  # fill, and left part of the image untouched - most likely the blocks
+  # XFS keeps aside when nearly full (its reserve pool, per-AG set-asides);
+  # files later landed there and the tmpfs allocated huge pages under the
+  # loop device's writes: 3 moments in the first 1-3 minutes of a long run
+  # where every stream's write took 20-31 ms, each with thp_file_alloc and
+  # pgalloc_normal rising in /proc/vmstat, which stayed flat at every other
+  # time (41 of the 43 frames over 10 ms in 600 s).
+  dd if=/dev/zero of="$backing" bs=16M count=$((gib * 64)) status=none
   loop=$(losetup --find --show "$backing")
-  mkfs.xfs -q -f "$loop"
+  mkfs.xfs -q -f -K "$loop"
   mount "$loop" "$mnt"
   warm
   huge=$(awk '/^ShmemHugePages:/ { print int($2 / 1024) }' /proc/meminfo)
