@@ -11,7 +11,9 @@
       start), the samples from 0.6 s before to 0.3 s after it, each with
       the counters that rose more than in 99% of the run's samples (T0 to
       T0 + SECONDS) and more than 3x their median, and the CPU's system,
-      iowait and steal time in ticks
+      iowait and steal time in ticks.  Root (XFS's statistics); T0 can be
+      taken when the bench prints its round's first second ("1.0 s]", on
+      stderr): docs/performance.md has the commands
 
 docs/performance.md, "A fault of the bench's own": the long run's slow
 moments on RAM were the tmpfs under the loop device allocating huge pages
@@ -76,8 +78,9 @@ def around(path, t0, seconds, moments):
     usual = {}
     for name in {k for s in samples for k in s["d"]}:
         values = sorted(s["d"].get(name, 0) for s in samples)
+        # a counter that is 0 in 99% of the samples shows at its first rise
         usual[name] = max(values[int(len(values) * 0.99)],
-                          3 * values[len(values) // 2] + 1)
+                          3 * values[len(values) // 2])
     for moment in moments:
         print("== %.1f s" % moment)
         for s in samples:

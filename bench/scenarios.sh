@@ -48,9 +48,9 @@
 #   long-stagger  long, with the cameras staggered (--stagger)
 #   tail-together  both sinks' streams at once: the user's 3 streams, 30 s,
 #              3 interleaved rounds, durable (sync-interval, fio an fdatasync
-#              every 2 writes), without rotation, where fio's jobs start
-#              together (each row prints the phases): does the sink add to
-#              the tail when every stream writes at the same instant?
+#              every 2 writes), without rotation (each row prints the
+#              phases; fio's jobs came 0.8-3 ms apart at the nearest, not
+#              together): the tail with every camera firing at once
 #   builds     rtframesink of this build against the one in --against DIR (a
 #              build directory of another commit), on RAM-backed XFS, at the
 #              user's rate and flat out, in interleaved rounds (--rounds,
@@ -205,10 +205,11 @@ setup_ram() {
   # fill, and left part of the image untouched - most likely the blocks
   # XFS keeps aside when nearly full (its reserve pool, per-AG set-asides);
   # files later landed there and the tmpfs allocated huge pages under the
-  # loop device's writes: 3 moments in the first 1-3 minutes of a long run
-  # where every stream's write took 20-31 ms, each with thp_file_alloc and
-  # pgalloc_normal rising in /proc/vmstat, which stayed flat at every other
-  # time (41 of the 43 frames over 10 ms in 600 s).
+  # loop device's writes: a 600 s long run had 41 of its 43 frames over
+  # 10 ms in 3 moments of its first 161 s, every stream's write 20-31 ms;
+  # a 240 s one sampled with bench/counters.py had 3 such moments, each
+  # with thp_file_alloc rising in /proc/vmstat, which was 0 in every other
+  # sample (and 0 through a 600 s run after this change).
   dd if=/dev/zero of="$backing" bs=16M count=$((gib * 64)) status=none
   loop=$(losetup --find --show "$backing")
   mkfs.xfs -q -f -K "$loop"
@@ -226,18 +227,22 @@ warm() {
   sync
 }
 
-# XFS on a loop device with direct I/O over a preallocated file on the
-# machine's disk.  The file's extents start unwritten in the host
-# filesystem: the first write to each converts it (measured: the sink that
-# ran first on a fresh image had twice fio's p99), so it is written through
-# once first.
+# XFS on a loop device with direct I/O over a file on the machine's disk.
+# A preallocated file's extents start unwritten in the host filesystem:
+# the first write to each converts it (measured: the sink that ran first on
+# a fresh image had twice fio's p99), so the whole image is written once,
+# and mkfs must not discard it again (-K: a discard on the loop device
+# punches the file).  Before 2026-12-06 only warm() wrote it, which leaves
+# the blocks XFS keeps aside when nearly full unwritten (setup_ram()).
 setup_disk() {
   local gib=$1
   mkdir -p "$mnt"
   backing=$work/xfs.img
   fallocate -l ${gib}G "$backing"
+  dd if=/dev/zero of="$backing" bs=16M count=$((gib * 64)) oflag=direct \
+    conv=notrunc status=none
   loop=$(losetup --find --show --direct-io=on "$backing")
-  mkfs.xfs -q -f "$loop"
+  mkfs.xfs -q -f -K "$loop"
   mount "$loop" "$mnt"
   warm
 }
@@ -408,8 +413,10 @@ for s in "${scenarios[@]}"; do
   if [ "$s" = tail-together ]; then
     # With --rotate, fio lays out each job's next file when the last is
     # done and its jobs drift apart (2-7 ms at the nearest, never all
-    # three at once: tail-phase); with one file a job they start from one
-    # barrier, like the bench's cameras triggered together
+    # three at once: tail-phase).  With one file a job they were expected
+    # to start together; they did not (0.8-3 ms apart at the nearest,
+    # 2026-12-06), so this shows rtframesink's cameras together beside
+    # fio's jobs close but apart
     setup_ram 16
     saved=$rounds
     rounds=${RTFRAME_TAIL_ROUNDS:-3}
@@ -423,7 +430,8 @@ for s in "${scenarios[@]}"; do
   fi
   if [ "$s" = tail-rotation ]; then
     # tail-together gave rtframesink p99.9 4.2-5.3 ms without rotation,
-    # where tail-phase's rotating runs gave 10-48 ms (2026-12-06)
+    # where tail-phase's rotating runs on the machine before gave 10-48 ms
+    # (2026-12-06); the one file is read as one file (no splits)
     setup_ram 16
     saved=$rounds
     rounds=${RTFRAME_TAIL_ROUNDS:-3}
@@ -431,7 +439,9 @@ for s in "${scenarios[@]}"; do
     run tail-rotation "RAM (tmpfs)" --duration "${duration:-30}" --no-fio \
       --sink rtframesink --sink "$one" --sink "$one,max-files=1"
     RTFRAME_TAIL_ROUNDS=$rounds tail_by_round "$out/tail-rotation.csv" \
-      "$out/tail-rotation.txt" "" 200 rtframesink "$one" "$one,max-files=1"
+      "$out/tail-rotation.txt" "" 1000000 rtframesink
+    RTFRAME_TAIL_ROUNDS=$rounds tail_by_round "$out/tail-rotation.csv" \
+      "$out/tail-rotation.txt" "" 200 "$one" "$one,max-files=1"
     rounds=$saved
     fresh
     continue
