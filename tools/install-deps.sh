@@ -12,7 +12,8 @@
 # recording with (rtframe://).  rtframe-export's Matroska output:
 # avenc_ffv1 (gstreamer1.0-libav) and matroskamux (gstreamer1.0-plugins-good);
 # its test decodes with avdec_ffv1 and matroskademux, and reads the stills'
-# depth with file(1).
+# depth with file(1).  groff-base: the man-pages test formats every page
+# (a minimal Debian root has no groff, and the test then skipped).
 set -euo pipefail
 
 packages=(
@@ -22,7 +23,7 @@ packages=(
   gstreamer1.0-libav gstreamer1.0-plugins-good file
   liburing-dev
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
-  valgrind indent
+  valgrind indent groff-base
   libaravis-0.8-0 aravis-tools gir1.2-aravis-0.8 iproute2
   libsoup-3.0-dev libjson-glib-dev libsystemd-dev curl prometheus
 )
