@@ -215,9 +215,9 @@ kvm_boots() {
     echo yes > "$probe"
     return 0
   fi
-  echo "test-kernel: this kernel does not boot under KVM here (no message in" \
-    "30 s: $(grep -m1 -o 'error: .*' "$log" || echo 'it hung')): QEMU emulates" \
-    "the CPU (TCG)"
+  echo "test-kernel: this kernel does not boot under KVM here ($(grep -m1 \
+    -o 'error: .*' "$log" || echo 'no message in 30 s')): QEMU emulates the" \
+    "CPU (TCG)"
   echo no > "$probe"
   return 1
 }
