@@ -19,8 +19,8 @@
 #     other, every frame reported written once, the failed disk left
 #     with a message; after healing, every frame verifies but those the
 #     failed disk had not yet made durable (as at a crash of that disk);
-#  5. writes dropped (drop_writes on the realtime device for a second: the
-#     disk says yes and keeps nothing): the recording ends "well", and
+#  5. writes dropped (drop_writes on the realtime device while 8 frames are
+#     written: the disk says yes and keeps nothing): the recording ends "well", and
 #     rtframe-verify, comparing the index's checksums, finds the frames.
 # Frames of 512x256 P010 (384 KiB) at 20 Hz, live, frame-messages=true:
 # every frame reported written is a line of the gst-launch -m output.
@@ -142,10 +142,16 @@ umount /tmp/f
 
 # ---- 5. writes dropped: the disk says yes and keeps nothing --------------
 rt_make || bad "mkfs/mount (5)"
-record drop 60 location=/tmp/f/drop.raw realtime=true
+# (200 frames, 10 s: in an emulated guest the three dmsetup steps of a
+# fault took longer than the 3 s a 60-frame recording lasted)
+record drop 200 location=/tmp/f/drop.raw realtime=true
 until_written drop 15
 fault rt /dev/vdb drop_writes
-sleep 1
+# down until 8 more frames are reported written (io-depth 4: those in
+# flight when the table was swapped went to the healthy one), not for a
+# fixed second: in an emulated guest (TCG, 2026-12-06) a second held no
+# write at all and nothing was dropped
+until_written drop $(($(written drop) + 8))
 heal rt /dev/vdb
 wait $pid; rc=$?
 umount /tmp/f && rt_mount
@@ -209,8 +215,10 @@ umount /tmp/l2; mount /dev/mapper/d2 /tmp/l2 || bad "remount the failed location
 m=/tmp/l1/s-.raw.rtfspread
 lw=$(sed -n 's/^location-frames=[0-9]*;\([0-9]*\);$/\1/p' $m)
 ld=$(sed -n 's/^location-frames-durable=[0-9]*;\([0-9]*\);$/\1/p' $m)
-grep -q "^location-states=active;failed;" $m \
-  && ok "one location fails: the manifest's final state: the second failed, $ld of its $lw frames durable" \
+# (failed, or stalled: in an emulated guest its writes can pass the stall
+# limit before the error comes back; either way it left, with its counts)
+grep -q -E "^location-states=active;(failed|stalled);" $m \
+  && ok "one location fails: the manifest's final state: the second $(sed -n 's/^location-states=active;\([a-z]*\);$/\1/p' $m), $ld of its $lw frames durable" \
   || { bad "one location fails: the manifest's final state"; cat $m; }
 # every frame is read back but those of the failed disk that were not yet
 # durable when it failed (docs/reliability.md: as at a crash of that disk)
