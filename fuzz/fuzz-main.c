@@ -58,8 +58,11 @@ mutate (GRand * r, guint8 * buf, gsize len, const GPtrArray * corpus)
         break;
       case 4:                  /* repeat a range */
         if (len) {
-          gsize n_rep = MIN ((gsize) g_rand_int_range (r, 1,
-                  (gint32) MIN (len - pos, 32) + 1), FUZZ_MAX_INPUT - len);
+          /* drawn before MIN(), which evaluates an argument twice */
+          gsize n_rep = g_rand_int_range (r, 1,
+              (gint32) MIN (len - pos, 32) + 1);
+
+          n_rep = MIN (n_rep, FUZZ_MAX_INPUT - len);
 
           memmove (buf + pos + n_rep, buf + pos, len - pos);
           len += n_rep;
