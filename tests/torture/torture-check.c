@@ -9,7 +9,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "torture-account.h"
 #include "torture-readback.h"
+#include "torture-retention.h"
 #include "rtf-pattern.h"
 
 #define problem(v, ...) \
@@ -113,26 +115,6 @@ session_faulted (Check * c, guint s)
   return FALSE;
 }
 
-/* Whether path is in the directory of location i (session s) */
-static gboolean
-in_location_dir (Check * c, guint i, guint s, const gchar * path)
-{
-  gchar *loc = torture_world_location (c->p, c->w, i, s);
-  gchar *dir = g_path_get_dirname (loc);
-  gchar *cdir = g_canonicalize_filename (dir, "/");
-  gchar *cpath = g_canonicalize_filename (path, "/");
-  gchar *prefix = g_strconcat (cdir, "/", NULL);
-  gboolean in = g_str_has_prefix (cpath, prefix)
-      && strchr (cpath + strlen (prefix), '/') == NULL;
-
-  g_free (prefix);
-  g_free (cpath);
-  g_free (cdir);
-  g_free (dir);
-  g_free (loc);
-  return in;
-}
-
 /* The locations at which a frame-written message placed a frame (a bit
  * each); FALSE when the history does not say where frames went */
 static gboolean
@@ -174,7 +156,7 @@ left_empty (Check * c, guint s)
     if (gst_structure_has_name (m, "rtframesink-file-opened")
         && (path = gst_structure_get_string (m, "location")))
       for (k = 0; k < c->p->n_loc; k++)
-        if (in_location_dir (c, k, s, path))
+        if (torture_world_in_location (c->p, c->w, k, s, path))
           opened |= 1u << k;
   }
   if (written_at (S, &at))
@@ -205,18 +187,6 @@ reported_of (Check * c, const TortureSession * S)
   return r;
 }
 
-/* The location (session s) whose directory holds path; n_loc: none */
-static guint
-location_of (Check * c, guint s, const gchar * path)
-{
-  guint k;
-
-  for (k = 0; k < c->p->n_loc; k++)
-    if (in_location_dir (c, k, s, path))
-      return k;
-  return c->p->n_loc;
-}
-
 /* Whether w lay in the deleted file m says: the file and location its
  * frame-written message named; else (an older history) its number
  * between the file's first and last frame, which is wrong for a frame
@@ -229,7 +199,7 @@ in_deleted_file (Check * c, guint s, const GstStructure * m,
 
   if (w->placed)
     return path && w->file == stat_u64 (m, "index")
-        && w->location == location_of (c, s, path);
+        && w->location == torture_world_location_of (c->p, c->w, s, path);
   return w->frame >= stat_u64 (m, "first-frame")
       && w->frame <= stat_u64 (m, "last-frame");
 }
@@ -530,6 +500,13 @@ check_session (Check * c, guint s, const gchar * self)
   for (i = 0; i < MIN_READ_LOCATIONS; i++)
     min_read_at[i] = G_MAXUINT64;
   reported = reported_of (c, S);
+  torture_account_session (p, c->h, s, reported, !(c->killed
+          && s == c->last_session), v);
+  /* (a directory moved away and back: the sink could not delete there
+   * meanwhile, rightly) */
+  torture_retention_check (p, c->w, c->h, s, c->removed
+      | (c->h->moved_dir ? 1u << p->rmdir_loc : 0), !(c->killed
+          && s == c->last_session), v);
   look_before_readers (c, s, reported, rung);
   gone = files_gone_before_readers (c, s, reported);
   torture_readback (p, c->w, s, c->removed, left_empty (c, s), faulted ?

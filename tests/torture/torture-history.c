@@ -93,9 +93,21 @@ torture_error_string (const TortureError * e)
 }
 
 static void
+act_clear (gpointer data)
+{
+  g_free (((TortureAct *) data)->what);
+}
+
+static void
 session_init (TortureSession * s)
 {
   s->first_k = G_MAXUINT64;
+  s->first_error_line = G_MAXUINT;
+  s->in = g_array_new (FALSE, FALSE, sizeof (TortureIn));
+  s->dropped = g_array_new (FALSE, FALSE, sizeof (guint64));
+  s->acts = g_array_new (FALSE, FALSE, sizeof (TortureAct));
+  g_array_set_clear_func (s->acts, act_clear);
+  s->mids = g_array_new (FALSE, FALSE, sizeof (guint));
   s->written = g_array_new (FALSE, FALSE, sizeof (TortureWritten));
   s->errors = g_ptr_array_new_with_free_func (error_free);
   s->warnings = g_ptr_array_new_with_free_func (error_free);
@@ -103,9 +115,64 @@ session_init (TortureSession * s)
       gst_structure_free);
 }
 
+static guint64
+stamp_of (guint64 pts, guint64 duration_ns)
+{
+  return pts % duration_ns == 0 ? pts / duration_ns : G_MAXUINT64;
+}
+
+/* "act-begin MS WHAT RT": a new action */
+static gboolean
+parse_act_begin (TortureSession * s, const gchar * line, guint at)
+{
+  gchar what[32];
+  guint64 rt;
+  TortureAct a = { 0 };
+
+  if (sscanf (line, "act-begin %*u %31s %" G_GUINT64_FORMAT, what, &rt) != 2)
+    return FALSE;
+  a.what = g_strdup (what);
+  a.rt_before = rt;
+  a.rt_after = a.at = G_MAXUINT64;
+  a.line_begin = at;
+  a.line_end = G_MAXUINT;       /* until its end line (a kill may cut it) */
+  g_array_append_val (s->acts, a);
+  return TRUE;
+}
+
+/* "act MS WHAT RESULT RT AT": the action begun last returned (an older
+ * history's "act MS WHAT RESULT" has no begin: taken as it is) */
+static gboolean
+parse_act_end (TortureSession * s, const gchar * line, guint at)
+{
+  gchar what[32], result[8];
+  guint64 rt = G_MAXUINT64, asked = G_MAXUINT64;
+  TortureAct *a;
+
+  if (sscanf (line, "act %*u %31s %7s %" G_GUINT64_FORMAT " %"
+          G_GUINT64_FORMAT, what, result, &rt, &asked) < 2)
+    return FALSE;
+  if (g_str_equal (what, "split-at-running-time"))
+    return TRUE;                /* a split, not a recording's */
+  if (s->acts->len == 0 || (a = &g_array_index (s->acts, TortureAct,
+              s->acts->len - 1))->line_end != G_MAXUINT
+      || !g_str_equal (a->what, what)) {
+    TortureAct fresh = { g_strdup (what), FALSE, G_MAXUINT64, G_MAXUINT64,
+      G_MAXUINT64, at, G_MAXUINT
+    };
+    g_array_append_val (s->acts, fresh);
+    a = &g_array_index (s->acts, TortureAct, s->acts->len - 1);
+  }
+  a->ok = g_str_equal (result, "ok");
+  a->rt_after = rt;
+  a->at = asked;
+  a->line_end = at;
+  return TRUE;
+}
+
 static gboolean
 parse_line (TortureHistory * h, guint * cur, const gchar * line,
-    guint64 duration_ns)
+    guint64 duration_ns, guint at)
 {
   TortureSession *s = &h->s[*cur];
   guint64 a, b, c, d;
@@ -119,6 +186,25 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
     s->first_k = MIN (s->first_k, a);
     s->last_k = s->pushed ? MAX (s->last_k, a) : a;
     s->pushed++;
+  } else if (sscanf (line, "in %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+          &a, &b) == 2) {
+    TortureIn in = { stamp_of (a, duration_ns), b, at };
+
+    g_array_append_val (s->in, in);
+  } else if (sscanf (line, "q %" G_GUINT64_FORMAT, &a) == 1) {
+    a = stamp_of (a, duration_ns);
+    g_array_append_val (s->dropped, a);
+  } else if (sscanf (line, "free %" G_GUINT64_FORMAT, &a) == 1) {
+    if (s->messages->len == 0)
+      return FALSE;
+    gst_structure_set (g_ptr_array_index (s->messages, s->messages->len - 1),
+        "torture-free-after", G_TYPE_UINT64, a, NULL);
+  } else if (g_str_has_prefix (line, "act-begin ")) {
+    return parse_act_begin (s, line, at);
+  } else if (g_str_has_prefix (line, "act ")) {
+    return parse_act_end (s, line, at);
+  } else if (g_str_has_prefix (line, "mid ")) {
+    g_array_append_val (s->mids, at);
   } else if ((n = sscanf (line, "w %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
               " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u", &a, &b, &c,
               &d, &e)) >= 3) {
@@ -137,6 +223,7 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
     g_ptr_array_add (s->messages, st);
   } else if (g_str_has_prefix (line, "error\t")) {
     g_ptr_array_add (s->errors, parse_error (line + 6));
+    s->first_error_line = MIN (s->first_error_line, at);
   } else if (g_str_has_prefix (line, "warning\t")) {
     g_ptr_array_add (s->warnings, parse_error (line + 8));
   } else if (g_str_equal (line, "eos")) {
@@ -157,8 +244,7 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
     /* files are gone even when the directory could not be removed */
     if (strstr (line, " rmdir "))
       h->removed_dir = TRUE;
-  } else if (!g_str_has_prefix (line, "act ")
-      && !g_str_has_prefix (line, "mid ") && !g_str_has_prefix (line, "# ")) {
+  } else if (!g_str_has_prefix (line, "# ")) {
     return FALSE;
   }
   return TRUE;
@@ -184,7 +270,7 @@ torture_history_read (const gchar * path, guint64 duration_ns)
       g_free (lines[i]);
       continue;
     }
-    if (!parse_line (h, &cur, lines[i], duration_ns))
+    if (!parse_line (h, &cur, lines[i], duration_ns, h->lines->len))
       h->bad_lines++;
     g_ptr_array_add (h->lines, lines[i]);
   }
@@ -201,6 +287,10 @@ torture_history_free (TortureHistory * h)
   if (h == NULL)
     return;
   for (i = 0; i < 2; i++) {
+    g_array_unref (h->s[i].in);
+    g_array_unref (h->s[i].dropped);
+    g_array_unref (h->s[i].acts);
+    g_array_unref (h->s[i].mids);
     g_array_unref (h->s[i].written);
     g_ptr_array_unref (h->s[i].errors);
     g_ptr_array_unref (h->s[i].warnings);
@@ -217,6 +307,7 @@ static gboolean
 per_frame (const gchar * l)
 {
   return g_str_has_prefix (l, "push ") || g_str_has_prefix (l, "w ")
+      || g_str_has_prefix (l, "in ") || g_str_has_prefix (l, "q ")
       || g_str_has_prefix (l, "msg rtframesink-stats,")
       || g_str_has_prefix (l, "msg rtframesink-disk-space,");
 }

@@ -4,11 +4,19 @@
  *
  *   session S                 a recording (S = 0, or 1 after a restart)
  *   push K                    frame K (its stamp) was accepted by appsrc
- *   w FRAME PTS OFFSET        rtframesink-frame-written
+ *   in PTS RT                 a frame reached the sink's pad (its running
+ *                             time): what the sink was asked to record
+ *   w FRAME PTS OFFSET FILE LOCATION   rtframesink-frame-written
+ *   q PTS                     a QoS message: the sink dropped that frame
  *   msg STRUCTURE             another element message of the sink
+ *   free BYTES                the free space right after the message
+ *                             before it (a deletion for min-free-space)
  *   error DOMAIN CODE TEXT -- DEBUG      (escaped; warning: the same)
  *   eos                       EOS reached the bus
- *   act MS WHAT RESULT        an event-recording action, from its thread
+ *   act-begin MS WHAT RT      an event-recording action begins (RT: the
+ *                             clock's running time, G_MAXUINT64 none)
+ *   act MS WHAT RESULT RT AT  it returned (AT: the running time asked,
+ *                             G_MAXUINT64 for now)
  *   fault MS WHAT RESULT      a fault, from the fault thread
  *   mid FRAME WHAT RESULT     a change in the stream, by the pushing thread
  *   final S STRUCTURE         the stats at the end of session S
@@ -42,6 +50,24 @@ typedef struct
                             * have neither) */
 } TortureWritten;
 
+/* A frame that reached the sink's pad */
+typedef struct
+{
+  guint64 k;               /* its stamp (G_MAXUINT64: a pts no frame had) */
+  guint64 rt;              /* its running time (G_MAXUINT64: none) */
+  guint line;              /* where in the history */
+} TortureIn;
+
+/* An event-recording action, between its two lines */
+typedef struct
+{
+  gchar *what;             /* torture_act_name () */
+  gboolean ok;             /* what the sink answered */
+  guint64 rt_before, rt_after;     /* the clock's running time around it */
+  guint64 at;              /* the running time asked (G_MAXUINT64: now) */
+  guint line_begin, line_end;
+} TortureAct;
+
 typedef struct
 {
   gchar *domain;           /* "RESOURCE", "STREAM", "CORE", ... */
@@ -55,11 +81,19 @@ typedef struct
   gboolean seen;
   guint64 first_k, last_k; /* frames pushed in this session */
   guint64 pushed;
+  GArray *in;              /* TortureIn, in the order they came */
   GArray *written;         /* TortureWritten, in the order told */
+  GArray *dropped;         /* guint64 stamps of the QoS messages (a drop
+                            * each; G_MAXUINT64: a pts no frame had) */
+  GArray *acts;            /* TortureAct: the actions, in order */
+  GArray *mids;            /* guint: the lines of "mid" changes */
+  guint first_error_line;  /* G_MAXUINT: none */
   GPtrArray *errors, *warnings;    /* TortureError */
   gboolean eos;
   GPtrArray *messages;     /* GstStructure: file-opened/closed/deleted,
-                            * location-left, recording-*, stats */
+                            * location-left, recording-*, stats; a
+                            * deletion followed by a "free" line carries
+                            * it as its field "torture-free-after" */
   GstStructure *final;     /* stats at its end (NULL: none) */
 } TortureSession;
 

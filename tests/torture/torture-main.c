@@ -9,7 +9,7 @@
  * again from its seed alone.
  *
  *   torture [--seconds N | --minutes N | --rounds N] [--seed S] [--keep]
- *           [--dir BASE] [--verbose]
+ *           [--dir BASE] [--verbose] [--first-failure]
  *
  * Without --seconds/--minutes/--rounds/--seed it runs for
  * $RTFRAME_TORTURE_SECONDS (150) seconds with fresh seeds.  Exit 0: every
@@ -40,7 +40,7 @@
 
 static gint64 opt_seconds = -1, opt_minutes = -1, opt_rounds = -1;
 static gchar *opt_seed, *opt_dir;
-static gboolean opt_keep, opt_verbose;
+static gboolean opt_keep, opt_verbose, opt_first_failure;
 
 static const GOptionEntry entries[] = {
   {"seconds", 0, 0, G_OPTION_ARG_INT64, &opt_seconds,
@@ -57,6 +57,9 @@ static const GOptionEntry entries[] = {
       "Where rounds live (default /var/tmp/rtf-torture)", "BASE"},
   {"verbose", 'v', 0, G_OPTION_ARG_NONE, &opt_verbose,
       "Print every round's notes (tools' exits, errors told)", NULL},
+  {"first-failure", 0, 0, G_OPTION_ARG_NONE, &opt_first_failure,
+      "Stop after the first round that fails (tools/mutants.sh: how long "
+        "a planted bug lives)", NULL},
   {NULL}
 };
 
@@ -314,7 +317,7 @@ run_rounds (Run * run)
     if (!run_round (run, seed) && !torture_interrupted)
       run->failed++;
     run->rounds++;
-    if (opt_seed)
+    if (opt_seed || (opt_first_failure && run->failed))
       break;
   }
   print_summary (run);

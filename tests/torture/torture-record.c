@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "rtf-pattern.h"
@@ -83,6 +84,33 @@ log_error (Rec * r, GstMessage * msg, gboolean error)
   g_error_free (err);
 }
 
+/* The free space of the filesystem that held path, as an unprivileged
+ * writer sees it (what min-free-space is kept against) */
+static guint64
+free_space_at (const gchar * path)
+{
+  gchar *dir = g_path_get_dirname (path);
+  struct statvfs sv;
+  guint64 bytes = G_MAXUINT64;
+
+  if (statvfs (dir, &sv) == 0)
+    bytes = (guint64) sv.f_bavail * sv.f_frsize;
+  g_free (dir);
+  return bytes;
+}
+
+/* A deletion for min-free-space: the free space right after it, so the
+ * checker can tell a deletion the disk needed from one it did not */
+static void
+log_deleted (Rec * r, const GstStructure * s)
+{
+  const gchar *reason = gst_structure_get_string (s, "reason");
+  const gchar *path = gst_structure_get_string (s, "location");
+
+  if (path && g_strcmp0 (reason, "min-free-space") == 0)
+    HIST (r, "free %" G_GUINT64_FORMAT, free_space_at (path));
+}
+
 static void
 log_element (Rec * r, GstMessage * msg)
 {
@@ -110,6 +138,22 @@ log_element (Rec * r, GstMessage * msg)
   str = gst_structure_to_string (s);
   HIST (r, "msg %s", str);
   g_free (str);
+  if (gst_structure_has_name (s, "rtframesink-file-deleted"))
+    log_deleted (r, s);
+}
+
+/* A drop: the sink posts a QoS message for each frame it drops */
+static void
+log_qos (Rec * r, GstMessage * msg)
+{
+  guint64 running_time, stream_time, timestamp, duration;
+  gboolean live;
+
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT_CAST (r->sink))
+    return;
+  gst_message_parse_qos (msg, &live, &running_time, &stream_time, &timestamp,
+      &duration);
+  HIST (r, "q %" G_GUINT64_FORMAT, timestamp);
 }
 
 static GstBusSyncReply
@@ -120,6 +164,9 @@ on_message (GstBus * bus, GstMessage * msg, gpointer data)
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ELEMENT:
       log_element (r, msg);
+      break;
+    case GST_MESSAGE_QOS:
+      log_qos (r, msg);
       break;
     case GST_MESSAGE_ERROR:
     case GST_MESSAGE_WARNING:
@@ -283,6 +330,41 @@ set_sink_props (Rec * r)
   }
 }
 
+/* Every frame as it reaches the sink's pad, with its running time: what
+ * was asked of the sink, against which the checker counts what it
+ * reports (written, dropped, lost, discarded) and models event recording.
+ * (On the streaming thread, before render: the next frame's line cannot
+ * come before this frame's render has returned.) */
+static GstPadProbeReturn
+on_frame_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Rec *r = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstEvent *ev = gst_pad_get_sticky_event (pad, GST_EVENT_SEGMENT, 0);
+  guint64 rt = G_MAXUINT64;
+
+  if (ev) {
+    const GstSegment *segment;
+
+    gst_event_parse_segment (ev, &segment);
+    rt = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buf));
+    gst_event_unref (ev);
+  }
+  HIST (r, "in %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+      GST_BUFFER_PTS (buf), rt);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+watch_frames_in (Rec * r)
+{
+  GstPad *pad = gst_element_get_static_pad (r->sink, "sink");
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_frame_in, r, NULL);
+  gst_object_unref (pad);
+}
+
 static gboolean
 make_pipeline (Rec * r)
 {
@@ -313,6 +395,7 @@ make_pipeline (Rec * r)
   gst_bin_add_many (GST_BIN (r->pipeline), r->src, filter, r->sink, NULL);
   if (!gst_element_link_many (r->src, filter, r->sink, NULL))
     return FALSE;
+  watch_frames_in (r);
   bus = gst_pipeline_get_bus (GST_PIPELINE (r->pipeline));
   gst_bus_set_sync_handler (bus, on_message, r, NULL);
   gst_object_unref (bus);
@@ -426,14 +509,22 @@ record_event (Rec * r, gboolean on)
       gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
 }
 
+/* An action, between two lines: "act-begin MS WHAT RT" before it and
+ * "act MS WHAT RESULT RT AT" after it, RT the pipeline clock's running
+ * time then (G_MAXUINT64: none), AT the running time asked (G_MAXUINT64:
+ * now).  A sink asked for "now" takes the clock's running time somewhere
+ * between the two RTs; the frames whose lines come between them may have
+ * been handled before or after the request. */
 static void
 do_action (Rec * r, const TortureAction * a, guint ms)
 {
   gboolean ok = TRUE;
-  GstClockTime at = GST_CLOCK_TIME_NONE;
+  GstClockTime at = GST_CLOCK_TIME_NONE, before = running_time_now (r);
 
+  HIST (r, "act-begin %u %s %" G_GUINT64_FORMAT, ms,
+      torture_act_name (a->kind), (guint64) before);
   if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT) {
-    at = running_time_now (r);
+    at = before;
     if (at != GST_CLOCK_TIME_NONE)
       at += a->delta_ns;
   }
@@ -458,7 +549,9 @@ do_action (Rec * r, const TortureAction * a, guint ms)
     default:
       break;
   }
-  HIST (r, "act %u %s %s", ms, torture_act_name (a->kind), ok ? "ok" : "no");
+  HIST (r, "act %u %s %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, ms,
+      torture_act_name (a->kind), ok ? "ok" : "no",
+      (guint64) running_time_now (r), (guint64) at);
 }
 
 static gboolean

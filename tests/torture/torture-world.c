@@ -267,6 +267,38 @@ torture_world_location (const TorturePlan * p, const TortureWorld * w,
       p->name);
 }
 
+gboolean
+torture_world_in_location (const TorturePlan * p, const TortureWorld * w,
+    guint loc, guint session, const gchar * path)
+{
+  gchar *l = torture_world_location (p, w, loc, session);
+  gchar *dir = g_path_get_dirname (l);
+  gchar *cdir = g_canonicalize_filename (dir, "/");
+  gchar *cpath = g_canonicalize_filename (path, "/");
+  gchar *prefix = g_strconcat (cdir, "/", NULL);
+  gboolean in = g_str_has_prefix (cpath, prefix)
+      && strchr (cpath + strlen (prefix), '/') == NULL;
+
+  g_free (prefix);
+  g_free (cpath);
+  g_free (cdir);
+  g_free (dir);
+  g_free (l);
+  return in;
+}
+
+guint
+torture_world_location_of (const TorturePlan * p, const TortureWorld * w,
+    guint session, const gchar * path)
+{
+  guint k;
+
+  for (k = 0; k < p->n_loc; k++)
+    if (torture_world_in_location (p, w, k, session, path))
+      return k;
+  return p->n_loc;
+}
+
 gchar *
 torture_world_moved_dir (const TortureWorld * w, guint loc)
 {

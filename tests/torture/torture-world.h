@@ -65,6 +65,12 @@ void torture_world_free (TortureWorld * w, gboolean keep);
  * restart the recording goes on under other names) */
 gchar *torture_world_location (const TorturePlan * p, const TortureWorld * w,
     guint loc, guint session);
+/* Whether path is a file in the directory of location loc (session) */
+gboolean torture_world_in_location (const TorturePlan * p,
+    const TortureWorld * w, guint loc, guint session, const gchar * path);
+/* The location whose directory holds path (session); p->n_loc: none */
+guint torture_world_location_of (const TorturePlan * p,
+    const TortureWorld * w, guint session, const gchar * path);
 /* The name the mvdir fault gives the directory */
 gchar *torture_world_moved_dir (const TortureWorld * w, guint loc);
 /* After the round, before reading it: lifts the stall's throttle (a

@@ -1,0 +1,251 @@
+/* The torture test's retention check (torture-retention.h) */
+#include "torture-retention.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rtf-space-guard.h"
+
+#define problem(v, ...) \
+  G_STMT_START { (v)->failed = TRUE; \
+    g_string_append_printf ((v)->problems, __VA_ARGS__); } G_STMT_END
+#define note(v, ...) g_string_append_printf ((v)->notes, __VA_ARGS__)
+
+/* A file of the set that got frames, at one location */
+typedef struct
+{
+  guint64 number;
+  const gchar *path;            /* as its file-opened message names it */
+  gboolean on_disk;             /* before any reader ran */
+  gint deleted_at;              /* its file-deleted message (-1: none) */
+  const gchar *reason;          /* that message's reason */
+} SetFile;
+
+static guint64
+u64_of (const GstStructure * s, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  gst_structure_get_uint64 (s, field, &v);
+  return v;
+}
+
+static gint
+by_number (gconstpointer a, gconstpointer b)
+{
+  const SetFile *x = a, *y = b;
+
+  return x->number < y->number ? -1 : x->number > y->number;
+}
+
+static SetFile *
+find (GArray * set, guint64 number)
+{
+  guint i;
+
+  for (i = 0; i < set->len; i++)
+    if (g_array_index (set, SetFile, i).number == number)
+      return &g_array_index (set, SetFile, i);
+  return NULL;
+}
+
+/* The files opened at location loc in session s, oldest first, with what
+ * became of them */
+static GArray *
+set_at (const TorturePlan * p, TortureWorld * w, const TortureSession * S,
+    guint s, guint loc)
+{
+  GArray *set = g_array_new (FALSE, TRUE, sizeof (SetFile));
+  guint i;
+
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+    const gchar *path = gst_structure_get_string (m, "location");
+    SetFile f = { u64_of (m, "index"), path, FALSE, -1, NULL };
+    struct stat sb;
+
+    if (!gst_structure_has_name (m, "rtframesink-file-opened") || !path
+        || f.number == G_MAXUINT64
+        || torture_world_location_of (p, w, s, path) != loc
+        || find (set, f.number))
+      continue;
+    f.on_disk = lstat (path, &sb) == 0;
+    g_array_append_val (set, f);
+  }
+  g_array_sort (set, by_number);
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+    const gchar *path = gst_structure_get_string (m, "location");
+    SetFile *f;
+
+    if (gst_structure_has_name (m, "rtframesink-file-deleted") && path
+        && torture_world_location_of (p, w, s, path) == loc
+        && (f = find (set, u64_of (m, "index"))) && f->deleted_at < 0) {
+      f->deleted_at = (gint) i;
+      f->reason = gst_structure_get_string (m, "reason");
+    }
+  }
+  return set;
+}
+
+/* A deletion for max-files: only of a file max-files newer ones follow
+ * (the set's numbers follow each other at a location).  After a kill
+ * the newest file may have been named, and the oldest deleted for it,
+ * with its file-opened message still to come: one more is allowed. */
+static void
+check_max_files_deletion (const TorturePlan * p, GArray * set, guint loc,
+    const SetFile * f, gboolean ended, TortureVerdict * v)
+{
+  guint64 newest = g_array_index (set, SetFile, set->len - 1).number +
+      (ended ? 0 : 1);
+
+  if (p->max_files == 0)
+    problem (v, "retention: location %u: file %" G_GUINT64_FORMAT " deleted "
+        "for max-files, which is not set\n", loc, f->number);
+  else if (f->number + p->max_files > newest)
+    problem (v, "retention: location %u: file %" G_GUINT64_FORMAT " deleted "
+        "for max-files=%u, but the newest file is %" G_GUINT64_FORMAT
+        ": it was one of the newest %u\n", loc, f->number, p->max_files,
+        newest, p->max_files);
+}
+
+/* The freed bytes of the deletions at this location from message i on:
+ * the child looked at the free space after deletion i, when the ones
+ * after it may have been done already */
+static guint64
+freed_from (const TortureSession * S, GArray * set, gint i)
+{
+  guint64 sum = 0, freed;
+  guint j;
+
+  for (j = 0; j < set->len; j++) {
+    const SetFile *f = &g_array_index (set, SetFile, j);
+
+    if (f->deleted_at >= i && (freed = u64_of (g_ptr_array_index (S->messages,
+                    f->deleted_at), "freed")) != G_MAXUINT64)
+      sum += freed;
+  }
+  return sum;
+}
+
+/* A deletion for min-free-space: the oldest file left, while the free
+ * space was near the line.  The guard deletes once the free space (with
+ * the recording's reservations) is under min-free-space and an eighth; a
+ * statvfs taken after the deletion, less what the deletions gave back,
+ * is at most that, give or take what the recording gave back meanwhile
+ * (a file's reservation at its end, the next file's) and wrote. */
+static void
+check_space_deletion (const TorturePlan * p, const TortureSession * S,
+    GArray * set, guint loc, const SetFile * f, TortureVerdict * v)
+{
+  const GstStructure *m = g_ptr_array_index (S->messages, f->deleted_at);
+  guint64 line = 0, after = G_MAXUINT64, freed, before, slack;
+  guint i;
+
+  for (i = 0; i < set->len; i++) {
+    const SetFile *older = &g_array_index (set, SetFile, i);
+
+    if (older->number >= f->number)
+      break;
+    if (older->deleted_at < 0 || older->deleted_at > f->deleted_at)
+      problem (v, "retention: location %u: file %" G_GUINT64_FORMAT
+          " deleted for min-free-space while the older file %"
+          G_GUINT64_FORMAT " was still there: not the oldest first\n", loc,
+          f->number, older->number);
+  }
+  gst_structure_get_uint64 (m, "torture-free-after", &after);
+  for (i = f->deleted_at; i < S->messages->len && line == 0; i++) {
+    const GstStructure *s = g_ptr_array_index (S->messages, i);
+
+    if (gst_structure_has_name (s, "rtframesink-stats")
+        || gst_structure_has_name (s, "rtframesink-disk-space"))
+      gst_structure_get_uint64 (s, "min-free-space", &line);
+  }
+  if (after == G_MAXUINT64 || line == 0)
+    return;
+  freed = freed_from (S, set, f->deleted_at);
+  before = after > freed ? after - freed : 0;
+  slack = 2 * p->preallocate + 4 * (guint64) p->frame_size + 4 * 1048576;
+  if (before > line + line / RTF_SPACE_MARGIN_SHARE + slack)
+    problem (v, "retention: location %u: file %" G_GUINT64_FORMAT " deleted "
+        "for min-free-space (%" G_GUINT64_FORMAT " bytes) with about %"
+        G_GUINT64_FORMAT " bytes free\n", loc, f->number, line, before);
+}
+
+/* At a clean end: the newest max-files files there, no more; fewer only
+ * by a deletion for min-free-space */
+static void
+check_kept (const TorturePlan * p, GArray * set, guint loc, TortureVerdict * v)
+{
+  guint64 newest = g_array_index (set, SetFile, set->len - 1).number;
+  guint i, kept = 0;
+
+  for (i = 0; i < set->len; i++) {
+    const SetFile *f = &g_array_index (set, SetFile, i);
+    gboolean wanted = f->number + p->max_files > newest;
+
+    kept += f->on_disk;
+    if (wanted && !f->on_disk && g_strcmp0 (f->reason, "min-free-space"))
+      problem (v, "retention: location %u: file %" G_GUINT64_FORMAT " is "
+          "gone (%s), but max-files=%u keeps the newest %u and the newest "
+          "is %" G_GUINT64_FORMAT "\n", loc, f->number, f->reason ?
+          f->reason : "no message says why", p->max_files, p->max_files,
+          newest);
+    else if (!wanted && f->on_disk)
+      problem (v, "retention: location %u: file %" G_GUINT64_FORMAT " is "
+          "still there, but max-files=%u keeps only the newest %u (up to %"
+          G_GUINT64_FORMAT ")\n", loc, f->number, p->max_files,
+          p->max_files, newest);
+  }
+  note (v, "retention: location %u: %u files made, %u kept (max-files=%u)\n",
+      loc, set->len, kept, p->max_files);
+}
+
+static gboolean
+left (const TortureSession * S, guint loc)
+{
+  guint i, index;
+
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+
+    if (gst_structure_has_name (m, "rtframesink-location-left")
+        && gst_structure_get_uint (m, "location-index", &index)
+        && index == loc)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+void
+torture_retention_check (const TorturePlan * p, TortureWorld * w,
+    const TortureHistory * h, guint s, guint removed, gboolean ended,
+    TortureVerdict * v)
+{
+  const TortureSession *S = &h->s[s];
+  guint loc, i;
+
+  if (!p->pattern)
+    return;
+  for (loc = 0; loc < p->n_loc; loc++) {
+    GArray *set;
+
+    if (removed & (1u << loc))
+      continue;
+    set = set_at (p, w, S, s, loc);
+    for (i = 0; i < set->len; i++) {
+      const SetFile *f = &g_array_index (set, SetFile, i);
+
+      if (g_strcmp0 (f->reason, "max-files") == 0)
+        check_max_files_deletion (p, set, loc, f, ended, v);
+      else if (g_strcmp0 (f->reason, "min-free-space") == 0)
+        check_space_deletion (p, S, set, loc, f, v);
+    }
+    /* what is left is the request's only where nothing else ended the
+     * recording there: no kill, no error, the location still in it */
+    if (set->len > 0 && p->max_files > 0 && ended && S->errors->len == 0
+        && !left (S, loc))
+      check_kept (p, set, loc, v);
+    g_array_unref (set);
+  }
+}
