@@ -110,6 +110,13 @@ identify_index (RtfRecordingFile * f, guint64 number)
   }
   f->index_st = ist;
   f->index_empty = ist.st_size == 0;
+  /* a writer holds its index locked too; after a kill the kernel may let
+   * the data file go before the index (io_uring's last index write still
+   * ending): a file whose index is held is in use as well (torture seed
+   * 0xa8d2ff4ed6c23566: rtframe-recover found the data free, then could
+   * not cut the index) */
+  if (rtf_lock (fd, FALSE) == EWOULDBLOCK)
+    f->in_use = TRUE;
   if (ist.st_size == 0 && f->data_size == 0) {
     close (fd);
     rtf_recording_file_set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
