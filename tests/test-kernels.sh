@@ -36,15 +36,35 @@ for release in bookworm trixie; do
       esac
     fi
     echo "== $release: $(basename "$suite")"
-    # (each suite names the size of its disks: "# kernel-disk-mb: N")
+    # (each suite names the size and number of its disks: "# kernel-disk-mb:
+    # N", "# kernel-disks: N", QEMU's cache for them: "# kernel-cache:
+    # MODE"; and what runs on this machine after the
+    # guest, with the guest's output and its disks: "# kernel-after:
+    # SCRIPT", run as SCRIPT OUT BUILD RELEASE)
     mb=$(sed -n 's/^# kernel-disk-mb: *\([0-9]*\).*/\1/p' "$suite")
+    n=$(sed -n 's/^# kernel-disks: *\([0-9]*\).*/\1/p' "$suite")
+    after=$(sed -n 's/^# kernel-after: *//p' "$suite")
+    cache=$(sed -n 's/^# kernel-cache: *//p' "$suite")
     t0=$SECONDS
-    if (cd "$src" && tools/test-kernel.sh $release --disk-mb "${mb:-1024}" -- "$suite" "$build"); then
+    out=
+    [ -n "$after" ] && out=$(mktemp -d "${TMPDIR:-/tmp}/rtf-kernel-out.XXXXXX")
+    if (cd "$src" && tools/test-kernel.sh $release --disk-mb "${mb:-1024}" \
+        --disks "${n:-2}" --cache "${cache:-none}" \
+        ${out:+--out "$out" --keep-disks} -- "$suite" "$build"); then
       ran=$((ran + 1))
       echo "   ($release $(basename "$suite"): $((SECONDS - t0)) s)"
+      if [ -n "$after" ]; then
+        t0=$SECONDS
+        if "$src/$after" "$out" "$build" "$release"; then
+          echo "   ($release $(basename "$after"), on this machine: $((SECONDS - t0)) s)"
+        else
+          echo "FAIL: $release: $(basename "$after")"; fail=1
+        fi
+      fi
     else
       echo "FAIL: $release: $(basename "$suite")"; fail=1
     fi
+    [ -n "$out" ] && rm -rf "$out"
   done
 done
 [ $fail -eq 0 ] && [ $ran -eq 0 ] && exit 77

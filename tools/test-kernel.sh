@@ -9,6 +9,11 @@
 #     --disks    raw disk images the guest sees as /dev/vda, /dev/vdb, ...
 #                (default 2, each --disk-mb, default 1024, sparse files)
 #     --out DIR  where the guest's $RTFRAME_KERNEL_OUT is copied at the end
+#     --cache MODE  QEMU's cache mode for the disks (default none: O_DIRECT
+#                on this machine's file; writeback: through its page cache)
+#     --keep-disks  the disk images go to DIR too (disk0.img, ...), for a
+#                check on this machine after the guest (a log the guest
+#                recorded); without it they are deleted
 #     COMMAND    run in the guest as root, cwd the directory this was run
 #                from; its exit status is this script's.  The guest writes
 #                only its own tmpfs, its disks and $RTFRAME_KERNEL_OUT.
@@ -22,12 +27,16 @@ release=bookworm
 disks=2
 disk_mb=1024
 out=
+keep_disks=
+cache=none
 while [ $# -gt 0 ]; do
   case $1 in
     bookworm|trixie) release=$1; shift ;;
     --disks) disks=$2; shift 2 ;;
     --disk-mb) disk_mb=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --keep-disks) keep_disks=1; shift ;;
+    --cache) cache=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "test-kernel: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -91,7 +100,7 @@ fetch_kernel() {
 # ---- the initramfs: busybox, the modules, /init -------------------------
 # (crc32c_generic: libcrc32c asks the crypto API for crc32c, which would
 # load it through modprobe, which the initramfs has not)
-wanted="virtio_pci virtio_blk 9pnet_virtio 9p crc32c_generic xfs ext4 raid0 dm-delay dm-flakey loop"
+wanted="virtio_pci virtio_blk 9pnet_virtio 9p crc32c_generic xfs ext4 raid0 dm-delay dm-flakey dm-log-writes loop"
 
 module_order() {  # every wanted module after what it needs, once each
   local dep=$moddir/modules.dep seen=" "
@@ -173,12 +182,14 @@ mkdir -p "$job/out"
 drives=()
 for i in $(seq 0 $((disks - 1))); do
   truncate -s "${disk_mb}M" "$job/disk$i.img"
-  drives+=(-drive "file=$job/disk$i.img,if=virtio,format=raw,cache=none,aio=threads")
+  drives+=(-drive "file=$job/disk$i.img,if=virtio,format=raw,cache=$cache,aio=threads")
 done
 # host directories under /tmp the guest must see (its /tmp is a tmpfs)
+# (a file there: its directory)
 for d in "$cwd" "$@"; do
   case $d in
-    /tmp/*) [ -d "$d" ] && readlink -f "$d" ;;
+    /tmp/*) [ -d "$d" ] || d=$(dirname "$d")
+      [ -d "$d" ] && readlink -f "$d" || true ;;
   esac
 done | sort -u > "$job/binds"
 {
@@ -243,7 +254,10 @@ if [ ! -f "$job/status" ]; then
   exit 1
 fi
 status=$(cat "$job/status")
+if [ -n "$out" ]; then
+  mkdir -p "$out" && cp -a "$job/out/." "$out/"
+  [ -n "$keep_disks" ] && mv "$job"/disk*.img "$out/"
+fi
 rm -f "$job"/disk*.img
-if [ -n "$out" ]; then mkdir -p "$out" && cp -a "$job/out/." "$out/"; fi
 echo "test-kernel: exit $status"
 exit "$status"
