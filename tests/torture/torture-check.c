@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "torture-account.h"
+#include "torture-events.h"
 #include "torture-readback.h"
 #include "torture-retention.h"
 #include "rtf-pattern.h"
@@ -501,6 +502,8 @@ check_session (Check * c, guint s, const gchar * self)
     min_read_at[i] = G_MAXUINT64;
   reported = reported_of (c, S);
   torture_account_session (p, c->h, s, reported, !(c->killed
+          && s == c->last_session), v);
+  torture_events_check (p, c->h, s, reported, !(c->killed
           && s == c->last_session), v);
   /* (a directory moved away and back: the sink could not delete there
    * meanwhile, rightly) */

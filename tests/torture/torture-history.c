@@ -127,12 +127,15 @@ parse_act_begin (TortureSession * s, const gchar * line, guint at)
 {
   gchar what[32];
   guint64 rt;
+  gint playing = 0;
   TortureAct a = { 0 };
 
-  if (sscanf (line, "act-begin %*u %31s %" G_GUINT64_FORMAT, what, &rt) != 2)
+  if (sscanf (line, "act-begin %*u %31s %" G_GUINT64_FORMAT " %d", what, &rt,
+          &playing) < 2)
     return FALSE;
   a.what = g_strdup (what);
   a.rt_before = rt;
+  a.playing = playing == 1;
   a.rt_after = a.at = G_MAXUINT64;
   a.line_begin = at;
   a.line_end = G_MAXUINT;       /* until its end line (a kill may cut it) */
@@ -147,10 +150,11 @@ parse_act_end (TortureSession * s, const gchar * line, guint at)
 {
   gchar what[32], result[8];
   guint64 rt = G_MAXUINT64, asked = G_MAXUINT64;
+  gint playing = 0;
   TortureAct *a;
 
   if (sscanf (line, "act %*u %31s %7s %" G_GUINT64_FORMAT " %"
-          G_GUINT64_FORMAT, what, result, &rt, &asked) < 2)
+          G_GUINT64_FORMAT " %d", what, result, &rt, &asked, &playing) < 2)
     return FALSE;
   if (g_str_equal (what, "split-at-running-time"))
     return TRUE;                /* a split, not a recording's */
@@ -166,6 +170,7 @@ parse_act_end (TortureSession * s, const gchar * line, guint at)
   a->ok = g_str_equal (result, "ok");
   a->rt_after = rt;
   a->at = asked;
+  a->playing = a->playing && playing == 1;
   a->line_end = at;
   return TRUE;
 }

@@ -13,9 +13,10 @@
  *                             before it (a deletion for min-free-space)
  *   error DOMAIN CODE TEXT -- DEBUG      (escaped; warning: the same)
  *   eos                       EOS reached the bus
- *   act-begin MS WHAT RT      an event-recording action begins (RT: the
- *                             clock's running time, G_MAXUINT64 none)
- *   act MS WHAT RESULT RT AT  it returned (AT: the running time asked,
+ *   act-begin MS WHAT RT P    an event-recording action begins (RT: the
+ *                             clock's running time, G_MAXUINT64 none; P:
+ *                             1 when the sink is PLAYING)
+ *   act MS WHAT RESULT RT AT P  it returned (AT: the running time asked,
  *                             G_MAXUINT64 for now)
  *   fault MS WHAT RESULT      a fault, from the fault thread
  *   mid FRAME WHAT RESULT     a change in the stream, by the pushing thread
@@ -65,6 +66,8 @@ typedef struct
   gboolean ok;             /* what the sink answered */
   guint64 rt_before, rt_after;     /* the clock's running time around it */
   guint64 at;              /* the running time asked (G_MAXUINT64: now) */
+  gboolean playing;        /* the sink was PLAYING at both ends (else
+                            * "now" may have been the next frame) */
   guint line_begin, line_end;
 } TortureAct;
 

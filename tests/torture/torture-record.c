@@ -509,20 +509,34 @@ record_event (Rec * r, gboolean on)
       gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
 }
 
-/* An action, between two lines: "act-begin MS WHAT RT" before it and
- * "act MS WHAT RESULT RT AT" after it, RT the pipeline clock's running
+/* Whether the sink is PLAYING: "now" is its clock's running time then,
+ * else the next frame */
+static gint
+sink_playing (Rec * r)
+{
+  GstState state;
+
+  GST_OBJECT_LOCK (r->sink);
+  state = GST_STATE (r->sink);
+  GST_OBJECT_UNLOCK (r->sink);
+  return state == GST_STATE_PLAYING;
+}
+
+/* An action, between two lines: "act-begin MS WHAT RT P" before it and
+ * "act MS WHAT RESULT RT AT P" after it, RT the pipeline clock's running
  * time then (G_MAXUINT64: none), AT the running time asked (G_MAXUINT64:
- * now).  A sink asked for "now" takes the clock's running time somewhere
- * between the two RTs; the frames whose lines come between them may have
- * been handled before or after the request. */
+ * now), P 1 while the sink is PLAYING.  A sink asked for "now" takes the
+ * clock's running time somewhere between the two RTs; the frames whose
+ * lines come between them may have been handled before or after the
+ * request. */
 static void
 do_action (Rec * r, const TortureAction * a, guint ms)
 {
   gboolean ok = TRUE;
   GstClockTime at = GST_CLOCK_TIME_NONE, before = running_time_now (r);
 
-  HIST (r, "act-begin %u %s %" G_GUINT64_FORMAT, ms,
-      torture_act_name (a->kind), (guint64) before);
+  HIST (r, "act-begin %u %s %" G_GUINT64_FORMAT " %d", ms,
+      torture_act_name (a->kind), (guint64) before, sink_playing (r));
   if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT) {
     at = before;
     if (at != GST_CLOCK_TIME_NONE)
@@ -549,9 +563,9 @@ do_action (Rec * r, const TortureAction * a, guint ms)
     default:
       break;
   }
-  HIST (r, "act %u %s %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, ms,
-      torture_act_name (a->kind), ok ? "ok" : "no",
-      (guint64) running_time_now (r), (guint64) at);
+  HIST (r, "act %u %s %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %d",
+      ms, torture_act_name (a->kind), ok ? "ok" : "no",
+      (guint64) running_time_now (r), (guint64) at, sink_playing (r));
 }
 
 static gboolean
