@@ -122,6 +122,22 @@ faults_are_foreign (const PcScenario * sc, const gchar * root,
   return all;
 }
 
+/* What a tool said that is not a file's "OK": its faults and summary */
+static gchar *
+fault_lines (const gchar * out)
+{
+  gchar **lines = g_strsplit (out, "\n", -1);
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; lines[i]; i++)
+    if (!g_str_has_suffix (lines[i], ", OK")
+        && !strstr (lines[i], ": frames arrived from "))
+      g_string_append_printf (s, "%s\n", lines[i]);
+  g_strfreev (lines);
+  return g_string_free (s, FALSE);
+}
+
 static void
 run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
     const gchar * target, const gchar * tools, PcRead * r)
@@ -148,9 +164,13 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
         n : r->verified + n;
   }
   if (code < 0 || (code == 1 && !faults_are_foreign (sc, root, out))
-      || says_sanitizer (out))
+      || says_sanitizer (out)) {
+    gchar *faults = fault_lines (out);
+
     g_string_append_printf (r->problems, "rtframe-verify %s after "
-        "rtframe-recover: exit %d:\n%.3000s\n", target, code, out);
+        "rtframe-recover: exit %d:\n%.3000s\n", target, code, faults);
+    g_free (faults);
+  }
   else
     g_string_append_printf (r->notes, "rtframe-verify %s: exit %d\n", target,
         code);

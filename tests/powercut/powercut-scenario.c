@@ -16,13 +16,21 @@
  *    events), rotating (10 frames a file), on the filesystem a filler
  *    brings near min-free-space (40 MB), which deletes its oldest files;
  *    frames of 204,800 bytes, a multiple of the block; io_uring;
+ *  - a second spread over the two, half as long (its EOS comes while the
+ *    others go on), rotating with no file deleted (min-free-space=0: the
+ *    filler leaves it room) and synced only at EOS (sync-interval=0):
+ *    the final state its manifests
+ *    get at EOS says how many frames each location holds, which the
+ *    readers hold each location to (with no file deleted, a location
+ *    short of it is a fault) - so that state must not be on disk before
+ *    the frames it counts are;
  *  - a user's file beside each, and one at a name of the event set's
  *    pattern far past its files. */
 static const PcScenario scenarios[] = {
   {
         "main",
-        "a spread over two XFS (rotation, max-files, sync-interval) and an "
-        "event recorder near min-free-space",
+        "a spread over two XFS (rotation, max-files, sync-interval), an "
+        "event recorder near min-free-space, a spread synced at EOS only",
         {{"a", 0, 50, NULL}, {"b", 50, 100, NULL}},
         2,
         {
@@ -46,12 +54,19 @@ static const PcScenario scenarios[] = {
                       {TRUE, 4200 * MS, 3000 * MS}, {FALSE, 6000 * MS,
                         3000 * MS}, {TRUE, 7500 * MS, 6500 * MS}},
                 5},
+              {"final", 14,
+                    "video/x-raw,format=GRAY8,width=640,height=360,"
+                    "framerate=25/1", 230400, 40 * MS, 150,
+                    {"a/fs-%05d.raw", "b/fs-%05d.raw"},
+                    "max-file-size=1843200 sync-interval=0 checksums=true "
+                    "preallocate=4194304 min-free-space=0",
+                  {{0}}, 0},
             },
-        2,
+        3,
         {{"a/notes.txt", 10000, 1}, {"b/ev-99999.raw", 5000, 2},
             {"b/sp-.raw.txt", 3000, 3}},
         3,
-        "b", 80 * 1048576},
+        "b", 100 * 1048576},
   /* XFS with a realtime section: the data files on it (realtime=true),
    * their indexes and the log on the data section - two devices, one
    * log; frames no multiple of the realtime extent */

@@ -18,7 +18,7 @@
 G_BEGIN_DECLS
 
 #define PC_MAX_SLICES 3
-#define PC_MAX_SINKS 2
+#define PC_MAX_SINKS 3
 #define PC_MAX_LOCATIONS 2
 #define PC_MAX_EVENTS 6
 #define PC_MAX_FOREIGN 3
