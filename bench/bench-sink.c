@@ -722,7 +722,11 @@ bench_sink_run_finish (BenchSinkRun * r, BenchResult * res)
       res->syncs += stat_u64 (s->final_stats, "syncs");
       res->sync_max = MAX (res->sync_max,
           stat_u64 (s->final_stats, "sync-max") / 1e6);
-      res->sync_p99 = -1;
+      /* the worst stream's, as fio's worst job's */
+      res->sync_p99 = MAX (res->sync_p99,
+          stat_u64 (s->final_stats, "sync-latency-p99") / 1e6);
+      res->sync_p999 = MAX (res->sync_p999,
+          stat_u64 (s->final_stats, "sync-latency-p99.9") / 1e6);
     }
     res->lost_camera += s->lost_camera;
     res->producer_make_cpu += s->make_cpu_ns / 1e9;

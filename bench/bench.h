@@ -167,8 +167,8 @@ typedef struct
   guint64 producer_fills;
   guint64 producer_frames;      /* frames the cameras made */
   /* durability: fdatasyncs done, and their latency (fio: from its JSON,
-   * the worst job's percentiles; rtframesink: its stats' syncs and
-   * sync-max, no percentiles) */
+   * the worst job's percentiles; rtframesink: its stats' syncs, the worst
+   * stream's sync-latency percentiles and sync-max) */
   guint64 syncs;
   gdouble sync_p99, sync_p999, sync_max;        /* ms; p99 < 0: unknown */
   guint64 verified, bad;        /* frames checked in the files, faulty */

@@ -30,6 +30,8 @@ static const GstRtFrameStatsField element_fields[] = {
   {prefix "-p99.9", what}, {prefix "-p99.99", what}
   LATENCY ("latency", "arrival -> last byte written, ns"),
   LATENCY ("device-latency", "first write submitted -> last written, ns"),
+  LATENCY ("sync-latency", "a sync-interval fdatasync of the file and its "
+      "index, submitted -> done, ns"),
 #undef LATENCY
 };
 
@@ -177,6 +179,7 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
   if (in->latency) {
     set_latency (s, "latency", &in->latency->arrival_to_done);
     set_latency (s, "device-latency", &in->latency->submit_to_done);
+    set_latency (s, "sync-latency", &in->latency->sync_to_done);
   }
   return s;
 }

@@ -101,6 +101,7 @@ rtf_spread_get_stats (RtfSpread * s, RtfWriterStats * st,
     for (i = 0; i < s->n; i++) {
       rtf_histogram_merge (&latency->arrival_to_done, &lat[i].arrival_to_done);
       rtf_histogram_merge (&latency->submit_to_done, &lat[i].submit_to_done);
+      rtf_histogram_merge (&latency->sync_to_done, &lat[i].sync_to_done);
     }
   }
   g_free (one);

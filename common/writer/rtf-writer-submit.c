@@ -745,6 +745,7 @@ sync_done (RtfWriter * w, gint res)
   w->stats.frames_durable = MAX (w->stats.frames_durable, w->sync_covers);
   w->stats.syncs++;
   w->stats.sync_max_ns = MAX (w->stats.sync_max_ns, took);
+  rtf_histogram_add (&w->latency.sync_to_done, (guint64) MAX (took, 0));
   g_mutex_unlock (&w->lock);
 }
 

@@ -196,6 +196,8 @@ typedef struct
 {
   RtfHistogram arrival_to_done; /* handed over -> last byte written */
   RtfHistogram submit_to_done;  /* first write submitted -> last written */
+  RtfHistogram sync_to_done;    /* a sync-interval fdatasync of the file and
+                                 * its index: submitted -> both done */
 } RtfWriterLatency;
 
 typedef enum
