@@ -768,7 +768,7 @@ GST_START_TEST (test_sparse_giant_index_bounded)
   assert_small (&r);
   run_clear (&r);
   run_bounded (&r, 20, 1024, "rtframe-recover", "--dry-run", data, NULL);
-  assert_run (&r, 1, "more than a crash leaves");
+  assert_run (&r, 1, "more than a killed recording leaves");
   assert_small (&r);
   run_clear (&r);
   run_bounded (&r, 20, 1024, "rtframe-dump", data, NULL);

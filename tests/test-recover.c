@@ -357,7 +357,7 @@ test_tail_cut_and_limit (void)
   look (&l, path);
   g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_CUT);
   g_assert_true (l.plan.needs_force);
-  g_assert_nonnull (strstr (l.plan.why, "more than a crash leaves"));
+  g_assert_nonnull (strstr (l.plan.why, "more than a killed recording leaves"));
   look_done (&l);
   g_free (contents (path, &len));
   g_assert_cmpuint (len, ==, 5 * FRAME + (10 << 20));

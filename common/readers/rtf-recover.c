@@ -224,12 +224,23 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
       && !rtf_recording_is_location_first (rec, f) ?
       RTF_RECOVER_DELETE : RTF_RECOVER_CUT;
   if (plan->cut_bytes > plan->limit) {
+    /* A file whose mark names its index's recording and number has its
+     * own index: the bytes past it are frames whose records never reached
+     * the disk - a power cut leaves those, where another file's sync made
+     * a frame's data durable before its index was synced (measured: 5
+     * frames past 1 record, io-depth 4) - or an index cut short by other
+     * means.  Either way more than a crash of the process leaves: shown,
+     * cut only when asked. */
     plan->needs_force = TRUE;
     plan->why = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes past the last "
-        "indexed frame, more than a crash leaves (%" G_GUINT64_FORMAT ": %u "
-        "frames in flight and a block): the index may not be this file's",
+        "indexed frame, more than a killed recording leaves (%"
+        G_GUINT64_FORMAT ": %u frames in flight and a block): %s",
         plan->cut_bytes, plan->limit, idx->header.max_in_flight ?
-        idx->header.max_in_flight : RTF_RECOVER_LEGACY_IN_FLIGHT);
+        idx->header.max_in_flight : RTF_RECOVER_LEGACY_IN_FLIGHT,
+        f->proof == RTF_PROOF_MARK ? "after a power cut, frames whose data "
+        "reached the disk before their index records did (they were not "
+        "durable); or an index cut short" : "the index may not be this "
+        "file's");
   } else if (f->walk.stop == RTF_INDEX_BEYOND_DATA
       && f->proof == RTF_PROOF_LEGACY) {
     plan->needs_force = TRUE;
