@@ -58,7 +58,9 @@ for release in bookworm trixie; do
         if "$src/$after" "$out" "$build" "$release"; then
           echo "   ($release $(basename "$after"), on this machine: $((SECONDS - t0)) s)"
         else
-          echo "FAIL: $release: $(basename "$after")"; fail=1
+          # (kept: the log and history a rerun of the point needs)
+          echo "FAIL: $release: $(basename "$after") (kept: $out)"; fail=1
+          out=
         fi
       fi
     else

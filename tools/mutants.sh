@@ -13,9 +13,11 @@
 # fail is a defect.
 #
 #   tools/mutants.sh [--only NAME]... [--torture-seconds N] [--points N|all]
-#                    [--release bookworm|trixie] [--dir DIR] [--keep]
+#                    [--release bookworm|trixie] [--both] [--dir DIR] [--keep]
 #
 #   --torture-seconds  how long the torture test may take per bug (300)
+#   --both             the power-cut test too where the torture test caught
+#                      the bug (a row for each)
 #   --points           the power-cut points replayed here (all)
 #   --dir              where the scratch copy goes (default a new
 #                      directory under /var/tmp; --keep leaves it)
@@ -24,7 +26,7 @@
 # planted bug was caught; 1: one lived; 2: it could not run.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-only=() torture_s=300 points=all release=bookworm dir= keep=
+only=() torture_s=300 points=all release=bookworm dir= keep= both=
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only+=("$2"); shift 2 ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --release) release=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --both) both=1; shift ;;
     -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "mutants: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -68,8 +71,9 @@ torture() {
   local log=$dir/logs/$1-torture.txt t0=$SECONDS
   build/tests/torture/torture --seconds "$torture_s" --first-failure \
     --dir "$dir/rounds" > "$log" 2>&1
+  # (the summary's line of the failed seed names no round directory)
   if grep -q "^round .* FAILED" "$log"; then
-    echo "$((SECONDS - t0)) torture: $(sed -n '/^---- what the checker found:/{n;p;q}' "$log" | cut -c1-80)"
+    echo "$((SECONDS - t0)) torture: $(grep -m1 '^  failed: ' "$log" | sed 's/^[^#]*# //' | cut -c1-80)"
   fi
 }
 
@@ -104,13 +108,14 @@ for patch in "$src"/tests/mutants/*.patch; do
   fi
   echo "mutants: $name ($class): the torture test, up to $torture_s s"
   caught=$(torture "$name")
-  if [ -z "$caught" ]; then
-    echo "mutants: $name: the torture test did not catch it; the power-cut test"
-    caught=$(power_cut "$name")
+  [ -n "$caught" ] && rows+=("$name|$class|${caught#* }|${caught%% *} s")
+  if [ -z "$caught" ] || [ -n "$both" ]; then
+    echo "mutants: $name: the power-cut test"
+    pc=$(power_cut "$name")
+    [ -n "$pc" ] && rows+=("$name|$class|${pc#* }|${pc%% *} s")
+    caught=$caught$pc
   fi
-  if [ -n "$caught" ]; then
-    rows+=("$name|$class|${caught#* }|${caught%% *} s")
-  else
+  if [ -z "$caught" ]; then
     rows+=("$name|$class|LIVED: no check failed|-"); lived=1
   fi
   echo "mutants: $name: ${caught:-LIVED}"
