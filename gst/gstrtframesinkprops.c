@@ -267,8 +267,9 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_SYNC_INTERVAL,
       g_param_spec_uint64 ("sync-interval", "Sync interval (ns)",
           "fdatasync the file and its index this often, in nanoseconds, "
-          "after the writes they cover have completed: a power cut loses "
-          "at most about this much (0 = only at EOS and stop)", 0,
+          "after the writes they cover have completed, between frames: a "
+          "power cut loses about this much, at most about twice it (0 = "
+          "only at EOS and stop)", 0,
           G_MAXINT64, DEFAULT_SYNC_INTERVAL, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_REALTIME,

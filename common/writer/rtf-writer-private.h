@@ -312,6 +312,7 @@ G_GNUC_PRINTF (3, 4);
      void rtf_writer_retire_prev (RtfWriter * w);
      void rtf_writer_reserve_ahead (RtfWriter * w);
      void rtf_writer_maybe_sync (RtfWriter * w);
+     gint64 rtf_writer_sync_wait (RtfWriter * w, gint64 wait);
      void rtf_writer_check_file_helper (RtfWriter * w);
      gint rtf_writer_seal_outputs (RtfWriter * w);
      gint rtf_writer_end_at_eos (RtfWriter * w);

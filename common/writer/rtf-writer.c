@@ -469,6 +469,7 @@ step_running (RtfWriter * w, gboolean shutdown)
   rtf_writer_maybe_sync (w);
   wait = rtf_writer_check_deadlines (w);
   wait = rtf_writer_space_step (w, wait);
+  wait = rtf_writer_sync_wait (w, wait);
   if (w->error)
     return 0;                   /* the guard ended it: FAILED next */
   if (!all_written (w))
