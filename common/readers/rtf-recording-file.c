@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 const gchar *
@@ -114,9 +115,13 @@ identify_index (RtfRecordingFile * f, guint64 number)
    * the data file go before the index (io_uring's last index write still
    * ending): a file whose index is held is in use as well (torture seed
    * 0xa8d2ff4ed6c23566: rtframe-recover found the data free, then could
-   * not cut the index) */
-  if (rtf_lock (fd, FALSE) == EWOULDBLOCK)
+   * not cut the index).  The probe's shared lock goes at once: held while
+   * the index is read, it made a writer's exclusive lock of that index
+   * (a new take naming its file over an old take's) fail. */
+  if (!f->in_use && rtf_lock (fd, FALSE) == EWOULDBLOCK)
     f->in_use = TRUE;
+  else
+    (void) flock (fd, LOCK_UN);
   if (ist.st_size == 0 && f->data_size == 0) {
     close (fd);
     rtf_recording_file_set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
