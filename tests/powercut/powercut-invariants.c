@@ -58,6 +58,22 @@ claimed_at (const PcHistory * h, guint sink, guint loc, guint64 n)
   return at;
 }
 
+/* Whether a file of loc numbered after n, up to last, is on disk */
+static gboolean
+later_exists (const gchar * loc, guint64 n, guint64 last)
+{
+  gboolean is = FALSE;
+
+  while (!is && ++n <= last) {
+    gchar *path = rtf_pattern_format (loc, n);
+    struct stat sb;
+
+    is = lstat (path, &sb) == 0;
+    g_free (path);
+  }
+  return is;
+}
+
 GHashTable *
 pc_claimed_files_gone (const PcScenario * sc, const PcHistory * h,
     guint sink, const PcMark * m, const gchar * root)
@@ -65,13 +81,21 @@ pc_claimed_files_gone (const PcScenario * sc, const PcHistory * h,
   const PcSink *k = &sc->sinks[sink];
   GHashTable *gone = g_hash_table_new_full (g_int64_hash, g_int64_equal,
       g_free, NULL);
+  /* a file is deleted only after the next one of its location was named
+   * (max-files and min-free-space delete closed files), and the log keeps
+   * names in the order given: where no later file is on disk, this one
+   * was never deleted there - it lost its name, which nothing excuses */
   guint l, i;
 
   for (l = 0; m && l < pc_sink_n_locations (k); l++) {
     GArray *at = claimed_at (h, sink, l, m->durable[sink][l]);
+    GArray *all = pc_history_written_at (h, sink, l);
     gchar *loc = pc_sink_location (k, l, root);
-    guint64 last = G_MAXUINT64;
+    guint64 last = G_MAXUINT64, newest = 0;
 
+    for (i = 0; i < all->len; i++)
+      newest = MAX (newest, g_array_index (all, PcWritten, i).file);
+    g_array_unref (all);
     for (i = 0; i < at->len; i++) {
       const PcWritten *w = &g_array_index (at, PcWritten, i);
       gchar *path;
@@ -81,7 +105,7 @@ pc_claimed_files_gone (const PcScenario * sc, const PcHistory * h,
         continue;
       last = w->file;
       path = rtf_pattern_format (loc, w->file);
-      if (lstat (path, &sb) != 0)
+      if (lstat (path, &sb) != 0 && later_exists (loc, w->file, newest + 1))
         add_key (gone, file_key (l, w->file));
       g_free (path);
     }

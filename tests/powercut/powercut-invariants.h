@@ -22,7 +22,9 @@ G_BEGIN_DECLS
 GHashTable *pc_deleted_files (const PcScenario * sc, const PcHistory * h,
     guint sink);
 /* Keys of the files of the frames mark m claims for sink that are not on
- * disk under root now (take it before rtframe-recover runs) */
+ * disk under root now (take it before rtframe-recover runs), each one
+ * whose deletion the disk shows possible: a later file of its location
+ * is there */
 GHashTable *pc_claimed_files_gone (const PcScenario * sc, const PcHistory * h,
     guint sink, const PcMark * m, const gchar * root);
 /* Every frame m claims for sink against what was read; problems appended */

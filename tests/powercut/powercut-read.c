@@ -92,14 +92,50 @@ dump_rows (const gchar * out)
   return n;
 }
 
+/* The files rtframe-recover left a tail in because it was longer than a
+ * killed recording leaves, after a power cut (a frame's data durable
+ * before its record: --force cuts it): the line before its reason names
+ * the file */
+static GPtrArray *
+tails_left (const gchar * out)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  gchar **lines = g_strsplit (out, "\n", -1);
+  guint i;
+
+  for (i = 1; lines[i]; i++)
+    if (strstr (lines[i], "before their index records did")
+        && strchr (lines[i - 1], ':'))
+      g_ptr_array_add (files, g_strndup (lines[i - 1],
+              strchr (lines[i - 1], ':') - lines[i - 1]));
+  g_strfreev (lines);
+  return files;
+}
+
+static gboolean
+names_one_of (const gchar * line, GPtrArray * files)
+{
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    gchar *as = g_strconcat ("FAULT ", g_ptr_array_index (files, i), ":",
+        NULL);
+    gboolean named = g_str_has_prefix (line, as);
+
+    g_free (as);
+    if (named)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Whether every FAULT line of rtframe-verify is explained: it names one
  * of the user's files (a file at a name of the pattern that is not the
- * recording's: the tools say so, rightly, and leave it), or it is a tail
- * rtframe-recover left because a power cut can leave more than a killed
- * recording (a frame's data durable before its record: --force cuts it) */
+ * recording's: the tools say so, rightly, and leave it), or a file whose
+ * tail rtframe-recover left for what a power cut makes it */
 static gboolean
 faults_explained (const PcScenario * sc, const gchar * root,
-    const gchar * out, gboolean tail_left)
+    const gchar * out, GPtrArray * tails)
 {
   gchar **lines = g_strsplit (out, "\n", -1);
   gboolean all = TRUE;
@@ -110,7 +146,8 @@ faults_explained (const PcScenario * sc, const gchar * root,
 
     if (!g_str_has_prefix (lines[i], "FAULT "))
       continue;
-    if (tail_left && strstr (lines[i], " bytes after the last indexed frame"))
+    if (strstr (lines[i], " bytes after the last indexed frame")
+        && names_one_of (lines[i], tails))
       continue;
     for (j = 0; j < sc->n_foreign && !named; j++) {
       gchar *path = g_build_filename (root, sc->foreign[j].path, NULL);
@@ -147,12 +184,12 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
     const gchar * target, const gchar * tools, PcRead * r)
 {
   gchar *out = NULL;
-  gboolean tail_left;
+  GPtrArray *tails;
   gint code;
 
   code = tool (tools, "rtframe-recover", target, NULL, &out);
   r->recover_exit = MAX (r->recover_exit, code);
-  tail_left = code == 1 && strstr (out, "before their index records did");
+  tails = tails_left (out);
   if (code < 0 || says_sanitizer (out))
     g_string_append_printf (r->problems, "rtframe-recover %s: exit %d:\n%s\n",
         target, code, out);
@@ -169,7 +206,7 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
     r->verified = r->verified == G_MAXUINT64 || n == G_MAXUINT64 ?
         n : r->verified + n;
   }
-  if (code < 0 || (code == 1 && !faults_explained (sc, root, out, tail_left))
+  if (code < 0 || (code == 1 && !faults_explained (sc, root, out, tails))
       || says_sanitizer (out)) {
     gchar *faults = fault_lines (out);
 
@@ -181,6 +218,7 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
     g_string_append_printf (r->notes, "rtframe-verify %s: exit %d\n", target,
         code);
   r->nothing = code == 2;
+  g_ptr_array_unref (tails);
   g_free (out);
 
   code = tool (tools, "rtframe-dump", target, NULL, &out);
@@ -308,6 +346,11 @@ pc_read_sink (const PcScenario * sc, guint sink, const gchar * root,
     run_tools (sc, k, root, t, tools, r);
     nothing = nothing && r->nothing;
     play (k, t, r);
+    if (r->src_error && !r->nothing && r->verified != G_MAXUINT64
+        && r->verified > 0)
+      g_string_append_printf (r->problems, "rtframesrc %s: an error, on a "
+          "recording rtframe-verify reads %" G_GUINT64_FORMAT " frames of\n",
+          t, r->verified);
     if (r->dump_exit <= 1 && !r->src_error && r->dumped != r->n_played)
       g_string_append_printf (r->problems, "readers disagree on %s: "
           "rtframe-dump lists %" G_GUINT64_FORMAT " frames, rtframesrc "

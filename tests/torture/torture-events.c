@@ -32,6 +32,8 @@ typedef struct
   guint waited;                 /* 1 + the frame it chose to let pass first
                                  * (0: none) */
   gboolean recording;
+  gboolean started;             /* a recording started before: its backlog
+                                 * may still hold pre-record memory */
   gboolean start_asked, stop_asked, later_stop_asked;
   guint64 start_rt, stop_rt, later_stop_rt;
   GArray *held;                 /* guint: frames held, oldest first */
@@ -47,6 +49,8 @@ typedef struct
   const TortureAct *acts;
   guint *lo, *hi;               /* the frames each request may have met
                                  * first: lo..hi (hi: surely) */
+  guint cap;                    /* the most frames the pre-record memory
+                                 * holds */
   GString *why;                 /* the last reading that died: why */
 } Sim;
 
@@ -192,12 +196,15 @@ not_written (Sim * sim, guint i, const gchar * what)
 }
 
 /* The frames a start hands over: held ones from `from` on, a run that ends
- * at the start (the pre-record memory lets the oldest go first) */
+ * at the start.  The pre-record memory lets the oldest go first: beyond
+ * what it holds (sim->cap frames), or, after an earlier start, while that
+ * one's backlog still holds part of it - before the first start, none
+ * more than that may be missing. */
 static gboolean
 check_backlog (Sim * sim, Model * m, guint64 from, guint64 until)
 {
   gboolean run = FALSE;
-  guint j;
+  guint j, window = 0, missing = 0;
 
   for (j = 0; j < m->held->len; j++) {
     guint h = g_array_index (m->held, guint, j);
@@ -206,15 +213,25 @@ check_backlog (Sim * sim, Model * m, guint64 from, guint64 until)
     if (rt < from || rt >= until) {
       if (!not_written (sim, h, "it was held before what the start takes"))
         return FALSE;
-    } else if (sim->obs[h] == OBS_WRITTEN) {
+      continue;
+    }
+    window++;
+    if (sim->obs[h] == OBS_WRITTEN) {
       run = TRUE;
     } else if (run && sim->obs[h] == OBS_NOT) {
       return dies (sim, "frame %" G_GUINT64_FORMAT " of a recording's "
           "pre-record was not written, and an older one was",
           stamp (sim, h));
+    } else if (sim->obs[h] == OBS_NOT) {
+      missing++;
     }
   }
+  if (!m->started && missing > 0 && window - missing < MIN (window, sim->cap))
+    return dies (sim, "the first recording's pre-record has %u of the %u "
+        "frames held before its start (room for %u)", window - missing,
+        window, sim->cap);
   g_array_set_size (m->held, 0);
+  m->started = TRUE;
   return TRUE;
 }
 
@@ -451,6 +468,22 @@ observe (Sim * sim, const TortureSession * S, GHashTable * reported,
   g_hash_table_unref (dropped);
 }
 
+/* The frames the sink's pre-record memory holds: pre-record-max-bytes
+ * (512 MiB, torture never sets it) of frames, at most 4096 cells, and no
+ * more than pre-record-time holds at the caps' rate and two
+ * (gstrtframerecord.c) */
+static guint
+pre_record_cap (const TorturePlan * p)
+{
+  guint64 bytes = G_GUINT64_CONSTANT (512) * 1024 * 1024;
+  guint64 n = MIN (bytes / MAX (p->frame_size, 1), MIN (bytes / 4096, 4096));
+
+  if (p->fps_n > 0)
+    n = MIN (n, (p->pre_record_time * p->fps_n + GST_SECOND - 1) / GST_SECOND
+        + 2);
+  return (guint) n;
+}
+
 /* Whether the model can judge this session */
 static const gchar *
 out_of_reach (const TorturePlan * p, const TortureHistory * h, guint s)
@@ -479,9 +512,7 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
 {
   const TortureSession *S = &h->s[s];
   const gchar *skip = out_of_reach (p, h, s);
-  Sim sim = { p, S->in->len, (const TortureIn *) S->in->data, NULL,
-    S->acts->len, (const TortureAct *) S->acts->data, NULL, NULL, NULL
-  };
+  Sim sim = { 0 };
   GPtrArray *models;
   guint i, j, most = 1;
 
@@ -490,7 +521,13 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
       note (v, "events: not modelled: %s\n", skip);
     return;
   }
+  sim.p = p;
+  sim.n = S->in->len;
+  sim.in = (const TortureIn *) S->in->data;
+  sim.n_acts = S->acts->len;
+  sim.acts = (const TortureAct *) S->acts->data;
   sim.obs = g_new0 (Obs, MAX (sim.n, 1));
+  sim.cap = pre_record_cap (p);
   sim.lo = g_new0 (guint, MAX (sim.n_acts, 1));
   sim.hi = g_new0 (guint, MAX (sim.n_acts, 1));
   sim.why = g_string_new (NULL);

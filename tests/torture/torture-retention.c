@@ -15,7 +15,9 @@
 typedef struct
 {
   guint64 number;
-  const gchar *path;            /* as its file-opened message names it */
+  gchar *path;                  /* as its file-opened message names it, or
+                                 * the pattern does (a file the sink wrote
+                                 * frames to without telling it opened) */
   gboolean on_disk;             /* before any reader ran */
   gint deleted_at;              /* its file-deleted message (-1: none) */
   const gchar *reason;          /* that message's reason */
@@ -49,29 +51,49 @@ find (GArray * set, guint64 number)
   return NULL;
 }
 
-/* The files opened at location loc in session s, oldest first, with what
- * became of them */
+static void
+set_file_clear (gpointer data)
+{
+  g_free (((SetFile *) data)->path);
+}
+
+/* The files opened at location loc in session s - told opened, or holding
+ * a frame reported written -, oldest first, with what became of them */
 static GArray *
 set_at (const TorturePlan * p, TortureWorld * w, const TortureSession * S,
     guint s, guint loc)
 {
   GArray *set = g_array_new (FALSE, TRUE, sizeof (SetFile));
+  gchar *pattern = torture_world_location (p, w, loc, s);
   guint i;
+  struct stat sb;
 
+  g_array_set_clear_func (set, set_file_clear);
   for (i = 0; i < S->messages->len; i++) {
     const GstStructure *m = g_ptr_array_index (S->messages, i);
     const gchar *path = gst_structure_get_string (m, "location");
-    SetFile f = { u64_of (m, "index"), path, FALSE, -1, NULL };
-    struct stat sb;
+    SetFile f = { u64_of (m, "index"), NULL, FALSE, -1, NULL };
 
     if (!gst_structure_has_name (m, "rtframesink-file-opened") || !path
         || f.number == G_MAXUINT64
         || torture_world_location_of (p, w, s, path) != loc
         || find (set, f.number))
       continue;
+    f.path = g_strdup (path);
     f.on_disk = lstat (path, &sb) == 0;
     g_array_append_val (set, f);
   }
+  for (i = 0; i < S->written->len; i++) {
+    const TortureWritten *wr = &g_array_index (S->written, TortureWritten, i);
+    SetFile f = { wr->file, NULL, FALSE, -1, NULL };
+
+    if (!wr->placed || wr->location != loc || find (set, wr->file))
+      continue;
+    f.path = torture_file_path (pattern, wr->file);
+    f.on_disk = lstat (f.path, &sb) == 0;
+    g_array_append_val (set, f);
+  }
+  g_free (pattern);
   g_array_sort (set, by_number);
   for (i = 0; i < S->messages->len; i++) {
     const GstStructure *m = g_ptr_array_index (S->messages, i);
