@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_FILE_CLOSED "rtframesink-file-closed"
 #define GST_RTFRAME_MSG_RECORDING_STARTED "rtframesink-recording-started"
 #define GST_RTFRAME_MSG_RECORDING_STOPPED "rtframesink-recording-stopped"
+#define GST_RTFRAME_MSG_RECORDING_REQUEST "rtframesink-recording-request"
 #define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
 #define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"

@@ -264,42 +264,105 @@ asked_time (GstRtFrameSink * self, GstClockTime running_time)
   return now - base;
 }
 
-gboolean
-gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
-    GstClockTime running_time, gboolean serialized, const gchar * by)
+static const gchar *
+request_name (RtfRequestKind kind)
 {
-  guint64 at = serialized && !GST_CLOCK_TIME_IS_VALID (running_time) ?
-      RTF_RECORDER_NEXT : asked_time (self, running_time);
-  gchar *why = NULL;
+  switch (kind) {
+    case RTF_REQUEST_START:
+      return "start";
+    case RTF_REQUEST_STOP:
+      return "stop";
+    case RTF_REQUEST_EXTEND:
+      return "extend";
+  }
+  return "?";
+}
+
+/* The reply as a structure: the request-recording signal's return, the
+ * recording-request message's fields */
+GstStructure *
+gst_rtframe_sink_reply_structure (const gchar * name, const RtfRequest * q,
+    const RtfRecordReply * reply, const gchar * by)
+{
+  const RtfAnswer *a = &reply->answer;
+  GstStructure *s = gst_structure_new (name,
+      "action", G_TYPE_STRING, request_name (q->kind),
+      "by", G_TYPE_STRING, by,
+      "accepted", G_TYPE_BOOLEAN, a->accepted,
+      "did", G_TYPE_STRING, a->did,
+      "reason", G_TYPE_STRING, a->reason,
+      "running-time", G_TYPE_UINT64, reply->running_time,
+      "position", G_TYPE_UINT64, reply->position,
+      "passed", G_TYPE_BOOLEAN, reply->passed, NULL);
+
+  if (q->kind == RTF_REQUEST_EXTEND)
+    gst_structure_set (s, "recording-at", G_TYPE_UINT64, reply->recording_at,
+        NULL);
+  if (a->span.serial != 0)
+    gst_structure_set (s, "serial", G_TYPE_UINT64, a->span.serial,
+        "start", G_TYPE_UINT64, a->span.start,
+        "stop", G_TYPE_UINT64, a->span.stop,
+        "id", G_TYPE_STRING, a->span.id, NULL);
+  return s;
+}
+
+/* Not running: the request is where the next start begins (a start: a
+ * recording from the first frame; a stop: none) */
+static gboolean
+request_before_start (GstRtFrameSink * self, const RtfRequest * q,
+    gboolean commit, RtfRecordReply * reply)
+{
+  RtfAnswer *a = &reply->answer;
+
+  memset (reply, 0, sizeof (*reply));
+  reply->running_time = q->running_time;
+  reply->recording_at = q->recording_at;
+  reply->position = RTF_RECORDER_NONE;
+  a->accepted = q->kind != RTF_REQUEST_EXTEND;
+  a->did = !a->accepted ? "refused" : "at-start";
+  g_strlcpy (a->reason, !a->accepted ? "not running: no recording to extend"
+      : q->kind == RTF_REQUEST_START ? "recording from the first frame" :
+      "no recording from the first frame", sizeof a->reason);
+  if (a->accepted && commit)
+    self->record = q->kind == RTF_REQUEST_START;
+  return a->accepted;
+}
+
+gboolean
+gst_rtframe_sink_request_full (GstRtFrameSink * self, const RtfRequest * q,
+    gboolean serialized, gboolean commit, const gchar * by,
+    RtfRecordReply * reply)
+{
+  RtfRequest req = *q;
   gboolean ok;
 
+  if (!(serialized && !GST_CLOCK_TIME_IS_VALID (q->running_time)))
+    req.running_time = asked_time (self, q->running_time);
+  if (req.kind == RTF_REQUEST_EXTEND)
+    req.recording_at = asked_time (self, q->recording_at);
   GST_OBJECT_LOCK (self);
   if (self->recorder != NULL && self->locations != NULL) {
     GST_OBJECT_UNLOCK (self);
     goto spread_refused;
   }
   if (self->recorder == NULL) {
-    /* not running: where the next start begins */
-    self->record = start;
+    ok = request_before_start (self, &req, commit, reply);
     GST_OBJECT_UNLOCK (self);
-    GST_DEBUG_OBJECT (self, "%s: recording %s from the start", by,
-        start ? "on" : "off");
-    return TRUE;
-  }
-  ok = start ? rtf_recorder_start (self->recorder, at, &why) :
-      rtf_recorder_stop (self->recorder, at, &why);
-  GST_OBJECT_UNLOCK (self);
-  if (!ok) {
-    GST_WARNING_OBJECT (self, "%s: %s-recording ignored: %s", by,
-        start ? "start" : "stop", why);
-    g_free (why);
-  } else if (at == RTF_RECORDER_NEXT) {
-    GST_INFO_OBJECT (self, "%s: %s recording with the next frame", by,
-        start ? "start" : "stop");
   } else {
-    GST_INFO_OBJECT (self, "%s: %s recording at running time %"
-        GST_TIME_FORMAT, by, start ? "start" : "stop", GST_TIME_ARGS (at));
+    ok = rtf_recorder_request (self->recorder, &req, commit, reply);
+    GST_OBJECT_UNLOCK (self);
   }
+  if (!ok)
+    GST_WARNING_OBJECT (self, "%s: %s refused: %s", by,
+        request_name (q->kind), reply->answer.reason);
+  else
+    GST_INFO_OBJECT (self, "%s: %s%s: %s", by, request_name (q->kind),
+        commit ? "" : " (check)", reply->answer.reason);
+  if (commit)
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_element (GST_OBJECT_CAST (self),
+            gst_rtframe_sink_reply_structure
+            (GST_RTFRAME_MSG_RECORDING_REQUEST, &req, reply, by)));
   return ok;
 
   /* ERRORS */
@@ -308,12 +371,32 @@ spread_refused:
     /* (one stream over several writers numbers and places each frame as
      * it comes; frames held for pre-record, a backlog and files per
      * recording are one writer's) */
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Event recording is not available with locations: %s-recording "
-            "refused, the recording goes on.", start ? "start" : "stop"),
-        ("%s while recording to several locations", by));
+    memset (reply, 0, sizeof (*reply));
+    reply->answer.did = "refused";
+    g_strlcpy (reply->answer.reason, "event recording is not available "
+        "with locations", sizeof reply->answer.reason);
+    reply->running_time = req.running_time;
+    reply->recording_at = req.recording_at;
+    reply->position = RTF_RECORDER_NONE;
+    if (commit)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+          ("Event recording is not available with locations: %s-recording "
+              "refused, the recording goes on.", request_name (q->kind)),
+          ("%s while recording to several locations", by));
     return FALSE;
   }
+}
+
+gboolean
+gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
+    GstClockTime running_time, gboolean serialized, const gchar * by)
+{
+  RtfRequest q = { start ? RTF_REQUEST_START : RTF_REQUEST_STOP,
+    running_time, 0, NULL
+  };
+  RtfRecordReply reply;
+
+  return gst_rtframe_sink_request_full (self, &q, serialized, TRUE, by, &reply);
 }
 
 gboolean
@@ -395,6 +478,8 @@ mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
   memset (a, 0, sizeof (*a));
   a->start_asked = turn && turn->started ? turn->start_asked : G_MAXUINT64;
   a->start_from = turn && turn->started ? turn->start_from : G_MAXUINT64;
+  a->serial = turn && turn->started ? turn->serial : 0;
+  g_strlcpy (a->id, turn && turn->started ? turn->id : "", sizeof a->id);
   a->prerecorded = prerecorded;
   a->prerecorded_from = prerecorded_from;
   a->stop_asked = G_MAXUINT64;
@@ -511,7 +596,7 @@ hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
   RtfHeldFrame h;
 
   if (action == RTF_RECORD_HOLD
-      && rtf_recorder_make_room (self->recorder, size, times->running_time)) {
+      && rtf_recorder_make_room (self->recorder, size)) {
     let_go_expired (self);
     /* hold_pool is shared with a backlog still being written: the oldest
      * held frames make room for the new one */
@@ -540,26 +625,37 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
 {
   RtfRecordTurn turn;
   RtfRecordAction action;
+  const RtfRecordTurn *live_start = NULL;
+  RtfRecordTurn last_start;
 
   *flags = 0;
   *ret = GST_FLOW_OK;
   action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
-  if (turn.stopped)
-    end_recording (self, turn.stop_asked, "stop-recording");
-  let_go_expired (self);
-  if (turn.started && !hand_over_backlog (self, &turn)) {
-    gst_buffer_unref (frame_buf);
-    *ret = GST_FLOW_ERROR;      /* the writer failed and said why */
-    return FALSE;
+  for (;;) {
+    if (turn.stopped)
+      end_recording (self, turn.stop_asked, "stop-recording");
+    let_go_expired (self);
+    if (turn.started && !hand_over_backlog (self, &turn)) {
+      gst_buffer_unref (frame_buf);
+      *ret = GST_FLOW_ERROR;    /* the writer failed and said why */
+      return FALSE;
+    }
+    if (turn.ended)
+      end_recording (self, turn.end_asked, "stop-recording");
+    if (turn.started && !turn.ended) {
+      last_start = turn;
+      live_start = &last_start;
+    }
+    if (!turn.more)
+      break;
+    action = rtf_recorder_next_turn (self->recorder, &turn);
   }
-  if (turn.ended)
-    end_recording (self, turn.end_asked, "stop-recording");
   if (action != RTF_RECORD_WRITE) {
     hold_or_let_go (self, action, frame_buf, times, origin);
     return FALSE;
   }
   if (!self->recording_open)
-    *flags = mark_first (self, turn.started ? &turn : NULL, 0, G_MAXUINT64);
+    *flags = mark_first (self, live_start, 0, G_MAXUINT64);
   /* the first frame was dropped or refused: this one starts it */
   *flags |= self->start_carry;
   self->start_carry = 0;
@@ -628,7 +724,8 @@ gst_rtframe_sink_recording_started (GstRtFrameSink * self,
           "first-frame", G_TYPE_UINT64, info->first_seq,
           "first-running-time", G_TYPE_UINT64, info->first_running_time,
           "prerecorded-frames", G_TYPE_UINT64, (guint64) a.prerecorded,
-          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from, NULL),
+          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from,
+          "serial", G_TYPE_UINT64, a.serial, "id", G_TYPE_STRING, a.id, NULL),
       info->path);
 }
 
@@ -654,5 +751,7 @@ gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
           "frames", G_TYPE_UINT64, info->frames,
           "bytes", G_TYPE_UINT64, info->bytes,
           "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
-          "frames-lost", G_TYPE_UINT64, info->lost, NULL), info->path);
+          "frames-lost", G_TYPE_UINT64, info->lost,
+          "serial", G_TYPE_UINT64, a.serial, "id", G_TYPE_STRING, a.id, NULL),
+      info->path);
 }

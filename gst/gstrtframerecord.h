@@ -20,6 +20,14 @@ void gst_rtframe_sink_record_end (GstRtFrameSink * self);
  * (NONE: now; in the stream, serialized: exactly the next frame) */
 gboolean gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
     GstClockTime running_time, gboolean serialized, const gchar * by);
+/* Any request (rtf-schedule.h), answered into *reply; with commit made,
+ * and posted (rtframesink-recording-request).  Times of
+ * GST_CLOCK_TIME_NONE are now (serialized: the next frame). */
+gboolean gst_rtframe_sink_request_full (GstRtFrameSink * self,
+    const RtfRequest * q, gboolean serialized, gboolean commit,
+    const gchar * by, RtfRecordReply * reply);
+GstStructure *gst_rtframe_sink_reply_structure (const gchar * name,
+    const RtfRequest * q, const RtfRecordReply * reply, const gchar * by);
 gboolean gst_rtframe_sink_record_event (GstRtFrameSink * self,
     GstEvent * event);
 /* Recording, or asked to (object lock held) */

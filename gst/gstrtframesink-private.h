@@ -80,6 +80,8 @@ typedef struct
   guint prerecorded;            /* frames held that went first */
   guint64 prerecorded_from;     /* the running time of the oldest */
   const gchar *stop_reason;     /* static: "stop-recording", "eos", ... */
+  guint64 serial;               /* its span's (0: none) */
+  gchar id[RTF_RECORDING_ID_MAX];       /* given by its start */
 } GstRtFrameRecordAsk;
 typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
 

@@ -72,6 +72,7 @@ enum
   SIGNAL_SPLIT_NOW,
   SIGNAL_START_RECORDING,
   SIGNAL_STOP_RECORDING,
+  SIGNAL_REQUEST_RECORDING,
   SIGNAL_SPLIT_AT_RUNNING_TIME,
   SIGNAL_FORMAT_LOCATION,
   SIGNAL_FORMAT_LOCATION_FULL,
@@ -84,6 +85,8 @@ static void gst_rtframe_sink_finalize (GObject * object);
 static void gst_rtframe_sink_split_now (GstRtFrameSink * self);
 static gboolean gst_rtframe_sink_start_recording (GstRtFrameSink * self,
     guint64 running_time);
+static GstStructure *gst_rtframe_sink_request_recording (GstRtFrameSink *
+    self, const GstStructure * request);
 static gboolean gst_rtframe_sink_stop_recording (GstRtFrameSink * self,
     guint64 running_time);
 static void gst_rtframe_sink_split_at_running_time (GstRtFrameSink * self,
@@ -125,9 +128,11 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
    *
    * Starts a recording (an event).  Give every camera's sink the same
    * running time to record the same instant on all.  With a pattern in
-   * location each recording starts a new file.
+   * location each recording starts a new file.  The recording rules
+   * (docs/reference.md#recording-rules) decide from the requests alone.
    *
-   * Returns: %FALSE when a recording is on already (nothing changes)
+   * Returns: %FALSE when a recording is asked at running_time already
+   *   (nothing changes)
    */
   gst_rtframe_sink_signals[SIGNAL_START_RECORDING] =
       g_signal_new_class_handler ("start-recording",
@@ -140,15 +145,40 @@ gst_rtframe_sink_class_init (GstRtFrameSinkClass * klass)
    * @running_time: the recording ends with the last frame before it
    *   (GST_CLOCK_TIME_NONE: now, by the pipeline clock)
    *
-   * Ends the recording on (or asked for).
+   * Ends the recording at running_time, and cancels those asked to start
+   * at or after it.
    *
-   * Returns: %FALSE when no recording is on or asked for
+   * Returns: %FALSE when no recording is asked at or after running_time
    */
   gst_rtframe_sink_signals[SIGNAL_STOP_RECORDING] =
       g_signal_new_class_handler ("stop-recording",
       G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
       G_CALLBACK (gst_rtframe_sink_stop_recording), NULL, NULL, NULL,
       G_TYPE_BOOLEAN, 1, G_TYPE_UINT64);
+  /**
+   * GstRtFrameSink::request-recording:
+   * @sink: the sink
+   * @request: "action" (string: "start", "stop" or "extend"),
+   *   "running-time" (guint64 ns; absent: now), "recording-at" (guint64,
+   *   extend: the recording on at it; absent: now), "id" (string, start:
+   *   the recording's, at most 63 bytes of letters, digits, '.', '_',
+   *   '-'), "check" (boolean: answer only, change nothing)
+   *
+   * A start, stop or extend of a recording by the recording rules, with
+   * the answer in full: what a rig asks every camera before it commits
+   * one running time to all (docs/reference.md#recording-rules).
+   *
+   * Returns: (transfer full): "accepted", "did", "reason",
+   *   "running-time" (the time taken), "position" (the running time of
+   *   the newest frame when it came), "passed" (the frames were past it:
+   *   it takes effect from the next frame), and the recording made or
+   *   changed: "serial", "start", "stop", "id".  %NULL: not a request.
+   */
+  gst_rtframe_sink_signals[SIGNAL_REQUEST_RECORDING] =
+      g_signal_new_class_handler ("request-recording",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_rtframe_sink_request_recording), NULL, NULL, NULL,
+      GST_TYPE_STRUCTURE, 1, GST_TYPE_STRUCTURE);
 
   /**
    * GstRtFrameSink::split-at-running-time:
@@ -626,6 +656,68 @@ gst_rtframe_sink_start_recording (GstRtFrameSink * self, guint64 running_time)
 {
   return gst_rtframe_sink_request (self, TRUE, running_time, FALSE,
       "start-recording");
+}
+
+/* An id goes into replies, messages and manifests as it is */
+static gboolean
+id_is_valid (const gchar * id)
+{
+  const gchar *c;
+
+  if (strlen (id) >= RTF_RECORDING_ID_MAX || !*id)
+    return FALSE;
+  for (c = id; *c; c++)
+    if (!g_ascii_isalnum (*c) && !strchr ("._-", *c))
+      return FALSE;
+  return TRUE;
+}
+
+static GstStructure *
+gst_rtframe_sink_request_recording (GstRtFrameSink * self,
+    const GstStructure * request)
+{
+  RtfRequest q = { RTF_REQUEST_START, GST_CLOCK_TIME_NONE,
+    GST_CLOCK_TIME_NONE, NULL
+  };
+  RtfRecordReply reply;
+  const gchar *action;
+  gboolean check = FALSE;
+
+  if (request == NULL
+      || (action = gst_structure_get_string (request, "action")) == NULL)
+    goto bad;
+  if (g_str_equal (action, "start"))
+    q.kind = RTF_REQUEST_START;
+  else if (g_str_equal (action, "stop"))
+    q.kind = RTF_REQUEST_STOP;
+  else if (g_str_equal (action, "extend"))
+    q.kind = RTF_REQUEST_EXTEND;
+  else
+    goto bad;
+  if ((gst_structure_has_field (request, "running-time")
+          && !gst_structure_get_uint64 (request, "running-time",
+              &q.running_time))
+      || (gst_structure_has_field (request, "recording-at")
+          && !gst_structure_get_uint64 (request, "recording-at",
+              &q.recording_at))
+      || (gst_structure_has_field (request, "check")
+          && !gst_structure_get_boolean (request, "check", &check)))
+    goto bad;
+  q.id = gst_structure_get_string (request, "id");
+  if (gst_structure_has_field (request, "id")
+      && (q.id == NULL || !id_is_valid (q.id)))
+    goto bad;
+  gst_rtframe_sink_request_full (self, &q, FALSE, !check,
+      "request-recording", &reply);
+  return gst_rtframe_sink_reply_structure ("rtframesink-recording-reply", &q,
+      &reply, "request-recording");
+
+bad:
+  GST_WARNING_OBJECT (self, "request-recording: not a request: %"
+      GST_PTR_FORMAT " (\"action\": start, stop or extend; \"running-time\","
+      " \"recording-at\": guint64; \"id\": up to 63 of [A-Za-z0-9._-]; "
+      "\"check\": boolean)", request);
+  return NULL;
 }
 
 static gboolean

@@ -45,13 +45,17 @@ EXPECTED = {
     "free-space": "guint64", "rendered": "guint64", "dropped": "guint64",
     "average-rate": "gdouble", "location": "gchararray",
     "state": "gchararray", "reason": "gchararray", "errno": "gint",
+    "serial": "guint64", "id": "gchararray", "position": "guint64",
+    "accepted": "gboolean", "passed": "gboolean", "start": "guint64",
+    "stop": "guint64", "action": "gchararray", "did": "gchararray",
 }
 
 # Every message this recording must post
 WANTED = [
     "rtframesink-file-opened", "rtframesink-file-closed",
     "rtframesink-file-deleted", "rtframesink-recording-started",
-    "rtframesink-recording-stopped", "rtframesink-deadline-missed",
+    "rtframesink-recording-stopped", "rtframesink-recording-request",
+    "rtframesink-deadline-missed",
     "rtframesink-late-completion", "rtframesink-frame-written",
     "rtframesink-upstream-gap", "rtframesink-disk-space",
     "rtframesink-stats",

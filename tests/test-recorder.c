@@ -29,6 +29,7 @@ typedef struct
   guint64 first_backlog, last_backlog;
   guint started, stopped;
   guint ended;                  /* stopped in the turn it started */
+  guint turns;                  /* more than one at a frame */
   RtfRecordTurn turn;
 } Seen;
 
@@ -38,23 +39,29 @@ feed (RtfRecorder * r, guint64 seq, guint64 rt, gsize size, Seen * s)
   RtfRecordAction a = rtf_recorder_next_frame (r, rt, &s->turn);
   RtfHeldFrame h;
 
-  s->started += s->turn.started;
-  s->stopped += s->turn.stopped + s->turn.ended;
-  s->ended += s->turn.ended;
-  while (rtf_recorder_pop_expired (r, &h))
-    s->expired++;
-  while (rtf_recorder_pop_backlog (r, 1000, 50 * MS, &h)) {
-    if (s->backlog == 0)
-      s->first_backlog = h.seq;
-    s->last_backlog = h.seq;
-    s->backlog++;
+  for (;;) {
+    s->started += s->turn.started;
+    s->stopped += s->turn.stopped + s->turn.ended;
+    s->ended += s->turn.ended;
+    while (rtf_recorder_pop_expired (r, &h))
+      s->expired++;
+    while (rtf_recorder_pop_backlog (r, 1000, 50 * MS, &h)) {
+      if (s->backlog == 0)
+        s->first_backlog = h.seq;
+      s->last_backlog = h.seq;
+      s->backlog++;
+    }
+    if (!s->turn.more)
+      break;
+    s->turns++;
+    a = rtf_recorder_next_turn (r, &s->turn);
   }
   switch (a) {
     case RTF_RECORD_WRITE:
       s->written++;
       break;
     case RTF_RECORD_HOLD:
-      g_assert_true (rtf_recorder_make_room (r, size, rt));
+      g_assert_true (rtf_recorder_make_room (r, size));
       while (rtf_recorder_pop_expired (r, &h))
         s->expired++;
       h = frame_at (seq, rt, size);
@@ -168,7 +175,7 @@ test_backlog_deadlines (void)
   for (i = 0; i < 4; i++) {
     g_assert_cmpint (rtf_recorder_next_frame (r, i * 50 * MS, &turn), ==,
         RTF_RECORD_HOLD);
-    g_assert_true (rtf_recorder_make_room (r, 10, i * 50 * MS));
+    g_assert_true (rtf_recorder_make_room (r, 10));
     h = frame_at (i, i * 50 * MS, 10);
     rtf_recorder_hold (r, &h);
   }
@@ -176,7 +183,8 @@ test_backlog_deadlines (void)
   g_assert_cmpint (rtf_recorder_next_frame (r, 200 * MS, &turn), ==,
       RTF_RECORD_WRITE);
   g_assert_true (turn.started);
-  g_assert_cmpuint (turn.start_asked, ==, RTF_RECORDER_NEXT);
+  /* "the next frame": just after the newest one */
+  g_assert_cmpuint (turn.start_asked, ==, 150 * MS + 1);
   g_assert_cmpuint (turn.start_from, ==, 0);
   for (i = 0; i < 4; i++) {
     g_assert_true (rtf_recorder_pop_backlog (r, 5000, 50 * MS, &h));
@@ -210,7 +218,7 @@ test_bounds (void)
   /* 1000 bytes: two of 400 and one of 100 at most */
   g_assert_cmpuint (rtf_recorder_held (r, &bytes), ==, 2);
   g_assert_cmpuint (bytes, ==, 800);
-  g_assert_false (rtf_recorder_make_room (r, 1001, 20 * MS));
+  g_assert_false (rtf_recorder_make_room (r, 1001));
   drain (r);
 
   /* no pre-record: nothing held, frames let go */
@@ -246,24 +254,26 @@ test_requests (void)
   g_assert_cmpuint (s.written, ==, 4 + 4);
   g_assert_cmpuint (s.backlog, ==, 2);
   g_assert_cmpuint (s.first_backlog, ==, 8);
-  g_assert_cmpuint (s.started, ==, 1);
+  /* (record=true: the first starts with the first frame) */
+  g_assert_cmpuint (s.started, ==, 2);
   g_assert_cmpuint (s.stopped, ==, 2);
   drain (r);
 
-  /* a start before the stop asked for, at a time or at the next frame:
-   * it simply goes on */
+  /* a start inside the recording asked for, at a time or at the next
+   * frame, is refused: the stop stands */
   for (i = 0; i < 2; i++) {
     guint k;
 
     r = rtf_recorder_new (TRUE, 0, 0, 0);
     memset (&s, 0, sizeof (s));
     g_assert_true (rtf_recorder_stop (r, 200 * MS, &why));
-    g_assert_true (rtf_recorder_start (r, i ? RTF_RECORDER_NEXT : 100 * MS,
+    g_assert_false (rtf_recorder_start (r, i ? RTF_RECORDER_NEXT : 100 * MS,
             &why));
+    g_clear_pointer (&why, g_free);
     for (k = 0; k < 10; k++)
       feed (r, k, k * 50 * MS, 100, &s);
-    g_assert_cmpuint (s.written, ==, 10);
-    g_assert_cmpuint (s.stopped, ==, 0);
+    g_assert_cmpuint (s.written, ==, 4);
+    g_assert_cmpuint (s.stopped, ==, 1);
     drain (r);
   }
 
@@ -293,8 +303,9 @@ test_requests (void)
   g_assert_true (rtf_recorder_start (r, 100 * MS, &why));
   g_assert_true (rtf_recorder_stop (r, 180 * MS, &why));
   g_assert_cmpint (feed (r, 5, 250 * MS, 100, &s), ==, RTF_RECORD_HOLD);
-  g_assert_true (s.turn.started && s.turn.ended && !s.turn.stopped);
-  g_assert_cmpuint (s.turn.end_asked, ==, 180 * MS);
+  g_assert_cmpuint (s.started, ==, 2);  /* (the first: record=true) */
+  g_assert_cmpuint (s.ended, ==, 1);
+  g_assert_cmpuint (s.stopped, ==, 2);  /* the one on, then the new one */
   g_assert_cmpuint (s.backlog, ==, 3);  /* from 100 - 200 of pre-record:
                                          * 50, 100, 150 */
   drain (r);

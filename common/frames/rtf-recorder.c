@@ -10,21 +10,14 @@
 
 #include <string.h>
 
-typedef enum
-{
-  REC_IDLE,                     /* not recording: frames held or let go */
-  REC_RECORDING                 /* frames are written */
-} RecState;
-
 struct _RtfRecorder
 {
   GMutex lock;
-  RecState state;
-  /* asked for, not reached yet.  Recording: a stop, then perhaps a start
-   * after it, then perhaps a stop of that next recording (later_stop).
-   * Idle: a start, then perhaps its stop. */
-  gboolean start_asked, stop_asked, later_stop_asked;
-  guint64 start_rt, stop_rt, later_stop_rt;     /* NEXT: the next frame */
+  RtfSchedule schedule;         /* the recordings asked for */
+  /* the producer's place: the newest frame's position (NONE: no frame
+   * yet), and the recording it writes (its span's serial; 0: none) */
+  guint64 position;
+  guint64 recording;
 
   /* the frames held */
   guint64 pre_record_ns;
@@ -45,7 +38,14 @@ rtf_recorder_new (gboolean recording, guint64 pre_record_ns, guint max_frames,
   RtfRecorder *r = g_new0 (RtfRecorder, 1);
 
   g_mutex_init (&r->lock);
-  r->state = recording ? REC_RECORDING : REC_IDLE;
+  rtf_schedule_init (&r->schedule);
+  r->position = RTF_RECORDER_NONE;
+  if (recording) {
+    RtfRequest q = { RTF_REQUEST_START, 0, 0, NULL };
+    RtfAnswer a;
+
+    rtf_schedule_apply (&r->schedule, &q, TRUE, &a);
+  }
   r->pre_record_ns = pre_record_ns;
   r->max_frames = r->capacity = pre_record_ns ? max_frames : 0;
   r->max_bytes = max_bytes;
@@ -70,94 +70,95 @@ rtf_recorder_free (RtfRecorder * r)
     return;
   g_assert (r->count == 0);     /* the producer let go of every frame */
   g_free (r->ring);
+  rtf_schedule_clear (&r->schedule);
   g_mutex_clear (&r->lock);
   g_free (r);
 }
 
 /* ---- requests ---------------------------------------------------------- */
 
-/* a is at or before b (NEXT, "now", comes before any running time) */
-static inline gboolean
-not_after (guint64 a, guint64 b)
+/* Where the next frame is, at the earliest: "now" for a request without a
+ * clock */
+static guint64
+next_position (RtfRecorder * r)
 {
-  return a == RTF_RECORDER_NEXT || (b != RTF_RECORDER_NEXT && a <= b);
+  return r->position == RTF_RECORDER_NONE ? 0 : r->position + 1;
+}
+
+gboolean
+rtf_recorder_request (RtfRecorder * r, const RtfRequest * q,
+    gboolean commit, RtfRecordReply * reply)
+{
+  RtfRequest req = *q;
+  gboolean ok;
+
+  g_mutex_lock (&r->lock);
+  if (req.running_time == RTF_RECORDER_NEXT)
+    req.running_time = next_position (r);
+  if (req.kind == RTF_REQUEST_EXTEND && req.recording_at == RTF_RECORDER_NEXT)
+    req.recording_at = next_position (r);
+  ok = rtf_schedule_apply (&r->schedule, &req, commit, &reply->answer);
+  reply->running_time = req.running_time;
+  reply->recording_at = req.recording_at;
+  reply->position = r->position;
+  /* a time the frames passed: from the next frame on */
+  reply->passed = r->position != RTF_RECORDER_NONE
+      && req.running_time <= r->position;
+  g_mutex_unlock (&r->lock);
+  return ok;
 }
 
 gboolean
 rtf_recorder_start (RtfRecorder * r, guint64 running_time, gchar ** why)
 {
-  gboolean ok = TRUE;
+  RtfRequest q = { RTF_REQUEST_START, running_time, 0, NULL };
+  RtfRecordReply reply;
 
-  g_mutex_lock (&r->lock);
-  if (r->state == REC_RECORDING && !r->stop_asked) {
-    *why = g_strdup ("a recording is on already");
-    ok = FALSE;
-  } else if (r->state == REC_RECORDING && (running_time == RTF_RECORDER_NEXT
-          ? r->stop_rt != RTF_RECORDER_NEXT
-          : !not_after (r->stop_rt, running_time))) {
-    /* before the stop asked for (the next frame is, unless the stop is
-     * at it too): the recording simply goes on */
-    r->stop_asked = r->start_asked = r->later_stop_asked = FALSE;
-  } else {
-    /* idle, or after the stop asked for: the next recording */
-    r->start_asked = TRUE;
-    r->start_rt = running_time;
-    /* a stop of it asked before no longer applies if not after it */
-    if (r->state == REC_RECORDING && r->later_stop_asked
-        && not_after (r->later_stop_rt, running_time))
-      r->later_stop_asked = FALSE;
-    if (r->state == REC_IDLE && r->stop_asked
-        && not_after (r->stop_rt, running_time))
-      r->stop_asked = FALSE;
-  }
-  g_mutex_unlock (&r->lock);
-  return ok;
+  if (rtf_recorder_request (r, &q, TRUE, &reply))
+    return TRUE;
+  *why = g_strdup (reply.answer.reason);
+  return FALSE;
 }
 
 gboolean
 rtf_recorder_stop (RtfRecorder * r, guint64 running_time, gchar ** why)
 {
-  gboolean ok = TRUE;
+  RtfRequest q = { RTF_REQUEST_STOP, running_time, 0, NULL };
+  RtfRecordReply reply;
 
-  g_mutex_lock (&r->lock);
-  if (r->state == REC_IDLE && !r->start_asked) {
-    *why = g_strdup ("no recording is on or asked for");
-    ok = FALSE;
-  } else if (r->state == REC_IDLE) {
-    if (not_after (running_time, r->start_rt)) {
-      /* at or before the start asked for: nothing is recorded */
-      r->start_asked = r->stop_asked = FALSE;
-    } else {
-      r->stop_asked = TRUE;
-      r->stop_rt = running_time;
-    }
-  } else if (!r->stop_asked) {
-    r->stop_asked = TRUE;
-    r->stop_rt = running_time;
-  } else if (r->start_asked && !not_after (running_time, r->start_rt)) {
-    /* after the next recording's start: that one's stop */
-    r->later_stop_asked = TRUE;
-    r->later_stop_rt = running_time;
-  } else {
-    /* the recording on stops at the earlier of the two; a start asked
-     * after it goes */
-    if (not_after (running_time, r->stop_rt))
-      r->stop_rt = running_time;
-    r->start_asked = r->later_stop_asked = FALSE;
-  }
-  g_mutex_unlock (&r->lock);
-  return ok;
+  if (rtf_recorder_request (r, &q, TRUE, &reply))
+    return TRUE;
+  *why = g_strdup (reply.answer.reason);
+  return FALSE;
 }
 
 gboolean
 rtf_recorder_wanted (RtfRecorder * r)
 {
+  const RtfSchedule *s = &r->schedule;
   gboolean wanted;
+  guint64 next;
+  gint k;
 
   g_mutex_lock (&r->lock);
-  wanted = r->start_asked || (r->state == REC_RECORDING && !r->stop_asked);
+  next = next_position (r);
+  k = rtf_schedule_at (s, next);
+  /* a recording on with no stop asked, or one asked ahead */
+  wanted = (k >= 0 && s->spans[k].stop == RTF_SCHEDULE_OPEN)
+      || (s->n > 0 && s->spans[s->n - 1].start > next);
   g_mutex_unlock (&r->lock);
   return wanted;
+}
+
+guint64
+rtf_recorder_position (RtfRecorder * r)
+{
+  guint64 p;
+
+  g_mutex_lock (&r->lock);
+  p = r->position;
+  g_mutex_unlock (&r->lock);
+  return p;
 }
 
 guint
@@ -181,37 +182,84 @@ held_at (RtfRecorder * r, guint i)
   return &r->ring[(r->first + i) % r->capacity];
 }
 
-/* rt reached a running time asked for (NEXT: any frame does) */
-static inline gboolean
-reached (guint64 rt, guint64 asked)
+/* A frame's position: its running time, or, when it has none or is not
+ * after the frame before it (a flushing seek starts running time over),
+ * just after the frame before: the recorder's axis only goes forward */
+static guint64
+position_of (RtfRecorder * r, guint64 rt)
 {
-  return asked == RTF_RECORDER_NEXT || (rt != G_MAXUINT64 && rt >= asked);
+  if (r->position == RTF_RECORDER_NONE)
+    return rt == G_MAXUINT64 ? 0 : rt;
+  if (rt == G_MAXUINT64 || rt <= r->position)
+    return r->position + 1;
+  return rt;
 }
 
-/* A frame of unknown running time counts as recent */
-static inline gboolean
-older_than (const RtfHeldFrame * f, guint64 limit)
-{
-  return f->times.running_time != G_MAXUINT64 && f->times.running_time < limit;
-}
-
-/* A recording starts at `from`: the held frames before it expire, those
- * after it (and before a stop asked for) are its backlog */
+/* A recording of span sp starts: the held frames before its start less
+ * pre-record-time expire, those after it and before its stop are its
+ * backlog */
 static void
-start_backlog (RtfRecorder * r, guint64 from)
+start_span (RtfRecorder * r, RtfSpan * sp, RtfRecordTurn * turn)
 {
-  guint64 until = r->stop_asked && r->stop_rt != RTF_RECORDER_NEXT ?
-      r->stop_rt : G_MAXUINT64;
+  guint64 from = sp->start > r->pre_record_ns ?
+      sp->start - r->pre_record_ns : 0;
   guint i = r->n_expired + r->n_backlog;
 
   g_assert (r->n_backlog == 0);
-  for (; i < r->count && older_than (held_at (r, i), from); i++)
+  for (; i < r->count && held_at (r, i)->position < from; i++)
     r->n_expired++;
-  for (; i < r->count && !(held_at (r, i)->times.running_time != G_MAXUINT64
-          && held_at (r, i)->times.running_time >= until); i++)
+  for (; i < r->count && held_at (r, i)->position < sp->stop; i++)
     r->n_backlog++;
   if (r->n_backlog > 0)
     r->backlog_arrival0 = held_at (r, r->n_expired)->times.arrival_ns;
+  sp->begun = TRUE;
+  turn->started = TRUE;
+  turn->start_asked = sp->start;
+  turn->start_from = from;
+  turn->backlog = r->n_backlog;
+  turn->serial = sp->serial;
+  g_strlcpy (turn->id, sp->id, sizeof turn->id);
+}
+
+/* One step of the turn at the newest frame (under the lock) */
+static RtfRecordAction
+step (RtfRecorder * r, RtfRecordTurn * turn)
+{
+  RtfSchedule *s = &r->schedule;
+  gint k = rtf_schedule_at (s, r->position);
+  guint i;
+
+  memset (turn, 0, sizeof (*turn));
+  /* the recording on ends before a frame its span does not hold (passed
+   * its stop, or taken out by a stop) */
+  if (r->recording) {
+    gint c = rtf_schedule_find (s, r->recording);
+
+    if (c < 0 || c != k) {
+      turn->stopped = TRUE;
+      turn->stop_asked = c >= 0 ? s->spans[c].stop : RTF_RECORDER_NEXT;
+      r->recording = 0;
+    }
+  }
+  /* a recording no frame reached the inside of (between two frames, or
+   * asked after the frames passed it): its backlog alone, then this
+   * frame's turn again */
+  for (i = 0; i < s->n && s->spans[i].start <= r->position; i++) {
+    if (s->spans[i].begun || (gint) i == k)
+      continue;
+    start_span (r, &s->spans[i], turn);
+    turn->ended = TRUE;
+    turn->end_asked = s->spans[i].stop;
+    turn->more = TRUE;
+    return RTF_RECORD_LET_GO;
+  }
+  if (k >= 0 && !r->recording) {
+    start_span (r, &s->spans[k], turn);
+    r->recording = s->spans[k].serial;
+  }
+  if (r->recording)
+    return RTF_RECORD_WRITE;
+  return r->max_frames > 0 ? RTF_RECORD_HOLD : RTF_RECORD_LET_GO;
 }
 
 RtfRecordAction
@@ -219,54 +267,28 @@ rtf_recorder_next_frame (RtfRecorder * r, guint64 rt, RtfRecordTurn * turn)
 {
   RtfRecordAction action;
 
-  memset (turn, 0, sizeof (*turn));
   g_mutex_lock (&r->lock);
   g_assert (r->n_expired == 0 && r->n_backlog == 0);
-  for (;;) {
-    if (r->state == REC_RECORDING && r->stop_asked && reached (rt, r->stop_rt)) {
-      r->state = REC_IDLE;
-      r->stop_asked = FALSE;
-      /* the recording that started in this turn ends in it too: its
-       * backlog, and not this frame */
-      if (turn->started) {
-        turn->ended = TRUE;
-        turn->end_asked = r->stop_rt;
-      } else {
-        turn->stopped = TRUE;
-        turn->stop_asked = r->stop_rt;
-      }
-      continue;
-    }
-    if (r->state == REC_IDLE && r->start_asked && reached (rt, r->start_rt)) {
-      guint64 at = r->start_rt == RTF_RECORDER_NEXT ? rt : r->start_rt;
+  r->position = position_of (r, rt);
+  action = step (r, turn);
+  g_mutex_unlock (&r->lock);
+  return action;
+}
 
-      r->state = REC_RECORDING;
-      r->start_asked = FALSE;
-      if (r->later_stop_asked) {
-        r->stop_asked = TRUE;
-        r->stop_rt = r->later_stop_rt;
-        r->later_stop_asked = FALSE;
-      }
-      turn->started = TRUE;
-      turn->start_asked = r->start_rt;
-      turn->start_from = at == G_MAXUINT64 ? G_MAXUINT64 :
-          at > r->pre_record_ns ? at - r->pre_record_ns : 0;
-      start_backlog (r, turn->start_from);
-      turn->backlog = r->n_backlog;
-      continue;
-    }
-    break;
-  }
-  if (r->state == REC_RECORDING)
-    action = RTF_RECORD_WRITE;
-  else
-    action = r->max_frames > 0 ? RTF_RECORD_HOLD : RTF_RECORD_LET_GO;
+RtfRecordAction
+rtf_recorder_next_turn (RtfRecorder * r, RtfRecordTurn * turn)
+{
+  RtfRecordAction action;
+
+  g_mutex_lock (&r->lock);
+  g_assert (r->n_expired == 0 && r->n_backlog == 0);
+  action = step (r, turn);
   g_mutex_unlock (&r->lock);
   return action;
 }
 
 gboolean
-rtf_recorder_make_room (RtfRecorder * r, gsize size, guint64 rt)
+rtf_recorder_make_room (RtfRecorder * r, gsize size)
 {
   gboolean ok;
 
@@ -281,8 +303,8 @@ rtf_recorder_make_room (RtfRecorder * r, gsize size, guint64 rt)
       RtfHeldFrame *f = held_at (r, i);
       gboolean too_many = r->count - i + 1 > r->max_frames;
       gboolean too_big = r->max_bytes && bytes + size > r->max_bytes;
-      gboolean too_old = rt != G_MAXUINT64 && rt > r->pre_record_ns
-          && older_than (f, rt - r->pre_record_ns);
+      gboolean too_old = r->position > r->pre_record_ns
+          && f->position < r->position - r->pre_record_ns;
 
       if (!too_many && !too_big && !too_old)
         break;
@@ -301,6 +323,7 @@ rtf_recorder_hold (RtfRecorder * r, const RtfHeldFrame * f)
   g_assert (r->n_expired == 0 && r->n_backlog == 0);
   g_assert (r->count < r->max_frames);
   *held_at (r, r->count) = *f;
+  held_at (r, r->count)->position = r->position;
   r->count++;
   r->bytes += f->size;
   g_mutex_unlock (&r->lock);

@@ -555,7 +555,8 @@ const gchar *
 torture_act_name (TortureActKind k)
 {
   static const gchar *n[] = { "start-now", "stop-now", "start-at", "stop-at",
-    "record-true", "record-false", "event-start", "event-stop"
+    "record-true", "record-false", "event-start", "event-stop",
+    "start-past", "stop-past", "extend"
   };
   return k < G_N_ELEMENTS (n) ? n[k] : "?";
 }

@@ -65,6 +65,11 @@ typedef enum
   TORTURE_ACT_EVENT_START,      /* rtframe-record event, upstream to the
                                  * pipeline */
   TORTURE_ACT_EVENT_STOP,
+  TORTURE_ACT_START_PAST,       /* start-recording (now - delta): a time the
+                                 * frames may have passed */
+  TORTURE_ACT_STOP_PAST,        /* stop-recording (now - delta) */
+  TORTURE_ACT_EXTEND,           /* request-recording: the recording on now
+                                 * extended to now + delta */
   TORTURE_N_ACT
 } TortureActKind;
 

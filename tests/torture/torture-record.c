@@ -509,6 +509,25 @@ record_event (Rec * r, gboolean on)
       gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
 }
 
+/* request-recording: the recording on now ends at `at` instead */
+static gboolean
+extend (Rec * r, GstClockTime at)
+{
+  GstStructure *req = gst_structure_new ("request", "action", G_TYPE_STRING,
+      "extend", NULL), *reply = NULL;
+  gboolean ok = FALSE;
+
+  if (at != GST_CLOCK_TIME_NONE)
+    gst_structure_set (req, "running-time", G_TYPE_UINT64, (guint64) at, NULL);
+  g_signal_emit_by_name (r->sink, "request-recording", req, &reply);
+  if (reply) {
+    gst_structure_get_boolean (reply, "accepted", &ok);
+    gst_structure_free (reply);
+  }
+  gst_structure_free (req);
+  return ok;
+}
+
 /* Whether the sink is PLAYING: "now" is its clock's running time then,
  * else the next frame */
 static gint
@@ -537,19 +556,30 @@ do_action (Rec * r, const TortureAction * a, guint ms)
 
   HIST (r, "act-begin %u %s %" G_GUINT64_FORMAT " %d", ms,
       torture_act_name (a->kind), (guint64) before, sink_playing (r));
-  if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT) {
+  if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT
+      || a->kind == TORTURE_ACT_EXTEND) {
     at = before;
     if (at != GST_CLOCK_TIME_NONE)
       at += a->delta_ns;
+  } else if (a->kind == TORTURE_ACT_START_PAST
+      || a->kind == TORTURE_ACT_STOP_PAST) {
+    at = before;
+    if (at != GST_CLOCK_TIME_NONE)
+      at = at > a->delta_ns ? at - a->delta_ns : 0;
   }
   switch (a->kind) {
     case TORTURE_ACT_START_NOW:
     case TORTURE_ACT_START_AT:
+    case TORTURE_ACT_START_PAST:
       g_signal_emit_by_name (r->sink, "start-recording", (guint64) at, &ok);
       break;
     case TORTURE_ACT_STOP_NOW:
     case TORTURE_ACT_STOP_AT:
+    case TORTURE_ACT_STOP_PAST:
       g_signal_emit_by_name (r->sink, "stop-recording", (guint64) at, &ok);
+      break;
+    case TORTURE_ACT_EXTEND:
+      ok = extend (r, at);
       break;
     case TORTURE_ACT_RECORD_TRUE:
     case TORTURE_ACT_RECORD_FALSE:
