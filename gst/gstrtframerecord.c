@@ -180,6 +180,28 @@ touch_hold_pool (GstRtFrameSink * self, guint n)
   g_free (bufs);
 }
 
+/* pre-record-time at the caps' rate needs more frames than the bounds let
+ * the sink hold: said once at caps, with the seconds it holds, never cut
+ * silently */
+static void
+warn_pre_record_cut (GstRtFrameSink * self, guint64 needed, guint64 n)
+{
+  const GstRtFrameFormat *fmt = &self->format;
+  guint64 held_ns = gst_util_uint64_scale (n, GST_VIDEO_INFO_FPS_D
+      (&fmt->info) * GST_SECOND, GST_VIDEO_INFO_FPS_N (&fmt->info));
+
+  GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+      ("pre-record-time is %.3f s, but only %.3f s (%" G_GUINT64_FORMAT
+          " of %" G_GUINT64_FORMAT " frames of %" G_GSIZE_FORMAT " bytes) "
+          "can be held: %s.", self->pre_record_time / 1e9, held_ns / 1e9, n,
+          needed, fmt->frame_size, n * fmt->frame_size + fmt->frame_size >
+          self->pre_record_max_bytes ? "raise pre-record-max-bytes" :
+          "the sink holds 4096 frames at most"),
+      ("pre-record-max-bytes %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+          " bytes wanted", self->pre_record_max_bytes,
+          needed * fmt->frame_size));
+}
+
 /* Frames held so far are of other caps: they go; the memory to hold the
  * new ones is made now, preallocated */
 gboolean
@@ -201,10 +223,15 @@ gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps)
       gst_rtframe_sink_backlog_cells (self));
   /* no more than pre-record-time holds at the caps' frame rate, and two */
   if (fmt->is_video && GST_VIDEO_INFO_FPS_N (&fmt->info) > 0
-      && GST_VIDEO_INFO_FPS_D (&fmt->info) > 0)
-    n = MIN (n, gst_util_uint64_scale_ceil (self->pre_record_time,
-            GST_VIDEO_INFO_FPS_N (&fmt->info),
-            GST_VIDEO_INFO_FPS_D (&fmt->info) * GST_SECOND) + 2);
+      && GST_VIDEO_INFO_FPS_D (&fmt->info) > 0) {
+    guint64 needed = gst_util_uint64_scale_ceil (self->pre_record_time,
+        GST_VIDEO_INFO_FPS_N (&fmt->info),
+        GST_VIDEO_INFO_FPS_D (&fmt->info) * GST_SECOND);
+
+    if (n > 0 && n < needed)
+      warn_pre_record_cut (self, needed, n);
+    n = MIN (n, needed + 2);
+  }
   rtf_recorder_set_max_frames (self->recorder, (guint) n);
   self->hold_frames = (guint) n;
   if (n == 0) {

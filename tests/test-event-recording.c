@@ -263,7 +263,8 @@ GST_END_TEST;
 /* ---- what is held ------------------------------------------------------ */
 
 /* pre-record-max-bytes bounds what is held below pre-record-time: three
- * frames of the twenty a second holds */
+ * frames of the twenty a second holds, said at caps with the seconds the
+ * sink holds (never a silent cut) */
 GST_START_TEST (test_max_bytes_bound)
 {
   gchar *pattern = rtf_test_tmp_path ("bound-%03d.raw");
@@ -277,6 +278,8 @@ GST_START_TEST (test_max_bytes_bound)
 
   for (i = 0; i < 10; i++)
     push (h, i);
+  rtf_test_assert_message (bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS, "only 0.150 s (3 of 20 frames");
   st = rtf_test_get_stats (h);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "pre-record-frames"), 3);
   fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "pre-record-bytes"),
