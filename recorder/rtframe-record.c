@@ -18,6 +18,7 @@
  * a pattern.  docs/deploying.md has the config file, the exit statuses
  * and the signals. */
 #include "config.h"
+#include "rtr-commands.h"
 #include "rtr-config.h"
 #include "rtr-figures.h"
 #include "rtr-http.h"
@@ -48,6 +49,7 @@ typedef struct
   GstElement *pipeline;
   GMainLoop *loop;
   RtrFigures *figures;
+  RtrCommands *commands;        /* triggers, starts and stops on all */
   RtrTriggers *triggers;        /* events only */
   RtrHttp *http;                /* the API, or NULL */
   RunState state;
@@ -172,70 +174,66 @@ state_name (RunState state)
   return names[state];
 }
 
+/* A command needs the pipeline PLAYING */
 static guint
-api_record (gpointer data, gboolean start, GstClockTime at, gchar ** message)
+not_recording (Recorder * r, JsonBuilder * b)
+{
+  gchar *why = g_strdup_printf ("not recording (%s)", state_name (r->state));
+
+  json_builder_set_member_name (b, "error");
+  json_builder_add_string_value (b, why);
+  g_free (why);
+  return 409;
+}
+
+static guint
+api_record (gpointer data, gboolean start, GstClockTime at,
+    const gchar * label, JsonBuilder * b)
 {
   Recorder *r = data;
-  GstClockTime used = 0;
-  gchar *refused = NULL;
 
-  if (r->triggers == NULL) {
-    *message = g_strdup ("not recording events: every frame is recorded; "
-        "start and stop are for events (events=true, --trigger)");
-    return 409;
-  }
-  if (r->state != RUN_RECORDING) {
-    *message = g_strdup_printf ("not recording (%s)", state_name (r->state));
-    return 409;
-  }
-  if (!rtr_triggers_at (r->triggers, start, at, &used, &refused)) {
-    *message = g_strdup ("the pipeline has no running time yet");
-    return 409;
-  }
-  if (refused) {
-    *message = g_strdup_printf ("%s at %" G_GUINT64_FORMAT " ns refused by "
-        "%s (see the recorder's output)", start ? "start" : "stop",
-        (guint64) used, refused);
-    g_free (refused);
-    return 409;
-  }
-  g_print ("\nAPI: %s recording at %.3f s\n", start ? "start" : "stop",
-      used / 1e9);
-  *message = g_strdup_printf ("%s at running time %" G_GUINT64_FORMAT " ns",
-      start ? "started" : "stopped", (guint64) used);
+  if (r->state != RUN_RECORDING)
+    return not_recording (r, b);
+  return start ? rtr_commands_start (r->commands, at, label, b) :
+      rtr_commands_stop (r->commands, at, b);
+}
+
+static guint
+api_trigger (gpointer data, const gchar * label, JsonBuilder * b)
+{
+  Recorder *r = data;
+
+  if (r->state != RUN_RECORDING)
+    return not_recording (r, b);
+  return rtr_commands_trigger (r->commands, label, b);
+}
+
+static guint
+api_split (gpointer data, JsonBuilder * b)
+{
+  Recorder *r = data;
+  gchar *message;
+
+  if (r->state != RUN_RECORDING)
+    return not_recording (r, b);
+  message = split_all (r, "API");
+  g_print ("\n%s", message);
+  json_builder_set_member_name (b, "done");
+  json_builder_add_string_value (b, message);
+  g_free (message);
   return 200;
 }
 
 static guint
-api_trigger (gpointer data, gchar ** message)
+api_note (gpointer data, const gchar * id, const gchar * note, JsonBuilder * b)
 {
-  Recorder *r = data;
-
-  if (r->triggers == NULL || r->state != RUN_RECORDING) {
-    *message = g_strdup (r->triggers == NULL ? "not recording events "
-        "(events=true, --trigger)" : "not recording");
-    return 409;
-  }
-  if (!rtr_triggers_fire (r->triggers)) {
-    *message = g_strdup ("the pipeline has no running time yet");
-    return 409;
-  }
-  *message = g_strdup ("triggered");
-  return 200;
+  return rtr_commands_note (((Recorder *) data)->commands, id, note, b);
 }
 
-static guint
-api_split (gpointer data, gchar ** message)
+static gchar *
+api_events (gpointer data)
 {
-  Recorder *r = data;
-
-  if (r->state != RUN_RECORDING) {
-    *message = g_strdup_printf ("not recording (%s)", state_name (r->state));
-    return 409;
-  }
-  *message = split_all (r, "API");
-  g_print ("\n%s", *message);
-  return 200;
+  return rtr_commands_list_json (((Recorder *) data)->commands);
 }
 
 static gchar *
@@ -243,7 +241,7 @@ api_status (gpointer data)
 {
   Recorder *r = data;
 
-  return rtr_status_json (r->figures, state_name (r->state));
+  return rtr_status_json (r->figures, state_name (r->state), r->commands);
 }
 
 static gchar *
@@ -253,7 +251,8 @@ api_metrics (gpointer data)
 }
 
 static const RtrControl control = {
-  api_record, api_trigger, api_split, api_status, api_metrics
+  api_record, api_trigger, api_split, api_note, api_events, api_status,
+  api_metrics
 };
 
 static gboolean
@@ -373,6 +372,7 @@ typedef struct
   gchar *http;
   gchar *http_token_file;
   gboolean overwrite;
+  gboolean idle;
   gboolean version;
 } Options;
 
@@ -431,6 +431,8 @@ override (RtrConfig * c, Options * o)
   }
   if (o->overwrite)
     c->overwrite = TRUE;
+  if (o->idle)
+    c->idle = TRUE;
 }
 
 /* prop goes first in every camera's sink properties (taken): a user's
@@ -470,6 +472,9 @@ add_recorder_props (RtrConfig * c)
         (guint64) (c->pre_record * GST_SECOND));
     prepend_prop (c, prop);
     g_free (prop);
+    prepend_prop (c, "record=false");
+  } else if (c->idle) {
+    /* the first take waits for a start (POST /record/start) */
     prepend_prop (c, "record=false");
   }
 }
@@ -540,6 +545,9 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
     {"trigger", 0, 0, G_OPTION_ARG_NONE, &o->events,
         "Record events only: Enter or SIGUSR1 triggers one (SIGUSR2 "
           "stops it), each in <camera>-event-%05d.raw", NULL},
+    {"idle", 0, 0, G_OPTION_ARG_NONE, &o->idle,
+        "Record nothing until a take is started (POST /record/start; not "
+          "with --trigger)", NULL},
     {"event", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->event_at,
         "--trigger: a trigger T seconds in (repeat)", "T"},
     {"pre-record", 0, 0, G_OPTION_ARG_DOUBLE, &o->pre_record,
@@ -604,8 +612,10 @@ watch (Recorder * r)
   r->signals[2] = g_unix_signal_add (SIGHUP, on_sighup, r);
   g_timeout_add_seconds (1, on_status, r);
   r->signals[4] = rtr_notify_watchdog_start ();
+  r->commands = rtr_commands_new (r->config, r->pipeline,
+      !r->config->events && !r->config->idle);
   if (r->config->events) {
-    r->triggers = rtr_triggers_new (r->config, r->pipeline);
+    r->triggers = rtr_triggers_new (r->config, r->commands);
     rtr_triggers_watch (r->triggers);
   }
 }
@@ -652,6 +662,7 @@ unwatch (Recorder * r)
   gst_bus_remove_watch (GST_ELEMENT_BUS (r->pipeline));
   while (g_source_remove_by_user_data (r));     /* the status line's */
   rtr_triggers_free (r->triggers);
+  rtr_commands_free (r->commands);
 }
 
 static void
@@ -661,7 +672,8 @@ announce (const RtrConfig * c)
 
   g_print ("recording %u camera%s from %s%s\n", c->cameras->len,
       c->cameras->len == 1 ? "" : "s", c->origin, c->events ?
-      ", events only" : "");
+      ", events only" : c->idle ? ", idle until a take is started (POST "
+      "/record/start)" : "");
   for (i = 0; i < c->cameras->len; i++) {
     const RtrCamera *cam = g_ptr_array_index (c->cameras, i);
 

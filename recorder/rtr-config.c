@@ -193,7 +193,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
   "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
-  "overwrite", NULL
+  "overwrite", "idle", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -304,6 +304,14 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     if (err) {
       rtr_config_fail (error, "%s: [recorder] overwrite: %s", path,
           err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+  }
+  if (g_key_file_has_key (kf, g, "idle", NULL)) {
+    c->idle = g_key_file_get_boolean (kf, g, "idle", &err);
+    if (err) {
+      rtr_config_fail (error, "%s: [recorder] idle: %s", path, err->message);
       g_error_free (err);
       return FALSE;
     }
@@ -491,6 +499,9 @@ rtr_config_check (RtrConfig * c, GError ** error)
   if (c->event_at && !c->events)
     return rtr_config_fail (error,
         "timed events need events recording (--trigger, or " "events=true)");
+  if (c->idle && c->events)
+    return rtr_config_fail (error, "idle is for takes (continuous "
+        "recording): events record only what a trigger asks already");
   for (i = 0; c->event_at && c->event_at[i]; i++) {
     gchar *end = NULL;
     gdouble t = g_ascii_strtod (c->event_at[i], &end);

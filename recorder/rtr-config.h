@@ -39,6 +39,7 @@ typedef struct
   gdouble seconds;              /* then EOS; 0: until stopped */
   guint rotate;                 /* a new file every S seconds, 0: one */
   gboolean events;              /* record only what a trigger asks */
+  gboolean idle;                /* takes: none until one is started */
   gdouble pre_record;           /* events: seconds kept from before */
   gdouble post_record;          /* events: seconds after a trigger */
   gchar **event_at;             /* events: triggers at these seconds */

@@ -13,6 +13,7 @@ rtr_figures_new (const RtrConfig * c)
   RtrFigures *f = g_new0 (RtrFigures, 1);
   guint i;
 
+  f->events = c->events;
   f->cameras = g_ptr_array_new ();
   for (i = 0; i < c->cameras->len; i++) {
     RtrCameraFigures *cf = g_new0 (RtrCameraFigures, 1);
@@ -21,7 +22,6 @@ rtr_figures_new (const RtrConfig * c)
     g_ptr_array_add (f->cameras, cf);
     rtr_figures_set_deadline (f, i, 0);
   }
-  f->events = c->events;
   return f;
 }
 
@@ -132,27 +132,28 @@ camera_of (RtrFigures * f, GstMessage * msg)
   return NULL;
 }
 
-/* Started and stopped: told as events only when the recording is of
- * events (a plain recording's start is no event) */
+/* Started and stopped: told by the id the commands gave (an event's, a
+ * take's); a recording without one (a continuous recording's first take,
+ * from the first frame) is no news */
 static void
 print_recording (RtrFigures * f, RtrCameraFigures * cf, const GstStructure * s)
 {
-  guint64 number = u64 (s, "number"), frames = 0, held = 0;
+  const gchar *id = gst_structure_get_string (s, "id");
+  guint64 frames = 0, held = 0;
 
-  if (!f->events)
+  if (id == NULL || *id == '\0')
     return;
   if (gst_structure_has_name (s, "rtframesink-recording-started")) {
-    g_print ("\n%s: event %" G_GUINT64_FORMAT " started in %s (%"
-        G_GUINT64_FORMAT " frames from before the trigger)\n", cf->cam->name,
-        number, gst_structure_get_string (s, "location"),
+    g_print ("\n%s: %s started in %s (%" G_GUINT64_FORMAT " frames from "
+        "before its start)\n", cf->cam->name, id,
+        gst_structure_get_string (s, "location"),
         u64 (s, "prerecorded-frames"));
   } else {
     frames = u64 (s, "frames");
     held = u64 (s, "prerecorded-frames");
-    g_print ("\n%s: event %" G_GUINT64_FORMAT " stopped (%s): %"
-        G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT " of them held\n",
-        cf->cam->name, number, gst_structure_get_string (s, "reason"),
-        frames, held);
+    g_print ("\n%s: %s stopped (%s): %" G_GUINT64_FORMAT " frames, %"
+        G_GUINT64_FORMAT " of them held\n", cf->cam->name, id,
+        gst_structure_get_string (s, "reason"), frames, held);
   }
 }
 

@@ -155,21 +155,79 @@ authorized (RtrHttp * h, SoupServerMessage * msg)
   return diff == 0;
 }
 
-/* {"at": "now"} or {"at": <running time ns>}, or no body: now */
+/* What a command's body may give */
+typedef enum
+{
+  BODY_AT = 1 << 0,             /* "at": "now" or a running time in ns */
+  BODY_LABEL = 1 << 1,          /* "label": a string */
+  BODY_NOTE = 1 << 2            /* "note": a string */
+} BodyFields;
+
+typedef struct
+{
+  GstClockTime at;              /* NONE: now */
+  gchar *label;                 /* "label" or "note" */
+} Body;
+
+/* The longest label taken (bytes) */
+#define MAX_LABEL 200
+
 static gboolean
-parse_at (SoupServerMessage * msg, GstClockTime * at, gchar ** why)
+parse_member (JsonObject * o, const gchar * name, Body * body, gchar ** why)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  if (g_str_equal (name, "label") || g_str_equal (name, "note")) {
+    if (!JSON_NODE_HOLDS_VALUE (node)
+        || json_node_get_value_type (node) != G_TYPE_STRING
+        || strlen (json_node_get_string (node)) > MAX_LABEL
+        || !g_utf8_validate (json_node_get_string (node), -1, NULL)) {
+      *why = g_strdup_printf ("\"%s\" is a string of at most %d bytes",
+          name, MAX_LABEL);
+      return FALSE;
+    }
+    body->label = g_strdup (json_node_get_string (node));
+    return TRUE;
+  }
+  if (JSON_NODE_HOLDS_VALUE (node)
+      && json_node_get_value_type (node) == G_TYPE_STRING
+      && g_str_equal (json_node_get_string (node), "now"))
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node)
+      && json_node_get_value_type (node) == G_TYPE_INT64
+      && json_node_get_int (node) >= 0) {
+    body->at = (GstClockTime) json_node_get_int (node);
+    return TRUE;
+  }
+  *why = g_strdup ("\"at\" is \"now\" or a running time in ns (an "
+      "integer >= 0)");
+  return FALSE;
+}
+
+/* A JSON object of the fields allowed, or no body */
+static gboolean
+parse_body (SoupServerMessage * msg, BodyFields allowed, Body * out,
+    gchar ** why)
 {
   SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  const gchar *known = allowed == (BODY_AT | BODY_LABEL) ? "at, label" :
+      allowed == BODY_AT ? "at" : allowed == BODY_LABEL ? "label" :
+      allowed == BODY_NOTE ? "note" : "none";
   JsonParser *parser;
-  JsonNode *root, *node;
+  JsonNode *root;
   JsonObject *o;
   GError *err = NULL;
-  gboolean ok = FALSE;
+  gboolean ok = TRUE;
   GList *members, *l;
 
-  *at = GST_CLOCK_TIME_NONE;
+  out->at = GST_CLOCK_TIME_NONE;
+  out->label = NULL;
   if (body->length == 0)
     return TRUE;
+  if (allowed == 0) {
+    *why = g_strdup ("this request takes no body");
+    return FALSE;
+  }
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, body->data, body->length, &err)) {
     *why = g_strdup_printf ("the body is no JSON: %s", err->message);
@@ -179,67 +237,114 @@ parse_at (SoupServerMessage * msg, GstClockTime * at, gchar ** why)
   }
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)) {
-    *why = g_strdup ("the body is a JSON object: {\"at\": \"now\"} or "
-        "{\"at\": <running time in ns>}");
-    goto done;
+    *why = g_strdup_printf ("the body is a JSON object (fields: %s)", known);
+    g_object_unref (parser);
+    return FALSE;
   }
   o = json_node_get_object (root);
   members = json_object_get_members (o);
-  for (l = members; l; l = l->next)
-    if (!g_str_equal (l->data, "at")) {
-      *why = g_strdup_printf ("unknown field \"%s\" (known: at)",
-          (const gchar *) l->data);
-      g_list_free (members);
-      goto done;
+  for (l = members; l && ok; l = l->next) {
+    const gchar *name = l->data;
+
+    if (!((g_str_equal (name, "at") && (allowed & BODY_AT))
+            || (g_str_equal (name, "label") && (allowed & BODY_LABEL))
+            || (g_str_equal (name, "note") && (allowed & BODY_NOTE)))) {
+      *why = g_strdup_printf ("unknown field \"%s\" (known: %s)", name, known);
+      ok = FALSE;
+    } else {
+      ok = parse_member (o, name, out, why);
     }
-  g_list_free (members);
-  node = json_object_get_member (o, "at");
-  if (node == NULL) {
-    ok = TRUE;
-  } else if (JSON_NODE_HOLDS_VALUE (node)
-      && json_node_get_value_type (node) == G_TYPE_STRING
-      && g_str_equal (json_node_get_string (node), "now")) {
-    ok = TRUE;
-  } else if (JSON_NODE_HOLDS_VALUE (node)
-      && json_node_get_value_type (node) == G_TYPE_INT64
-      && json_node_get_int (node) >= 0) {
-    *at = (GstClockTime) json_node_get_int (node);
-    ok = TRUE;
-  } else {
-    *why = g_strdup ("\"at\" is \"now\" or a running time in ns (an "
-        "integer >= 0)");
   }
-done:
+  g_list_free (members);
   g_object_unref (parser);
+  if (!ok)
+    g_clear_pointer (&out->label, g_free);
   return ok;
+}
+
+/* The reply: "ok" and what the command said */
+static void
+reply_command (SoupServerMessage * msg, guint status, JsonBuilder * b)
+{
+  JsonGenerator *gen = json_generator_new ();
+  JsonNode *root;
+
+  json_builder_set_member_name (b, "ok");
+  json_builder_add_boolean_value (b, status < 300);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  reply (msg, status, "application/json", json_generator_to_data (gen, NULL));
+  json_node_unref (root);
+  g_object_unref (gen);
+}
+
+/* POST /events/<id>/note {"note": "..."} */
+static void
+do_note (RtrHttp * h, SoupServerMessage * msg, const gchar * id)
+{
+  gchar *why = NULL;
+  JsonBuilder *b;
+  Body body;
+  guint status;
+
+  if (!parse_body (msg, BODY_NOTE, &body, &why) || body.label == NULL) {
+    reply_error (msg, SOUP_STATUS_BAD_REQUEST, why ? why :
+        "the body is {\"note\": \"...\"}");
+    g_free (why);
+    g_free (body.label);
+    return;
+  }
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  status = h->control->note (h->data, id, body.label, b);
+  reply_command (msg, status, b);
+  g_object_unref (b);
+  g_free (body.label);
+}
+
+/* The id of /events/<id>/note, or NULL (taken) */
+static gchar *
+note_id (const gchar * path)
+{
+  gsize n = strlen (path);
+
+  if (!g_str_has_prefix (path, "/events/") || !g_str_has_suffix (path,
+          "/note") || n <= strlen ("/events/") + strlen ("/note"))
+    return NULL;
+  return g_strndup (path + strlen ("/events/"),
+      n - strlen ("/events/") - strlen ("/note"));
 }
 
 static void
 do_post (RtrHttp * h, SoupServerMessage * msg, const gchar * path)
 {
-  gchar *message = NULL, *why = NULL;
-  GstClockTime at;
+  gboolean start = g_str_equal (path, "/record/start");
+  gboolean stop = g_str_equal (path, "/record/stop");
+  gboolean trigger = g_str_equal (path, "/trigger");
+  BodyFields allowed = start ? BODY_AT | BODY_LABEL : stop ? BODY_AT :
+      trigger ? BODY_LABEL : 0;
+  JsonBuilder *b;
+  gchar *why = NULL;
+  Body body;
   guint status;
 
-  if (g_str_equal (path, "/record/start")
-      || g_str_equal (path, "/record/stop")) {
-    if (!parse_at (msg, &at, &why)) {
-      reply_error (msg, SOUP_STATUS_BAD_REQUEST, why);
-      g_free (why);
-      return;
-    }
-    status = h->control->record (h->data, g_str_equal (path, "/record/start"),
-        at, &message);
-  } else if (soup_server_message_get_request_body (msg)->length > 0) {
-    reply_error (msg, SOUP_STATUS_BAD_REQUEST, "this request takes no body");
+  if (!parse_body (msg, allowed, &body, &why)) {
+    reply_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+    g_free (why);
     return;
-  } else if (g_str_equal (path, "/trigger")) {
-    status = h->control->trigger (h->data, &message);
-  } else {
-    status = h->control->split (h->data, &message);
   }
-  reply_json (msg, status, status < 300 ? "done" : "error", message);
-  g_free (message);
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  if (start || stop)
+    status = h->control->record (h->data, start, body.at, body.label, b);
+  else if (trigger)
+    status = h->control->trigger (h->data, body.label, b);
+  else
+    status = h->control->split (h->data, b);
+  reply_command (msg, status, b);
+  g_object_unref (b);
+  g_free (body.label);
 }
 
 static void
@@ -258,6 +363,7 @@ static const struct
 } routes[] = {
   {"/status", "GET"}, {"/metrics", "GET"}, {"/record/start", "POST"},
   {"/record/stop", "POST"}, {"/trigger", "POST"}, {"/split", "POST"},
+  {"/events", "GET"},
 };
 
 static void
@@ -266,6 +372,7 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
 {
   RtrHttp *h = data;
   const gchar *method = soup_server_message_get_method (msg);
+  gchar *id;
   guint i;
 
   if (!authorized (h, msg)) {
@@ -279,12 +386,25 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
         "larger than any request needs (4096 bytes)");
     return;
   }
+  if ((id = note_id (path)) != NULL) {
+    if (!g_str_equal (method, "POST")) {
+      soup_message_headers_replace (soup_server_message_get_response_headers
+          (msg), "Allow", "POST");
+      reply_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+          "this endpoint takes POST");
+    } else {
+      do_note (h, msg, id);
+    }
+    g_free (id);
+    return;
+  }
   for (i = 0; i < G_N_ELEMENTS (routes); i++)
     if (g_str_equal (path, routes[i].path))
       break;
   if (i == G_N_ELEMENTS (routes)) {
     reply_error (msg, SOUP_STATUS_NOT_FOUND, "no such endpoint (GET /status, "
-        "GET /metrics, POST /record/start, /record/stop, /trigger, /split)");
+        "GET /metrics, GET /events, POST /record/start, /record/stop, "
+        "/trigger, /split, /events/<id>/note)");
     return;
   }
   if (!g_str_equal (method, routes[i].method)) {
@@ -300,6 +420,9 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
   else if (g_str_equal (path, "/metrics"))
     reply (msg, SOUP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8",
         h->control->metrics (h->data));
+  else if (g_str_equal (path, "/events"))
+    reply (msg, SOUP_STATUS_OK, "application/json", h->control->events
+        (h->data));
   else
     do_post (h, msg, path);
 }

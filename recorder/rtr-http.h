@@ -1,23 +1,28 @@
 /* rtframe-record: control and status over one local HTTP port (libsoup
  * 3): GET /status (JSON), GET /metrics (Prometheus), POST /record/start,
- * /record/stop (a running time or now), /trigger, /split.  Bound to
+ * /record/stop (a running time or now; a start a label), /trigger (a
+ * label), /split, GET /events, POST /events/<id>/note.  Bound to
  * localhost unless asked; with a token file every request must carry
  * "Authorization: Bearer <token>".  docs/deploying.md has the API. */
 #ifndef __RTR_HTTP_H__
 #define __RTR_HTTP_H__
 
 #include <gst/gst.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
-/* What the API asks the recorder; each returns an HTTP status and a
- * message for the reply (taken) */
+/* What the API asks the recorder; each returns an HTTP status and adds
+ * its reply's members to `reply` (a JSON object; "ok" is added after) */
 typedef struct
 {
   guint (*record) (gpointer data, gboolean start, GstClockTime at,
-      gchar ** message);
-  guint (*trigger) (gpointer data, gchar ** message);
-  guint (*split) (gpointer data, gchar ** message);
+      const gchar * label, JsonBuilder * reply);
+  guint (*trigger) (gpointer data, const gchar * label, JsonBuilder * reply);
+  guint (*split) (gpointer data, JsonBuilder * reply);
+  guint (*note) (gpointer data, const gchar * id, const gchar * note,
+      JsonBuilder * reply);
+  gchar *(*events) (gpointer data);     /* JSON */
   gchar *(*status) (gpointer data);     /* JSON */
   gchar *(*metrics) (gpointer data);    /* Prometheus text */
 } RtrControl;

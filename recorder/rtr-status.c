@@ -109,7 +109,8 @@ add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
 }
 
 gchar *
-rtr_status_json (const RtrFigures * f, const gchar * state)
+rtr_status_json (const RtrFigures * f, const gchar * state,
+    RtrCommands * commands)
 {
   JsonBuilder *b = json_builder_new ();
   JsonGenerator *gen = json_generator_new ();
@@ -122,6 +123,8 @@ rtr_status_json (const RtrFigures * f, const gchar * state)
   json_builder_add_string_value (b, state);
   json_builder_set_member_name (b, "events");
   json_builder_add_boolean_value (b, f->events);
+  if (commands)
+    rtr_commands_status (commands, b);
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, f->started ?
       ((f->ended ? f->ended : g_get_monotonic_time ()) - f->started) / 1e6 :

@@ -3,12 +3,15 @@
 #ifndef __RTR_STATUS_H__
 #define __RTR_STATUS_H__
 
+#include "rtr-commands.h"
 #include "rtr-figures.h"
 
 G_BEGIN_DECLS
 
 /* state: the recorder's ("starting", "recording", "stopping", "ended") */
-gchar *rtr_status_json (const RtrFigures * f, const gchar * state);
+/* commands: the events and takes (NULL: none yet) */
+gchar *rtr_status_json (const RtrFigures * f, const gchar * state,
+    RtrCommands * commands);
 
 G_END_DECLS
 

@@ -1,4 +1,4 @@
-/* rtframe-record: triggering events at every camera at once */
+/* rtframe-record: where triggers come from (rtr-triggers.h) */
 #include "rtr-triggers.h"
 
 #include <glib-unix.h>
@@ -8,8 +8,7 @@
 struct _RtrTriggers
 {
   const RtrConfig *config;
-  GstElement *pipeline;
-  guint fired;                  /* triggers given */
+  RtrCommands *commands;
   GPtrArray *timers;            /* TimedEvent, freed with t */
   GList *sources;               /* GSource ids to remove at the end */
 };
@@ -25,12 +24,12 @@ typedef struct
 } TimedEvent;
 
 RtrTriggers *
-rtr_triggers_new (const RtrConfig * c, GstElement * pipeline)
+rtr_triggers_new (const RtrConfig * c, RtrCommands * commands)
 {
   RtrTriggers *t = g_new0 (RtrTriggers, 1);
 
   t->config = c;
-  t->pipeline = pipeline;
+  t->commands = commands;
   t->timers = g_ptr_array_new_with_free_func (g_free);
   return t;
 }
@@ -56,99 +55,41 @@ rtr_triggers_free (RtrTriggers * t)
   g_free (t);
 }
 
-/* The pipeline's running time now: what a trigger gives every sink */
-static GstClockTime
-running_time_now (GstElement * pipeline)
-{
-  GstClock *clock = gst_element_get_clock (pipeline);
-  GstClockTime now;
-
-  if (clock == NULL)
-    return GST_CLOCK_TIME_NONE;
-  now = gst_clock_get_time (clock) - gst_element_get_base_time (pipeline);
-  gst_object_unref (clock);
-  return now;
-}
-
-/* The cameras that refused are added to refused (when given) */
+/* A command from the terminal, a signal or a timer: its reply is
+ * printed by the command itself */
 static void
-emit_all_into (RtrTriggers * t, const gchar * signal, GstClockTime rt,
-    GString * refused)
+fire (RtrTriggers * t)
 {
-  guint i;
+  JsonBuilder *b = json_builder_new ();
 
-  for (i = 0; i < t->config->cameras->len; i++) {
-    const RtrCamera *cam = g_ptr_array_index (t->config->cameras, i);
-    GstElement *sink = gst_bin_get_by_name (GST_BIN (t->pipeline), cam->name);
-    gboolean ok = FALSE;
-
-    g_signal_emit_by_name (sink, signal, (guint64) rt, &ok);
-    if (!ok)
-      g_printerr ("\n%s: %s refused\n", cam->name, signal);
-    if (!ok && refused)
-      g_string_append_printf (refused, "%s%s", refused->len ? ", " : "",
-          cam->name);
-    gst_object_unref (sink);
-  }
+  json_builder_begin_object (b);
+  rtr_commands_trigger (t->commands, NULL, b);
+  json_builder_end_object (b);
+  g_object_unref (b);
 }
 
 static void
-emit_all (RtrTriggers * t, const gchar * signal, GstClockTime rt)
+stop_now (RtrTriggers * t)
 {
-  emit_all_into (t, signal, rt, NULL);
-}
+  JsonBuilder *b = json_builder_new ();
 
-gboolean
-rtr_triggers_at (RtrTriggers * t, gboolean start, GstClockTime at,
-    GstClockTime * used, gchar ** refused)
-{
-  GString *who = g_string_new (NULL);
-
-  *refused = NULL;
-  if (!GST_CLOCK_TIME_IS_VALID (at))
-    at = running_time_now (t->pipeline);
-  if (!GST_CLOCK_TIME_IS_VALID (at)) {
-    g_string_free (who, TRUE);
-    return FALSE;
-  }
-  *used = at;
-  emit_all_into (t, start ? "start-recording" : "stop-recording", at, who);
-  *refused = who->len ? g_string_free (who, FALSE) :
-      (g_string_free (who, TRUE), NULL);
-  return TRUE;
-}
-
-gboolean
-rtr_triggers_fire (RtrTriggers * t)
-{
-  GstClockTime rt = running_time_now (t->pipeline);
-
-  if (!GST_CLOCK_TIME_IS_VALID (rt))
-    return FALSE;
-  g_print ("\ntrigger %u at %.3f s\n", t->fired++, rt / 1e9);
-  emit_all (t, "start-recording", rt);
-  emit_all (t, "stop-recording", rt + (GstClockTime) (t->config->post_record
-          * GST_SECOND));
-  return TRUE;
-}
-
-void
-rtr_triggers_stop (RtrTriggers * t)
-{
-  emit_all (t, "stop-recording", GST_CLOCK_TIME_NONE);
+  json_builder_begin_object (b);
+  rtr_commands_stop (t->commands, GST_CLOCK_TIME_NONE, b);
+  json_builder_end_object (b);
+  g_object_unref (b);
 }
 
 static gboolean
 on_sigusr1 (gpointer data)
 {
-  rtr_triggers_fire (data);
+  fire (data);
   return G_SOURCE_CONTINUE;
 }
 
 static gboolean
 on_sigusr2 (gpointer data)
 {
-  rtr_triggers_stop (data);
+  stop_now (data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -156,7 +97,7 @@ static gboolean
 on_timed_event (gpointer data)
 {
   TimedEvent *e = data;
-  GstClockTime rt = running_time_now (e->t->pipeline);
+  GstClockTime rt = rtr_commands_running_time (e->t->commands);
 
   if (!GST_CLOCK_TIME_IS_VALID (rt) || rt < e->at) {
     e->source = g_timeout_add (GST_CLOCK_TIME_IS_VALID (rt) ?
@@ -164,7 +105,7 @@ on_timed_event (gpointer data)
     return G_SOURCE_REMOVE;
   }
   e->source = 0;
-  rtr_triggers_fire (e->t);
+  fire (e->t);
   return G_SOURCE_REMOVE;
 }
 
@@ -183,7 +124,7 @@ on_stdin (GIOChannel * ch, GIOCondition cond, gpointer data)
     return G_SOURCE_REMOVE;
   }
   g_free (line);
-  rtr_triggers_fire (t);
+  fire (t);
   return G_SOURCE_CONTINUE;
 }
 

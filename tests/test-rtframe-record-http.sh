@@ -223,10 +223,10 @@ expect "POST /record/start" 200 -X POST -d '{"at": "now"}' "$api/record/start" >
 sleep 4
 expect "POST /record/stop" 200 -X POST "$api/record/stop" > /dev/null
 # the stop is at the next frame: until the bus has told it
-wait_for 10 grep -q "^b: event 0 stopped" "$work/rec.out"
+wait_for 10 grep -q "^b: take-1 stopped" "$work/rec.out"
 for cam in a b; do
   bus=$(tr '\r' '\n' < "$work/rec.out" \
-    | sed -n "s/^$cam: event 0 stopped ([a-z-]*): \([0-9]*\) frames.*/\1/p")
+    | sed -n "s/^$cam: take-1 stopped ([a-z-]*): \([0-9]*\) frames.*/\1/p")
   # Prometheus' newest sample of the counter: until it has the final one
   # (the sinks' statistics come once a second)
   has_final() { test "$(query "rtframe_frames_written_total{camera=\"$cam\"}")" = "$bus"; }
