@@ -125,12 +125,15 @@ on_seconds (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A new file at every camera that records to a pattern; what was done,
- * a line a camera */
+/* A new file at every camera that records to a pattern, all from the
+ * same running time (each camera's first frame at or after it: the files
+ * line up); what was done, a line a camera */
 static gchar *
 split_all (Recorder * r, const gchar * by)
 {
   GString *said = g_string_new (NULL);
+  GstClockTime at = r->commands ? rtr_commands_now (r->commands) :
+      GST_CLOCK_TIME_NONE;
   guint i;
 
   for (i = 0; i < r->config->cameras->len; i++) {
@@ -139,7 +142,12 @@ split_all (Recorder * r, const gchar * by)
 
     /* (the engine's parser: "a-100%%.raw" is one file, not a set - the
      * adversarial read of issue 25, M6: /split said done and did not) */
-    if (rtf_pattern_check (cam->location, NULL) == RTF_PATTERN_OK) {
+    if (rtf_pattern_check (cam->location, NULL) == RTF_PATTERN_OK
+        && GST_CLOCK_TIME_IS_VALID (at)) {
+      g_signal_emit_by_name (sink, "split-at-running-time", (guint64) at);
+      g_string_append_printf (said, "%s: %s: a new file from %.3f s\n",
+          cam->name, by, at / 1e9);
+    } else if (rtf_pattern_check (cam->location, NULL) == RTF_PATTERN_OK) {
       g_signal_emit_by_name (sink, "split-now");
       g_string_append_printf (said, "%s: %s: a new file from the next "
           "frame\n", cam->name, by);

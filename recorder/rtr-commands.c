@@ -202,6 +202,19 @@ common_time (RtrCommands * k, GstClockTime asked, Answer * answers)
   return t;
 }
 
+static Answer *answers_new (RtrCommands * k);
+static void answers_free (RtrCommands * k, Answer * answers);
+
+GstClockTime
+rtr_commands_now (RtrCommands * k)
+{
+  Answer *answers = answers_new (k);
+  GstClockTime t = common_time (k, GST_CLOCK_TIME_NONE, answers);
+
+  answers_free (k, answers);
+  return t;
+}
+
 /* ---- replies ------------------------------------------------------------- */
 
 static gchar *

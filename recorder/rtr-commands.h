@@ -63,6 +63,9 @@ guint rtr_commands_stop (RtrCommands * k, GstClockTime at,
 
 /* The pipeline's running time now (NONE: none yet) */
 GstClockTime rtr_commands_running_time (RtrCommands * k);
+/* "Now" as the commands take it: a running time every camera's frames
+ * are still before (NONE: none yet) - for a split on all at one instant */
+GstClockTime rtr_commands_now (RtrCommands * k);
 
 /* The events and takes made so far, oldest first (RtrRecording) */
 const GPtrArray *rtr_commands_recordings (RtrCommands * k);

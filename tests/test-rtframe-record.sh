@@ -186,7 +186,7 @@ signal_run() {  # signal name, count
   if [ "$count" = 1 ] && ! grep -q "^summary" <<<"$out"; then
     echo "FAIL: $sig: no summary"; echo "$out" | tail -8; fail=1
   fi
-  if ! grep -q "right: SIGHUP: a new file from the next frame" <<<"$out" \
+  if ! grep -Eq "right: SIGHUP: a new file from [0-9.]+ s" <<<"$out" \
       || ! grep -q "left: SIGHUP: records one file" <<<"$out"; then
     echo "FAIL: $sig: SIGHUP not told"; echo "$out" | tail -8; fail=1
   fi
