@@ -90,6 +90,8 @@ gst_rtframe_sink_record_begin (GstRtFrameSink * self)
   GST_OBJECT_LOCK (self);
   rec = rtf_recorder_new (self->record, self->pre_record_time,
       gst_rtframe_sink_backlog_cells (self), self->pre_record_max_bytes);
+  if (self->record && self->record_id[0])
+    rtf_recorder_name_first (rec, self->record_id);
   self->recorder = rec;
   GST_OBJECT_UNLOCK (self);
   self->recording_open = FALSE;
@@ -350,8 +352,13 @@ request_before_start (GstRtFrameSink * self, const RtfRequest * q,
   g_strlcpy (a->reason, !a->accepted ? "not running: no recording to extend"
       : q->kind == RTF_REQUEST_START ? "recording from the first frame" :
       "no recording from the first frame", sizeof a->reason);
-  if (a->accepted && commit)
+  if (a->accepted && commit) {
     self->record = q->kind == RTF_REQUEST_START;
+    g_strlcpy (self->record_id, self->record && q->id ? q->id : "",
+        sizeof self->record_id);
+  }
+  if (a->accepted && q->kind == RTF_REQUEST_START && q->id)
+    g_strlcpy (a->span.id, q->id, sizeof a->span.id);
   return a->accepted;
 }
 

@@ -116,6 +116,7 @@ struct _GstRtFrameSink
   guint64 extent_size_hint;
   /* event recording (gstrtframerecord.c) */
   gboolean record;              /* at start; then the recorder's */
+  gchar record_id[RTF_RECORDING_ID_MAX];        /* ... and its id */
   guint64 pre_record_time;
   guint64 pre_record_max_bytes;
   /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer

@@ -54,18 +54,21 @@
 #include "gstrtframecaps.h"
 #include "rtf-check.h"
 #include "rtf-safe-open.h"
+#include "rtf-take-manifest.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_rtframe_src_debug);
 #define GST_CAT_DEFAULT gst_rtframe_src_debug
 
 #define DEFAULT_LOCATION NULL
 #define DEFAULT_START_INDEX 0
+#define DEFAULT_CAMERA NULL
 
 enum
 {
   PROP_0,
   PROP_LOCATION,
-  PROP_START_INDEX
+  PROP_START_INDEX,
+  PROP_CAMERA
 };
 
 static void gst_rtframe_src_uri_handler_init (gpointer g_iface,
@@ -116,13 +119,20 @@ gst_rtframe_src_class_init (GstRtFrameSrcClass * klass)
           "(cam0-%05d.raw): its files are played in order as one stream; or "
           "the manifest of a recording over several locations "
           "(cam0-.raw.rtfspread): every location's frames, in frame-number "
-          "order",
+          "order; or an event's or take's manifest (event-12.rtftake): the "
+          "frames of it of the camera named by camera",
           DEFAULT_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_START_INDEX,
       g_param_spec_uint ("start-index", "Start index",
           "Lowest file number of a pattern to play (the set starts at the "
           "first file at or after it)", 0, G_MAXUINT, DEFAULT_START_INDEX,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CAMERA,
+      g_param_spec_string ("camera", "Camera",
+          "With an event's or take's manifest as location: the camera whose "
+          "part plays (NULL: the take's only camera)", DEFAULT_CAMERA,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -151,6 +161,7 @@ gst_rtframe_src_init (GstRtFrameSrc * self)
 {
   self->location = g_strdup (DEFAULT_LOCATION);
   self->start_index = DEFAULT_START_INDEX;
+  self->camera = g_strdup (DEFAULT_CAMERA);
   self->fd = -1;
   self->reference_file = G_MAXUINT;
   self->unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
@@ -163,6 +174,7 @@ gst_rtframe_src_finalize (GObject * object)
   GstRtFrameSrc *self = GST_RTFRAME_SRC (object);
 
   g_free (self->location);
+  g_free (self->camera);
   gst_caps_unref (self->unix_caps);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -181,6 +193,10 @@ gst_rtframe_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_START_INDEX:
       self->start_index = g_value_get_uint (value);
+      break;
+    case PROP_CAMERA:
+      g_free (self->camera);
+      self->camera = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -202,6 +218,9 @@ gst_rtframe_src_get_property (GObject * object, guint prop_id,
       break;
     case PROP_START_INDEX:
       g_value_set_uint (value, self->start_index);
+      break;
+    case PROP_CAMERA:
+      g_value_set_string (value, self->camera);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -357,18 +376,23 @@ gst_rtframe_src_start (GstBaseSrc * src)
   RtfRecording *rec = NULL;
   GstCaps **caps = NULL;
   GstClockTime *times = NULL;
-  gchar *location, *why = NULL;
+  gchar *location, *camera, *why = NULL;
   guint start_index, bad = 0, first_ok = 0;
   guint64 n;
 
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->location);
   start_index = self->start_index;
+  camera = g_strdup (self->camera);
   GST_OBJECT_UNLOCK (self);
   if (location == NULL || location[0] == '\0')
     goto no_location;
 
-  rec = rtf_recording_open (location, start_index, TRUE, &error);
+  if (rtf_take_manifest_is_path (location))
+    rec = rtf_take_recording_open (location, camera, TRUE, &error);
+  else
+    rec = rtf_recording_open (location, start_index, TRUE, &error);
+  g_free (camera);
   if (rec == NULL)
     goto open_failed;
   warn_cut_files (self, rec);
@@ -407,6 +431,7 @@ gst_rtframe_src_start (GstBaseSrc * src)
 no_location:
   {
     g_free (location);
+    g_free (camera);
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("No file name specified for reading."), (NULL));
     return FALSE;

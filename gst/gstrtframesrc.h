@@ -20,6 +20,7 @@ struct _GstRtFrameSrc
   /* properties, under the object lock */
   gchar *location;
   guint start_index;
+  gchar *camera;                /* of a take's manifest: whose part plays */
 
   /* start .. stop: set and cleared under the object lock (queries read
    * them), used by the streaming thread without it */

@@ -22,6 +22,7 @@
 #include "rtr-config.h"
 #include "rtr-figures.h"
 #include "rtr-http.h"
+#include "rtr-manifests.h"
 #include "rtr-metrics.h"
 #include "rtr-notify.h"
 #include "rtr-pipeline.h"
@@ -50,6 +51,7 @@ typedef struct
   GMainLoop *loop;
   RtrFigures *figures;
   RtrCommands *commands;        /* triggers, starts and stops on all */
+  RtrManifests *manifests;      /* each event's and take's, beside them */
   RtrTriggers *triggers;        /* events only */
   RtrHttp *http;                /* the API, or NULL */
   RunState state;
@@ -331,6 +333,8 @@ on_message (GstBus * bus, GstMessage * msg, gpointer data)
 {
   Recorder *r = data;
 
+  if (r->manifests)
+    rtr_manifests_take (r->manifests, msg);
   if (rtr_figures_take (r->figures, msg))
     return TRUE;
   switch (GST_MESSAGE_TYPE (msg)) {
@@ -622,6 +626,7 @@ watch (Recorder * r)
   r->signals[4] = rtr_notify_watchdog_start ();
   r->commands = rtr_commands_new (r->config, r->pipeline,
       !r->config->events && !r->config->idle);
+  r->manifests = rtr_manifests_new (r->config, r->commands);
   if (r->config->events) {
     r->triggers = rtr_triggers_new (r->config, r->commands);
     rtr_triggers_watch (r->triggers);
@@ -670,6 +675,7 @@ unwatch (Recorder * r)
   gst_bus_remove_watch (GST_ELEMENT_BUS (r->pipeline));
   while (g_source_remove_by_user_data (r));     /* the status line's */
   rtr_triggers_free (r->triggers);
+  rtr_manifests_free (r->manifests);
   rtr_commands_free (r->commands);
 }
 

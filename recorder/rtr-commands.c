@@ -1,5 +1,6 @@
 /* rtframe-record: commands to every camera at once (rtr-commands.h) */
 #include "rtr-commands.h"
+#include "rtr-manifests.h"
 
 #include <string.h>
 
@@ -58,6 +59,12 @@ add_recording (RtrCommands * k, RtrRecordingKind kind, GstClockTime start,
   return rec;
 }
 
+static Answer *answers_new (RtrCommands * k);
+static void answers_free (RtrCommands * k, Answer * answers);
+static gboolean ask_all (RtrCommands * k, const gchar * action,
+    GstClockTime t, GstClockTime at, const gchar * id, gboolean check,
+    Answer * answers);
+
 RtrCommands *
 rtr_commands_new (const RtrConfig * c, GstElement * pipeline, gboolean take_on)
 {
@@ -74,9 +81,19 @@ rtr_commands_new (const RtrConfig * c, GstElement * pipeline, gboolean take_on)
             cam->name));
   }
   k->recordings = g_ptr_array_new_with_free_func (recording_free);
-  /* (the sinks' first recording, from the first frame: record=true) */
-  if (take_on)
-    add_recording (k, RTR_RECORDING_TAKE, 0, GST_CLOCK_TIME_NONE, NULL);
+  /* ids go on after the manifests of earlier runs in dir */
+  k->events = rtr_manifests_highest (c->dir ? c->dir : ".", "event");
+  k->takes = rtr_manifests_highest (c->dir ? c->dir : ".", "take");
+  /* a take from the first frame (record=true), its id given to every
+   * sink before it starts */
+  if (take_on) {
+    Answer *answers = answers_new (k);
+    RtrRecording *rec = add_recording (k, RTR_RECORDING_TAKE, 0,
+        GST_CLOCK_TIME_NONE, NULL);
+
+    ask_all (k, "start", 0, GST_CLOCK_TIME_NONE, rec->id, FALSE, answers);
+    answers_free (k, answers);
+  }
   return k;
 }
 
@@ -202,9 +219,6 @@ common_time (RtrCommands * k, GstClockTime asked, Answer * answers)
   return t;
 }
 
-static Answer *answers_new (RtrCommands * k);
-static void answers_free (RtrCommands * k, Answer * answers);
-
 GstClockTime
 rtr_commands_now (RtrCommands * k)
 {
@@ -238,6 +252,12 @@ add_time (JsonBuilder * b, const gchar * name, GstClockTime t)
     json_builder_add_int_value (b, (gint64) t);
   else
     json_builder_add_null_value (b);
+}
+
+gchar *
+rtr_commands_utc (const RtrRecording * rec)
+{
+  return utc_text (rec->utc_us);
 }
 
 void

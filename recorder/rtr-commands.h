@@ -73,6 +73,8 @@ const GPtrArray *rtr_commands_recordings (RtrCommands * k);
 const RtrRecording *rtr_commands_current (RtrCommands * k);
 /* The one of that id, or NULL */
 RtrRecording *rtr_commands_find (RtrCommands * k, const gchar * id);
+/* When it was commanded, ISO 8601 UTC with milliseconds */
+gchar *rtr_commands_utc (const RtrRecording * rec);
 /* Its members (id, kind, times, utc, label, notes) added to an object */
 void rtr_commands_describe (const RtrRecording * rec, JsonBuilder * b);
 /* A note added to the recording of that id: 200, or 404 (none) */

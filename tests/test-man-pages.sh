@@ -9,7 +9,7 @@ if ! command -v groff >/dev/null; then
   echo "skipped: no groff (Debian package groff-base)"
   exit 77
 fi
-for prog in tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump tools/rtframe-export \
+for prog in tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump tools/rtframe-export tools/rtframe-info \
     recorder/rtframe-record bench/rtframe-bench; do
   name=${prog##*/}
   page=$src/docs/man/$name.1

@@ -10,13 +10,18 @@
 #   - afterwards every camera holds the same recordings - the same ids,
 #     each over the same running times (within a frame) - and every 200
 #     reply's id is one of them, every 409's is none;
-#   - /events lists them with their notes; /status has the counts.
+#   - /events lists them with their notes; /status has the counts;
+#   - an event with a split inside it has one manifest naming two files a
+#     camera, which rtframe-verify and rtframe-info read as one event,
+#     rtframe-export writes for every camera and rtframesrc plays.
 # Args: <rtframe-record> <build dir>.
 set -u
 rec=$(readlink -f "$1")
 build_dir=$(readlink -f "$2")
 dump="$build_dir/tools/rtframe-dump"
 verify="$build_dir/tools/rtframe-verify"
+info="$build_dir/tools/rtframe-info"
+export="$build_dir/tools/rtframe-export"
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "${RTF_KEEP:-}" ] && [ $fail != 0 ] && echo "kept $work" || rm -rf "$work"; }
@@ -89,6 +94,60 @@ if curl -s "$api/events" | grep -q '"id"'; then
   echo "FAIL: the refused start made a recording: $(curl -s "$api/events")"; fail=1
 fi
 
+# ---- an event with a split inside it, found as one thing by its id -------
+code=$(curl -s -o "$work/ev.json" -w '%{http_code}' -X POST \
+  -d '{"label": "the split one"}' "$api/trigger")
+id=$($py -c "import json,sys; print(json.load(open(sys.argv[1]))['id'])" "$work/ev.json")
+echo "$code /trigger $(tr -d '\n' < "$work/ev.json")" > "$work/c0.log"
+sleep 0.3
+curl -s -X POST "$api/split" > /dev/null
+curl -s -X POST -d '{"note": "split inside"}' "$api/events/$id/note" > /dev/null
+sleep 1.2
+if [ "$code" != 200 ] || [ ! -f "$work/rec/$id.rtftake" ]; then
+  echo "FAIL: trigger $code, no $work/rec/$id.rtftake: $(cat "$work/ev.json")"; fail=1
+elif ! "$verify" -q "$work/rec/$id.rtftake" > "$work/v" 2>&1; then
+  echo "FAIL: rtframe-verify $id.rtftake:"; cat "$work/v"; fail=1
+elif ! "$info" --json "$work/rec/$id.rtftake" > "$work/info.json" \
+    || ! $py - "$work/info.json" "$id" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["takes"][0]
+assert t["id"] == sys.argv[2] and t["label"] == "the split one", t
+assert t["notes"] == ["split inside"] and t["state"] == "complete", t
+for c in t["cameras"]:
+    # the split inside: two files, the frames its recorder told, all there
+    assert c["files"] == 2 and c["frames"] == c["frames-told"] > 0, c
+    assert c["problem"] is None, c
+counts = {c["frames"] for c in t["cameras"]}
+assert max(counts) - min(counts) <= 1, counts
+PY
+then
+  echo "FAIL: rtframe-info $id.rtftake: $(cat "$work/info.json")"; fail=1
+else
+  echo "ok: $id with a split inside: its manifest names two files a camera, rtframe-verify and rtframe-info read it whole"
+fi
+# exported (every camera, each to its own file) and played (one camera)
+told=$($py -c "import json,sys; print(' '.join(f\"{c['name']}={c['frames-told']}\" for c in json.load(open(sys.argv[1]))['takes'][0]['cameras']))" "$work/info.json")
+if [ ! -x "$export" ]; then
+  echo "FAIL: no $export (gstreamer-app was not found at build time)"; fail=1
+elif ! (cd "$work" && "$export" -f mkv "$work/rec/$id.rtftake" > "$work/export.out" 2>&1); then
+  echo "FAIL: rtframe-export $id.rtftake:"; cat "$work/export.out"; fail=1
+fi
+for pair in $told; do
+  cam=${pair%%=*} n=${pair#*=}
+  if ! grep -q "$n frames .* written to $id-.*-$cam.mkv" "$work/export.out"; then
+    echo "FAIL: rtframe-export $id: camera $cam's $n frames: $(cat "$work/export.out")"; fail=1
+  fi
+done
+played=$(gst-launch-1.0 -v rtframesrc location="$work/rec/$id.rtftake" camera=center \
+  ! fakesink silent=false 2>&1 | grep -c "fakesink0: last-message = chain" || true)
+want=$(tr ' ' '\n' <<<"$told" | sed -n 's/^center=//p')
+if [ "$played" != "$want" ]; then
+  echo "FAIL: rtframesrc $id.rtftake camera=center played $played frames, not $want"; fail=1
+else
+  echo "ok: $id exported for every camera ($told) and camera center played ($played frames) through its manifest"
+fi
+
 # ---- eight hostile clients ----------------------------------------------
 client() {  # n: random commands for 8 s, each reply a line "CODE PATH BODY"
   local n=$1 end=$(( $(date +%s) + 8 )) i=0
@@ -120,6 +179,19 @@ if [ $status -ne 0 ]; then
   echo "FAIL: SIGTERM: exit $status"; tail -5 "$work/rec.out"; fail=1
 fi
 cat "$work"/c*.log > "$work/replies"
+# every manifest the run wrote reads whole (a take cut by SIGTERM too)
+n=0
+for m in "$work"/rec/*.rtftake; do
+  n=$((n + 1))
+  if ! "$verify" -q "$m" > "$work/v" 2>&1; then
+    echo "FAIL: rtframe-verify $(basename "$m"):"; head -5 "$work/v"; fail=1
+  fi
+done
+if ! "$info" "$work/rec" > "$work/info.txt" 2>&1; then
+  echo "FAIL: rtframe-info $work/rec: exit $?"; tail -5 "$work/info.txt"; fail=1
+else
+  echo "ok: $n manifests verify, rtframe-info reads the directory"
+fi
 for cam in left center right; do
   "$dump" "$work/rec/$cam-event-%05d.raw" > "$work/$cam.csv" 2> "$work/$cam.err" \
     || { echo "FAIL: rtframe-dump $cam: $(cat "$work/$cam.err")"; fail=1; }

@@ -5,7 +5,7 @@
 #   test-tools-version.sh BUILD_DIR
 build=$1
 fail=0
-for prog in tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump tools/rtframe-export \
+for prog in tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump tools/rtframe-export tools/rtframe-info \
     bench/rtframe-bench recorder/rtframe-record; do
   name=${prog##*/}
   exe=$build/$prog

@@ -2,6 +2,7 @@
  * recording is opened as rtframesrc opens it (an index required), so the
  * numbers chosen are those it plays, in its order. */
 #include "export-range.h"
+#include "rtf-take-manifest.h"
 
 #include "rtf-recording.h"
 
@@ -121,16 +122,25 @@ check_taken (const ExportAsk * ask, ExportRange * range, gchar ** why)
   return 0;
 }
 
+RtfRecording *
+export_open (const gchar * location, const gchar * camera,
+    gboolean require_index, GError ** error)
+{
+  if (rtf_take_manifest_is_path (location))
+    return rtf_take_recording_open (location, camera, require_index, error);
+  return rtf_recording_open (location, 0, require_index, error);
+}
+
 gint
-export_range_choose (const gchar * location, const ExportAsk * ask,
-    ExportRange * range, gchar ** why)
+export_range_choose (const gchar * location, const gchar * camera,
+    const ExportAsk * ask, ExportRange * range, gchar ** why)
 {
   GError *error = NULL;
   RtfRecording *rec;
   gint status;
 
   memset (range, 0, sizeof (*range));
-  rec = rtf_recording_open (location, 0, TRUE, &error);
+  rec = export_open (location, camera, TRUE, &error);
   if (rec == NULL) {
     *why = g_strdup (error->message);
     g_error_free (error);

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "rtf-recording.h"
+
 G_BEGIN_DECLS
 /* What was asked on the command line */
     typedef struct
@@ -27,8 +29,12 @@ typedef struct
 
 /* 0: *range filled; 1: the recording cannot be read; 2: the range is
  * outside the recording, or asks nothing (*why says which, g_free) */
-gint export_range_choose (const gchar * location, const ExportAsk * ask,
-    ExportRange * range, gchar ** why);
+gint export_range_choose (const gchar * location, const gchar * camera,
+    const ExportAsk * ask, ExportRange * range, gchar ** why);
+/* The recording at location: a file, a set, a spread's manifest, or a
+ * take's (".rtftake": the part of camera, NULL for its only one) */
+RtfRecording *export_open (const gchar * location, const gchar * camera,
+    gboolean require_index, GError ** error);
 void export_range_clear (ExportRange * range);
 
 G_END_DECLS

@@ -53,7 +53,8 @@ settle (ExportRead * read, GstStateChangeReturn ret, gchar ** why)
 }
 
 static gboolean
-build (ExportRead * read, const gchar * location, gchar ** why)
+build (ExportRead * read, const gchar * location, const gchar * camera,
+    gchar ** why)
 {
   GstElement *src = gst_element_factory_make ("rtframesrc", NULL);
 
@@ -64,7 +65,7 @@ build (ExportRead * read, const gchar * location, gchar ** why)
     gst_clear_object (&read->sink);
     return FALSE;
   }
-  g_object_set (src, "location", location, NULL);
+  g_object_set (src, "location", location, "camera", camera, NULL);
   /* (a few frames ahead, no clock: as fast as the output takes them) */
   g_object_set (read->sink, "sync", FALSE, "max-buffers", 4, "drop", FALSE,
       NULL);
@@ -76,12 +77,12 @@ build (ExportRead * read, const gchar * location, gchar ** why)
 }
 
 ExportRead *
-export_read_start (const gchar * location, guint64 from, gboolean seek,
-    gchar ** why)
+export_read_start (const gchar * location, const gchar * camera,
+    guint64 from, gboolean seek, gchar ** why)
 {
   ExportRead *read = g_new0 (ExportRead, 1);
 
-  if (!build (read, location, why))
+  if (!build (read, location, camera, why))
     goto failed;
   if (!settle (read, gst_element_set_state (read->pipeline,
               GST_STATE_PAUSED), why))

@@ -8,11 +8,11 @@
 
 G_BEGIN_DECLS typedef struct ExportRead ExportRead;
 
-/* Plays location from the frame shown at frame number `from` on (a seek
+/* Plays location (a take's manifest: camera's part) from the frame shown at frame number `from` on (a seek
  * in GST_FORMAT_DEFAULT; none when from is the recording's first): NULL
  * with *why when it cannot start */
-ExportRead *export_read_start (const gchar * location, guint64 from,
-    gboolean seek, gchar ** why);
+ExportRead *export_read_start (const gchar * location, const gchar * camera,
+    guint64 from, gboolean seek, gchar ** why);
 /* The next frame; NULL at the end (*why NULL) or at an error (*why).
  * rtframesrc's warnings (a part of the recording missing, ...) are said
  * on stderr as they come. */

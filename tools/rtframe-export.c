@@ -22,6 +22,7 @@
 #include "rtf-index.h"
 #include "rtf-pattern.h"
 #include "rtf-recording.h"
+#include "rtf-take-manifest.h"
 
 #include <math.h>
 #include <signal.h>
@@ -30,7 +31,7 @@
 
 static gint64 opt_from = -1, opt_to = -1, opt_frames = -1;
 static gdouble opt_from_time = NAN, opt_to_time = NAN;
-static gchar *opt_format, *opt_output;
+static gchar *opt_format, *opt_output, *opt_camera;
 static gboolean opt_overwrite, opt_version;
 
 static const GOptionEntry entries[] = {
@@ -50,6 +51,9 @@ static const GOptionEntry entries[] = {
   {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
       "The file to write; for png and tiff a pattern with one %d field "
         "(still-%05d.png) that takes each frame's number", "OUT"},
+  {"camera", 0, 0, G_OPTION_ARG_STRING, &opt_camera,
+      "Of an event's or take's manifest: this camera's part (default: "
+        "every camera's, each to its own output)", "NAME"},
   {"overwrite", 0, 0, G_OPTION_ARG_NONE, &opt_overwrite,
       "Replace outputs that exist (regular files only)", NULL},
   {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
@@ -117,6 +121,8 @@ stem_of (const gchar * location)
 
   if (g_str_has_suffix (base, ".rtfspread"))
     base[strlen (base) - strlen (".rtfspread")] = '\0';
+  if (g_str_has_suffix (base, RTF_TAKE_MANIFEST_SUFFIX))
+    base[strlen (base) - strlen (RTF_TAKE_MANIFEST_SUFFIX)] = '\0';
   if (rtf_pattern_parse (base, &pat)) {
     g_free (base);
     base = g_strconcat (pat.prefix, pat.suffix, NULL);
@@ -248,10 +254,10 @@ next_frame (ExportRead * read, const ExportRange * range, guint64 i,
 
 /* Every frame of the range into sink: 0, or 1 or 2 with *why */
 static gint
-run (const gchar * location, const ExportRange * range, ExportSink * sink,
-    gchar ** why)
+run (const gchar * location, const gchar * camera, const ExportRange * range,
+    ExportSink * sink, gchar ** why)
 {
-  ExportRead *read = export_read_start (location, range->numbers[0],
+  ExportRead *read = export_read_start (location, camera, range->numbers[0],
       range->numbers[0] != range->first, why);
   ExportFailure failure = EXPORT_FAILED;
   gboolean ok = read != NULL;
@@ -274,9 +280,10 @@ run (const gchar * location, const ExportRange * range, ExportSink * sink,
 /* Every file of the recording read is never an output: its data files,
  * indexes, the manifest, leftovers */
 static void
-protect_recording (ExportFiles * files, const gchar * location)
+protect_recording (ExportFiles * files, const gchar * location,
+    const gchar * camera)
 {
-  RtfRecording *rec = rtf_recording_open (location, 0, FALSE, NULL);
+  RtfRecording *rec = export_open (location, camera, FALSE, NULL);
   guint i;
 
   export_files_protect (files, location);
@@ -295,7 +302,8 @@ protect_recording (ExportFiles * files, const gchar * location)
 
 /* The export, once the range and the output are known: the exit status */
 static gint
-export (const gchar * location, const ExportRange * range, const gchar * out)
+export (const gchar * location, const gchar * camera,
+    const ExportRange * range, const gchar * out)
 {
   ExportFiles *files = export_files_new (opt_overwrite);
   gboolean stills = strcmp (opt_format, "png") == 0
@@ -304,12 +312,12 @@ export (const gchar * location, const ExportRange * range, const gchar * out)
   gchar *why = NULL;
   gint status;
 
-  protect_recording (files, location);
+  protect_recording (files, location, camera);
   status = check_outputs (files, out, stills, range);
 
   if (status == 0) {
     sink = sink_new (files, out, &why);
-    status = sink ? run (location, range, sink, &why) : 1;
+    status = sink ? run (location, camera, range, sink, &why) : 1;
   }
   if (status != 0 && why)
     fprintf (stderr, "rtframe-export: %s\n", why);
@@ -355,14 +363,82 @@ parse (int *argc, char ***argv)
   return ok;
 }
 
+/* out for one camera of several: "-<camera>" before its extension */
+static gchar *
+output_of_camera (const gchar * out, const gchar * camera)
+{
+  const gchar *base = strrchr (out, '/'), *dot;
+
+  base = base ? base + 1 : out;
+  dot = strrchr (base, '.');
+  if (dot == NULL || dot == base)
+    return g_strconcat (out, "-", camera, NULL);
+  return g_strdup_printf ("%.*s-%s%s", (gint) (dot - out), out, camera, dot);
+}
+
+/* One recording, or one camera's part of a take: the exit status */
+static gint
+export_one (const gchar * location, const gchar * camera,
+    const ExportAsk * ask, gboolean several)
+{
+  ExportRange range;
+  gchar *why = NULL, *out, *given;
+  gint status = export_range_choose (location, camera, ask, &range, &why);
+
+  if (status != 0) {
+    fprintf (stderr, "rtframe-export: %s%s%s\n", camera ? camera : "",
+        camera ? ": " : "", why);
+    g_free (why);
+    return status;
+  }
+  if (range.not_recorded)
+    fprintf (stderr, "rtframe-export: note: %" G_GUINT64_FORMAT " frame "
+        "numbers of the range were not recorded (dropped): not exported\n",
+        range.not_recorded);
+  given = opt_output ? g_strdup (opt_output) : default_output (location,
+      &range);
+  out = several ? output_of_camera (given, camera) : g_strdup (given);
+  status = export (location, camera, &range, out);
+  g_free (given);
+  g_free (out);
+  export_range_clear (&range);
+  return status;
+}
+
+/* An event's or take's manifest: --camera's part, or every camera's */
+static gint
+export_take (const gchar * location, const ExportAsk * ask)
+{
+  GError *error = NULL;
+  RtfTakeManifest *m = rtf_take_manifest_load (location, &error);
+  gint status = 0;
+  guint i;
+
+  if (m == NULL) {
+    fprintf (stderr, "rtframe-export: %s\n", error->message);
+    g_error_free (error);
+    return 1;
+  }
+  if (opt_camera) {
+    status = export_one (location, opt_camera, ask, FALSE);
+  } else {
+    for (i = 0; i < m->cameras->len && !interrupted; i++) {
+      const RtfTakeCamera *c = g_ptr_array_index (m->cameras, i);
+      gint one = export_one (location, c->name, ask, m->cameras->len > 1);
+
+      status = MAX (status, one);
+    }
+  }
+  rtf_take_manifest_free (m);
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
-  ExportRange range;
   ExportAsk ask;
   const gchar *bad;
-  gchar *why = NULL, *out;
-  gint status;
+  gchar *why = NULL;
 
   if (!parse (&argc, &argv))
     return 2;
@@ -375,27 +451,18 @@ main (int argc, char **argv)
         "RECORDING");
   if ((bad = check_options (&ask)) != NULL)
     return usage_error (bad);
+  if (opt_camera && !rtf_take_manifest_is_path (argv[1]))
+    return usage_error ("--camera is for an event's or take's manifest "
+        "(.rtftake)");
   gst_init (NULL, NULL);
   if ((why = missing_elements ()) != NULL) {
     usage_error (why);
     g_free (why);
     return 2;
   }
-  status = export_range_choose (argv[1], &ask, &range, &why);
-  if (status != 0) {
-    fprintf (stderr, "rtframe-export: %s\n", why);
-    g_free (why);
-    return status;
-  }
-  if (range.not_recorded)
-    fprintf (stderr, "rtframe-export: note: %" G_GUINT64_FORMAT " frame "
-        "numbers of the range were not recorded (dropped): not exported\n",
-        range.not_recorded);
   signal (SIGINT, on_signal);
   signal (SIGTERM, on_signal);
-  out = opt_output ? g_strdup (opt_output) : default_output (argv[1], &range);
-  status = export (argv[1], &range, out);
-  g_free (out);
-  export_range_clear (&range);
-  return status;
+  if (rtf_take_manifest_is_path (argv[1]))
+    return export_take (argv[1], &ask);
+  return export_one (argv[1], NULL, &ask, FALSE);
 }

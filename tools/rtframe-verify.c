@@ -20,6 +20,7 @@
 #include "rtf-histogram.h"
 #include "rtf-recording.h"
 #include "rtf-recover.h"
+#include "rtf-take-manifest.h"
 #include "rtf-upstream-gap.h"
 
 #include <stdio.h>
@@ -489,11 +490,11 @@ json_unreadable (const gchar * location, const gchar * why)
   g_free (text);
 }
 
-int
-main (int argc, char **argv)
+/* One recording checked (nested: inside a take's document, an item of its
+ * "files"); its exit status */
+static gint
+verify_location (const gchar * location, gboolean nested)
 {
-  GOptionContext *ctx = g_option_context_new ("LOCATION - check a recording "
-      "against its index");
   GError *error = NULL;
   RtfRecording *rec;
   Totals t = { 0 };
@@ -502,41 +503,29 @@ main (int argc, char **argv)
   gint status;
   guint j;
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_set_description (ctx, "LOCATION is a recorded file or "
-      "the pattern it was recorded with (cam0-%05d.raw): then every file of "
-      "the set is checked, in order; or the manifest of a recording spread "
-      "over several locations (cam0-.raw.rtfspread): every location's.\n"
-      "Exit status: 0 no fault, 1 faults, 2 the recording cannot be read, "
-      "or a file of it is in use.");
-  if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
-    g_option_context_free (ctx);
-    rtf_print_version ("rtframe-verify");
-    return 0;
-  }
-  if (error != NULL || argc != 2) {
-    fprintf (stderr, "%s\n", error ? error->message :
-        "usage: rtframe-verify [OPTION...] LOCATION");
-    g_clear_error (&error);
-    g_option_context_free (ctx);
-    return 2;
-  }
-  g_option_context_free (ctx);
-
-  rec = rtf_recording_open_settled (argv[1], start_index, wait_ms, &error);
+  rec = rtf_recording_open_settled (location, start_index, wait_ms, &error);
   if (rec == NULL) {
     fprintf (stderr, "rtframe-verify: %s\n", error->message);
-    if (json)
-      json_unreadable (argv[1], error->message);
+    if (json && nested) {
+      json_out_begin_object (&js, NULL);
+      json_out_string (&js, "location", location);
+      json_out_string (&js, "verdict", "unreadable");
+      json_out_u64 (&js, "exit", 2);
+      json_out_string (&js, "error", error->message);
+      json_out_end_object (&js);
+    } else if (json) {
+      json_unreadable (location, error->message);
+    }
     g_clear_error (&error);
     return 2;
   }
   if (json) {
-    json_out_init (&js);
+    if (!nested)
+      json_out_init (&js);
     js_faults = g_ptr_array_new_with_free_func (g_free);
     js_notes = g_ptr_array_new_with_free_func (g_free);
     json_out_begin_object (&js, NULL);
-    json_out_string (&js, "location", argv[1]);
+    json_out_string (&js, "location", location);
     json_out_begin_array (&js, "files");
   }
   rtf_histogram_reset (&t.latency);
@@ -560,20 +549,160 @@ main (int argc, char **argv)
   verdict = t.faults ? "FAULTS FOUND" : t.in_use ? "IN USE" : "OK";
   status = t.faults ? 1 : t.in_use ? 2 : 0;
   if (json) {
-    gchar *text;
-
     json_strings ("faults", js_faults);
     json_strings ("notes", js_notes);
     json_out_string (&js, "verdict", verdict);
     json_out_u64 (&js, "exit", status);
     json_out_end_object (&js);
-    text = json_out_finish (&js);
-    fputs (text, stdout);
-    g_free (text);
+    if (!nested) {
+      gchar *text = json_out_finish (&js);
+
+      fputs (text, stdout);
+      g_free (text);
+    }
     g_ptr_array_unref (js_faults);
     g_ptr_array_unref (js_notes);
   } else if (!quiet)
     printf ("%s\n", verdict);
   rtf_recording_free (rec);
   return status;
+}
+
+/* The frames of a camera's part found in its files: records first..last */
+static guint64
+frames_of_part (const gchar * manifest, const RtfTakeCamera * c)
+{
+  guint64 n = 0, r;
+  guint f, i;
+
+  for (f = 0; c->files[f]; f++) {
+    gchar *path = rtf_take_manifest_file_path (manifest, c->files[f]);
+    RtfRecording *rec = rtf_recording_open (path, 0, FALSE, NULL);
+
+    for (i = 0; rec && i < rec->n_files; i++)
+      for (r = 0; rec->files[i].index && r < rec->files[i].index->n_records;
+          r++) {
+        guint64 seq = rec->files[i].index->records[r].seq;
+
+        n += seq >= c->first_frame && seq <= c->last_frame;
+      }
+    rtf_recording_free (rec);
+    g_free (path);
+  }
+  return n;
+}
+
+/* A take's manifest: every camera's files checked, each camera holding
+ * the frames its part was told to have */
+static gint
+verify_take (const gchar * path)
+{
+  GError *error = NULL;
+  RtfTakeManifest *m = rtf_take_manifest_load (path, &error);
+  gint status = 0;
+  guint c, f;
+
+  if (m == NULL) {
+    fprintf (stderr, "rtframe-verify: %s\n", error->message);
+    if (json)
+      json_unreadable (path, error->message);
+    g_clear_error (&error);
+    return 2;
+  }
+  if (json) {
+    json_out_init (&js);
+    json_out_begin_object (&js, NULL);
+    json_out_string (&js, "take", m->id);
+    json_out_string (&js, "manifest", path);
+    json_out_begin_array (&js, "cameras");
+  }
+  for (c = 0; c < m->cameras->len; c++) {
+    const RtfTakeCamera *cam = g_ptr_array_index (m->cameras, c);
+    guint64 found;
+
+    if (json) {
+      json_out_begin_object (&js, NULL);
+      json_out_string (&js, "name", cam->name);
+      json_out_begin_array (&js, "recordings");
+    } else if (!quiet) {
+      printf ("camera %s of %s %s:\n", cam->name, m->kind, m->id);
+    }
+    for (f = 0; cam->files[f]; f++) {
+      gchar *file = rtf_take_manifest_file_path (path, cam->files[f]);
+      gint one = verify_location (file, TRUE);
+
+      status = MAX (status, one);
+      g_free (file);
+    }
+    if (json)
+      json_out_end_array (&js);
+    found = cam->first_frame == RTF_TAKE_NONE ? 0 : frames_of_part (path, cam);
+    if (cam->stopped && found < cam->frames) {
+      gchar *why = g_strdup_printf ("camera %s: %" G_GUINT64_FORMAT " of "
+          "the %" G_GUINT64_FORMAT " frames of %s its recorder told are in "
+          "its files", cam->name, found, cam->frames, m->id);
+
+      if (json)
+        json_out_string (&js, "fault", why);
+      else
+        printf ("FAULT %s\n", why);
+      g_free (why);
+      status = MAX (status, 1);
+    }
+    if (json) {
+      json_out_u64 (&js, "frames", found);
+      json_out_end_object (&js);
+    }
+  }
+  if (json) {
+    gchar *text;
+
+    json_out_end_array (&js);
+    json_out_string (&js, "verdict", status == 1 ? "FAULTS FOUND" :
+        status == 2 ? "IN USE" : "OK");
+    json_out_u64 (&js, "exit", status);
+    json_out_end_object (&js);
+    text = json_out_finish (&js);
+    fputs (text, stdout);
+    g_free (text);
+  } else if (!quiet) {
+    printf ("%s %s: %s\n", m->kind, m->id, status == 1 ? "FAULTS FOUND" :
+        status == 2 ? "IN USE" : "OK");
+  }
+  rtf_take_manifest_free (m);
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("LOCATION - check a recording "
+      "against its index");
+  GError *error = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, "LOCATION is a recorded file or "
+      "the pattern it was recorded with (cam0-%05d.raw): then every file of "
+      "the set is checked, in order; or the manifest of a recording spread "
+      "over several locations (cam0-.raw.rtfspread): every location's; or "
+      "an event's or take's manifest (event-12.rtftake): every camera's "
+      "files of it, each holding the frames its recorder told.\n"
+      "Exit status: 0 no fault, 1 faults, 2 the recording cannot be read, "
+      "or a file of it is in use.");
+  if (g_option_context_parse (ctx, &argc, &argv, &error) && version) {
+    g_option_context_free (ctx);
+    rtf_print_version ("rtframe-verify");
+    return 0;
+  }
+  if (error != NULL || argc != 2) {
+    fprintf (stderr, "%s\n", error ? error->message :
+        "usage: rtframe-verify [OPTION...] LOCATION");
+    g_clear_error (&error);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  if (rtf_take_manifest_is_path (argv[1]))
+    return verify_take (argv[1]);
+  return verify_location (argv[1], FALSE);
 }

@@ -9,6 +9,7 @@
  * such a byte "\xHH" and a backslash "\\" (rtf_spread_manifest_to_text()),
  * so its text is UTF-8. */
 #include "rtf-spread-manifest-text.h"
+#include "rtf-keyfile-paths.h"
 
 #include <string.h>
 
@@ -22,103 +23,6 @@ refuse (gchar ** why, gchar * text)
   return FALSE;
 }
 
-/* A location's bytes as UTF-8 text: a byte of no valid UTF-8 sequence,
- * and an ASCII control character, as "\xHH" (GKeyFile drops a value's
- * leading form feed: found by fuzz-manifest), a backslash as "\\" */
-static gchar *
-encode (const gchar * path)
-{
-  GString *s = g_string_new (NULL);
-  const gchar *p = path, *end = path + strlen (path);
-
-  while (p < end) {
-    const gchar *valid_end;
-
-    g_utf8_validate (p, end - p, &valid_end);
-    for (; p < valid_end; p++) {
-      if (*p == '\\')
-        g_string_append (s, "\\\\");
-      else if (g_ascii_iscntrl (*p))
-        g_string_append_printf (s, "\\x%02x", (guint8) * p);
-      else
-        g_string_append_c (s, *p);
-    }
-    if (p < end)
-      g_string_append_printf (s, "\\x%02x", (guint8) * p++);
-  }
-  return g_string_free (s, FALSE);
-}
-
-/* encode() undone: NULL with *why for any other escape, or a NUL byte */
-static gchar *
-decode (const gchar * text, gchar ** why)
-{
-  GString *s = g_string_new (NULL);
-  const gchar *p;
-
-  for (p = text; *p; p++) {
-    gint hi, lo;
-
-    if (*p != '\\') {
-      g_string_append_c (s, *p);
-      continue;
-    }
-    if (p[1] == '\\') {
-      g_string_append_c (s, '\\');
-      p++;
-      continue;
-    }
-    hi = p[1] == 'x' ? g_ascii_xdigit_value (p[2]) : -1;
-    lo = hi >= 0 ? g_ascii_xdigit_value (p[3]) : -1;
-    if (lo < 0 || (hi == 0 && lo == 0)) {
-      *why = g_strdup_printf ("a location holds \"%.4s\", neither \"\\\\\" "
-          "nor a byte \"\\xHH\"", p);
-      g_string_free (s, TRUE);
-      return NULL;
-    }
-    g_string_append_c (s, (gchar) (hi << 4 | lo));
-    p += 3;
-  }
-  return g_string_free (s, FALSE);
-}
-
-/* A raw GKeyFile list value taken apart as g_key_file_get_string_list()
- * does (an unescaped ';' ends an item; \s \n \t \r \\ \;), but on bytes,
- * and strictly: NULL with *why for any other escape */
-static gchar **
-split_list (const gchar * raw, gchar ** why)
-{
-  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
-  GString *item = g_string_new (NULL);
-  const gchar *p;
-  static const gchar from[] = "sntr\\;", to[] = " \n\t\r\\;";
-
-  for (p = raw; *p; p++) {
-    const gchar *esc;
-
-    if (*p == ';') {
-      g_ptr_array_add (items, g_strdup (item->str));
-      g_string_truncate (item, 0);
-    } else if (*p != '\\') {
-      g_string_append_c (item, *p);
-    } else if (p[1] != '\0' && (esc = strchr (from, p[1])) != NULL) {
-      g_string_append_c (item, to[esc - from]);
-      p++;
-    } else {
-      *why = g_strdup_printf ("its list of locations holds \"\\%.1s\", no "
-          "escape of a key file", p + 1);
-      g_string_free (item, TRUE);
-      g_ptr_array_unref (items);
-      return NULL;
-    }
-  }
-  if (item->len > 0)
-    g_ptr_array_add (items, g_strdup (item->str));
-  g_string_free (item, TRUE);
-  g_ptr_array_add (items, NULL);
-  return (gchar **) g_ptr_array_free (items, FALSE);
-}
-
 /* Every item a location: decoded (version 2), not empty, no manifest,
  * none twice */
 static gchar **
@@ -129,7 +33,7 @@ take_locations (gchar ** items, guint version, const gchar * key, gchar ** why)
 
   for (i = 0; items[i] && *why == NULL; i++) {
     if (version >= 2) {
-      gchar *bytes = decode (items[i], why);
+      gchar *bytes = rtf_keyfile_path_decode (items[i], why);
 
       if (bytes == NULL)
         break;
@@ -163,7 +67,7 @@ get_locations (GKeyFile * kf, const gchar * key, guint version, gchar ** why)
 
   if (raw == NULL)
     return NULL;
-  items = split_list (raw, why);
+  items = rtf_keyfile_split_list (raw, why);
   g_free (raw);
   return items ? take_locations (items, version, key, why) : NULL;
 }
@@ -232,7 +136,7 @@ get_end_list (GKeyFile * kf, const gchar * key, guint n, gchar ** why)
     *why = g_strdup_printf ("it says final=true but has no %s", key);
     return NULL;
   }
-  items = split_list (raw, why);
+  items = rtf_keyfile_split_list (raw, why);
   g_free (raw);
   if (items && g_strv_length (items) != n) {
     *why = g_strdup_printf ("its %s name %u locations, its locations %u",
@@ -412,7 +316,7 @@ set_list (GKeyFile * kf, const gchar * key, gchar ** paths)
   gchar **text = g_new0 (gchar *, n + 1);
 
   for (i = 0; i < n; i++)
-    text[i] = encode (paths[i]);
+    text[i] = rtf_keyfile_path_encode (paths[i]);
   g_key_file_set_string_list (kf, GROUP, key, (const gchar * const *) text, n);
   g_strfreev (text);
 }

@@ -54,6 +54,16 @@ rtf_recorder_new (gboolean recording, guint64 pre_record_ns, guint max_frames,
 }
 
 void
+rtf_recorder_name_first (RtfRecorder * r, const gchar * id)
+{
+  g_mutex_lock (&r->lock);
+  if (r->schedule.n > 0 && r->schedule.spans[0].serial == 1
+      && !r->schedule.spans[0].begun)
+    g_strlcpy (r->schedule.spans[0].id, id, sizeof r->schedule.spans[0].id);
+  g_mutex_unlock (&r->lock);
+}
+
+void
 rtf_recorder_set_max_frames (RtfRecorder * r, guint n)
 {
   g_mutex_lock (&r->lock);

@@ -84,6 +84,8 @@ typedef struct
 RtfRecorder *rtf_recorder_new (gboolean recording, guint64 pre_record_ns,
     guint max_frames, guint64 max_bytes);
 void rtf_recorder_free (RtfRecorder * r);
+/* recording: the id of the recording from the first frame */
+void rtf_recorder_name_first (RtfRecorder * r, const gchar * id);
 /* At most n frames held from now on (n <= the max_frames it was made
  * with): the frame size is known later than the bound of its memory */
 void rtf_recorder_set_max_frames (RtfRecorder * r, guint n);

@@ -130,6 +130,14 @@ RtfRecording *rtf_recording_open (const gchar * location,
     guint64 start_index, gboolean require_index, GError ** error);
 void rtf_recording_free (RtfRecording * rec);
 
+/* One camera's part of an event or take (rtf-take-recording.c): the
+ * files its manifest (".rtftake") names for that camera (NULL or "": the
+ * take's only camera), and of their frames those of the take, in order
+ * (order[]); NULL with *error when the manifest cannot be read, names no
+ * such camera, or a file cannot be read (require_index: not OK) */
+RtfRecording *rtf_take_recording_open (const gchar * manifest,
+    const gchar * camera, gboolean require_index, GError ** error);
+
 /* A spread recording from its manifest (rtf-spread-recording.c), as
  * rtf_recording_open(): every location it names that can be read (a
  * location none of whose candidates (rtf_spread_manifest_candidates())

@@ -1,0 +1,416 @@
+/* rtframe-record: each event's and take's manifest (rtr-manifests.h) */
+#include "rtr-manifests.h"
+#include "rtf-take-manifest.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One event or take as its manifest says it */
+typedef struct
+{
+  RtfTakeManifest *man;         /* cameras in the config's order */
+  gboolean *on;                 /* each camera: its part is being recorded */
+  gboolean *started;            /* ... it began */
+  gboolean written;             /* its name is ours (written once) */
+  gboolean refused;             /* the name held another's: not written */
+} Entry;
+
+/* A file a camera opened, by the number of its first frame */
+typedef struct
+{
+  guint64 first_frame;
+  gchar *name;                  /* relative to DIR when in it */
+} CameraFile;
+
+struct _RtrManifests
+{
+  const RtrConfig *config;
+  RtrCommands *commands;
+  gchar *dir;                   /* absolute */
+  GHashTable *entries;          /* id -> Entry */
+  GArray **files;               /* each camera: CameraFile, by first frame */
+};
+
+static void
+entry_free (gpointer data)
+{
+  Entry *e = data;
+
+  rtf_take_manifest_free (e->man);
+  g_free (e->on);
+  g_free (e->started);
+  g_free (e);
+}
+
+static gint
+by_first_frame (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const CameraFile *) a)->first_frame;
+  guint64 y = ((const CameraFile *) b)->first_frame;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+camera_file_clear (gpointer data)
+{
+  g_free (((CameraFile *) data)->name);
+}
+
+RtrManifests *
+rtr_manifests_new (const RtrConfig * c, RtrCommands * k)
+{
+  RtrManifests *m = g_new0 (RtrManifests, 1);
+  gchar *cwd = g_get_current_dir ();
+
+  m->config = c;
+  m->commands = k;
+  m->dir = g_canonicalize_filename (c->dir ? c->dir : ".", cwd);
+  m->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      entry_free);
+  m->files = g_new0 (GArray *, c->cameras->len);
+  for (guint i = 0; i < c->cameras->len; i++) {
+    m->files[i] = g_array_new (FALSE, FALSE, sizeof (CameraFile));
+    g_array_set_clear_func (m->files[i], camera_file_clear);
+  }
+  g_free (cwd);
+  return m;
+}
+
+void
+rtr_manifests_free (RtrManifests * m)
+{
+  if (m == NULL)
+    return;
+  g_hash_table_unref (m->entries);
+  for (guint i = 0; i < m->config->cameras->len; i++)
+    g_array_unref (m->files[i]);
+  g_free (m->files);
+  g_free (m->dir);
+  g_free (m);
+}
+
+guint
+rtr_manifests_highest (const gchar * dir, const gchar * kind)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  gchar *prefix = g_strconcat (kind, "-", NULL);
+  const gchar *name;
+  guint highest = 0;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *end = NULL;
+    guint64 n;
+
+    if (!g_str_has_prefix (name, prefix)
+        || !g_str_has_suffix (name, RTF_TAKE_MANIFEST_SUFFIX))
+      continue;
+    n = g_ascii_strtoull (name + strlen (prefix), &end, 10);
+    if (end && g_str_equal (end, RTF_TAKE_MANIFEST_SUFFIX) && n < G_MAXUINT)
+      highest = MAX (highest, (guint) n);
+  }
+  if (d)
+    g_dir_close (d);
+  g_free (prefix);
+  return highest;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static gboolean
+write_all (gint fd, const gchar * text)
+{
+  gsize len = strlen (text), done = 0;
+
+  while (done < len) {
+    gssize n = write (fd, text + done, len - done);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return FALSE;
+    done += n;
+  }
+  return fdatasync (fd) == 0;
+}
+
+/* The manifest at DIR/<id>.rtftake: a hidden file renamed into place */
+static void
+write_entry (RtrManifests * m, Entry * e)
+{
+  gchar *name = g_strconcat (e->man->id, RTF_TAKE_MANIFEST_SUFFIX, NULL);
+  gchar *tmp = g_strdup_printf ("%s/.%s.XXXXXX", m->dir, name);
+  gchar *path = g_build_filename (m->dir, name, NULL);
+  gchar *text = rtf_take_manifest_to_text (e->man);
+  gint fd = -1, err = 0, dfd;
+
+  if (e->refused)
+    goto out;
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0 || !write_all (fd, text)) {
+    err = errno;
+    goto failed;
+  }
+  close (fd);
+  fd = -1;
+  if (!e->written && renameat2 (AT_FDCWD, tmp, AT_FDCWD, path,
+          RENAME_NOREPLACE) != 0) {
+    err = errno;
+    if (err == EEXIST) {
+      g_printerr ("\n%s is there already, not this run's: left as it is; "
+          "%s has no manifest\n", path, e->man->id);
+      e->refused = TRUE;
+      g_unlink (tmp);
+      goto out;
+    }
+    goto failed;
+  } else if (e->written && rename (tmp, path) != 0) {
+    err = errno;
+    goto failed;
+  }
+  e->written = TRUE;
+  dfd = open (m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync (dfd);
+    close (dfd);
+  }
+  goto out;
+
+failed:
+  if (fd >= 0)
+    close (fd);
+  g_unlink (tmp);
+  g_printerr ("\n%s: %s (the recordings are not touched)\n", path,
+      g_strerror (err));
+out:
+  g_free (text);
+  g_free (path);
+  g_free (tmp);
+  g_free (name);
+}
+
+/* ---- what the sinks tell ------------------------------------------------- */
+
+static gint
+camera_index (RtrManifests * m, GstObject * src)
+{
+  guint i;
+
+  for (i = 0; src && i < m->config->cameras->len; i++)
+    if (g_str_equal (GST_OBJECT_NAME (src),
+            ((const RtrCamera *) g_ptr_array_index (m->config->cameras,
+                    i))->name))
+      return (gint) i;
+  return -1;
+}
+
+/* A file's name as the manifest gives it: relative to DIR when in it */
+static gchar *
+file_name (RtrManifests * m, const gchar * location)
+{
+  gchar *cwd = g_get_current_dir ();
+  gchar *abs = g_canonicalize_filename (location, cwd);
+  gchar *prefix = g_strconcat (m->dir, "/", NULL);
+  gchar *name = g_strdup (g_str_has_prefix (abs, prefix) ?
+      abs + strlen (prefix) : abs);
+
+  g_free (prefix);
+  g_free (abs);
+  g_free (cwd);
+  return name;
+}
+
+/* A camera's file holds frames from first_frame on (a file-opened, or,
+ * until that message comes - the file helper may post it later - a
+ * recording's start or stop in it: a frame it holds).  Kept in order of
+ * first frames; the lower number wins. */
+static void
+know_file (RtrManifests * m, guint cam, const gchar * location,
+    guint64 first_frame)
+{
+  GArray *files = m->files[cam];
+  gchar *name = file_name (m, location);
+  CameraFile f = { first_frame, name };
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    CameraFile *x = &g_array_index (files, CameraFile, i);
+
+    if (g_str_equal (x->name, name)) {
+      if (first_frame < x->first_frame) {
+        x->first_frame = first_frame;
+        g_array_sort (files, by_first_frame);
+      }
+      g_free (name);
+      return;
+    }
+  }
+  g_array_append_val (files, f);
+  g_array_sort (files, by_first_frame);
+}
+
+/* The camera's files that hold frames first..last of a take: each file's
+ * frames run to the next file's first */
+static void
+part_files (RtrManifests * m, guint cam, RtfTakeCamera * c)
+{
+  GArray *files = m->files[cam];
+  GPtrArray *names = g_ptr_array_new ();
+  guint64 last = c->stopped && c->last_frame != RTF_TAKE_NONE ?
+      c->last_frame : G_MAXUINT64;
+  guint i;
+
+  for (i = 0; c->first_frame != RTF_TAKE_NONE && i < files->len; i++) {
+    const CameraFile *f = &g_array_index (files, CameraFile, i);
+    guint64 end = i + 1 < files->len ? g_array_index (files, CameraFile,
+        i + 1).first_frame : G_MAXUINT64;
+
+    if (f->first_frame <= last && end > c->first_frame)
+      g_ptr_array_add (names, g_strdup (f->name));
+  }
+  g_ptr_array_add (names, NULL);
+  g_strfreev (c->files);
+  c->files = (gchar **) g_ptr_array_free (names, FALSE);
+}
+
+/* The commands' view of it: times, label, notes, and whether complete */
+static void
+refresh (RtrManifests * m, Entry * e)
+{
+  RtrRecording *rec = rtr_commands_find (m->commands, e->man->id);
+  gboolean complete = TRUE;
+  guint i;
+
+  if (rec) {
+    gchar *utc = rtr_commands_utc (rec);
+
+    g_free (e->man->kind);
+    e->man->kind = g_strdup (rec->kind == RTR_RECORDING_EVENT ? "event" :
+        "take");
+    e->man->running_time = rec->start;
+    e->man->stop_running_time = GST_CLOCK_TIME_IS_VALID (rec->stop) ?
+        rec->stop : RTF_TAKE_NONE;
+    g_free (e->man->label);
+    e->man->label = g_strdup (rec->label);
+    g_free (e->man->utc);
+    e->man->utc = utc;
+    g_strfreev (e->man->notes);
+    g_ptr_array_add (rec->notes, NULL);
+    e->man->notes = g_strdupv ((gchar **) rec->notes->pdata);
+    g_ptr_array_remove_index (rec->notes, rec->notes->len - 1);
+  }
+  for (i = 0; i < m->config->cameras->len; i++) {
+    complete &= !e->on[i];
+    part_files (m, i, g_ptr_array_index (e->man->cameras, i));
+  }
+  e->man->complete = complete && rec && GST_CLOCK_TIME_IS_VALID (rec->stop);
+}
+
+static Entry *
+entry_of (RtrManifests * m, const gchar * id)
+{
+  Entry *e = g_hash_table_lookup (m->entries, id);
+  guint i;
+
+  if (e)
+    return e;
+  e = g_new0 (Entry, 1);
+  e->man = rtf_take_manifest_new (id, "take");
+  for (i = 0; i < m->config->cameras->len; i++)
+    rtf_take_manifest_add_camera (e->man,
+        ((const RtrCamera *) g_ptr_array_index (m->config->cameras, i))->name);
+  e->on = g_new0 (gboolean, m->config->cameras->len);
+  e->started = g_new0 (gboolean, m->config->cameras->len);
+  g_hash_table_insert (m->entries, g_strdup (id), e);
+  return e;
+}
+
+static guint64
+field (const GstStructure * s, const gchar * name)
+{
+  guint64 v = RTF_TAKE_NONE;
+
+  gst_structure_get_uint64 (s, name, &v);
+  return v;
+}
+
+static void
+started (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
+{
+  Entry *e = entry_of (m, id);
+  RtfTakeCamera *c = g_ptr_array_index (e->man->cameras, cam);
+  const gchar *location = gst_structure_get_string (s, "location");
+
+  e->on[cam] = TRUE;
+  if (!e->started[cam]) {
+    c->first_frame = field (s, "first-frame");
+    c->first_running_time = field (s, "first-running-time");
+  }
+  e->started[cam] = TRUE;
+  if (location && c->first_frame != RTF_TAKE_NONE)
+    know_file (m, cam, location, c->first_frame);
+  refresh (m, e);
+  write_entry (m, e);
+}
+
+static void
+stopped (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
+{
+  Entry *e = entry_of (m, id);
+  RtfTakeCamera *c = g_ptr_array_index (e->man->cameras, cam);
+  const gchar *location = gst_structure_get_string (s, "location");
+  guint64 frames = field (s, "frames");
+
+  e->on[cam] = FALSE;
+  c->stopped = TRUE;
+  c->last_frame = field (s, "last-frame");
+  c->last_running_time = field (s, "last-running-time");
+  /* (a camera's part may be recorded in turns: an event extended after
+   * it ended on that camera) */
+  c->frames += frames != RTF_TAKE_NONE ? frames : 0;
+  if (location && frames > 0 && c->last_frame != RTF_TAKE_NONE)
+    know_file (m, cam, location, c->last_frame);
+  refresh (m, e);
+  write_entry (m, e);
+}
+
+void
+rtr_manifests_take (RtrManifests * m, GstMessage * msg)
+{
+  const GstStructure *s;
+  const gchar *id, *location;
+  gint cam;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT
+      || (cam = camera_index (m, GST_MESSAGE_SRC (msg))) < 0)
+    return;
+  s = gst_message_get_structure (msg);
+  id = gst_structure_get_string (s, "id");
+  if (gst_structure_has_name (s, "rtframesink-file-opened")) {
+    location = gst_structure_get_string (s, "location");
+    if (location && field (s, "first-frame") != RTF_TAKE_NONE)
+      know_file (m, cam, location, field (s, "first-frame"));
+    return;
+  }
+  if (id == NULL || !rtf_take_id_is_valid (id))
+    return;
+  if (gst_structure_has_name (s, "rtframesink-recording-started"))
+    started (m, cam, s, id);
+  else if (gst_structure_has_name (s, "rtframesink-recording-stopped"))
+    stopped (m, cam, s, id);
+}
+
+void
+rtr_manifests_update (RtrManifests * m, const gchar * id)
+{
+  Entry *e = g_hash_table_lookup (m->entries, id);
+
+  if (e == NULL)
+    return;
+  refresh (m, e);
+  write_entry (m, e);
+}
