@@ -307,7 +307,8 @@ refresh (RtrManifests * m, Entry * e)
     complete &= !e->on[i];
     part_files (m, i, g_ptr_array_index (e->man->cameras, i));
   }
-  e->man->complete = complete && rec && GST_CLOCK_TIME_IS_VALID (rec->stop);
+  /* every camera that started told its end (a stop, or EOS) */
+  e->man->complete = complete;
 }
 
 static Entry *

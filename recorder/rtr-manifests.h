@@ -7,8 +7,8 @@
  * start carried, its first frame and file), the files it opens while the
  * recording is on, its recording-stopped (its last frame, its count).  The
  * manifest is written when the first camera starts and each time one
- * stops, "complete" once every camera that started has stopped and the
- * recording has its stop; written crash-safely - a hidden file in DIR,
+ * stops, "complete" once every camera that started has stopped (a stop,
+ * or EOS); written crash-safely - a hidden file in DIR,
  * synced, renamed into place (the first time only where the name holds
  * nothing: another run's manifest there is left as it is, said on
  * stderr), the directory synced. */

@@ -13,7 +13,9 @@
 #   - /events lists them with their notes; /status has the counts;
 #   - an event with a split inside it has one manifest naming two files a
 #     camera, which rtframe-verify and rtframe-info read as one event,
-#     rtframe-export writes for every camera and rtframesrc plays.
+#     rtframe-export writes for every camera and rtframesrc plays;
+#   - a recorder of takes (no events) with --idle records nothing until a
+#     start, then the takes started and stopped over HTTP, each a manifest.
 # Args: <rtframe-record> <build dir>.
 set -u
 rec=$(readlink -f "$1")
@@ -199,6 +201,61 @@ for cam in left center right; do
     echo "FAIL: rtframe-verify $cam:"; cat "$work/v"; fail=1
   fi
 done
+
+# ---- takes without events: idle until started, started and stopped -----
+cat > "$work/takes.conf" <<CONF
+[recorder]
+dir=$work/takes
+idle=true
+http=127.0.0.1:$port
+
+[camera a]
+source=videotestsrc is-live=true pattern=ball
+caps=$caps
+location=$work/takes/a-%05d.raw
+
+[camera b]
+source=videotestsrc is-live=true pattern=snow
+caps=$caps
+location=$work/takes/b-%05d.raw
+CONF
+mkdir -p "$work/takes"
+"$rec" --config "$work/takes.conf" > "$work/takes.out" 2>&1 < /dev/null &
+takes_pid=$!; pids+=($takes_pid)
+for _ in $(seq 100); do
+  curl -sf "$api/status" 2>/dev/null | grep -q '"state" : "recording"' && break
+  sleep 0.1
+done
+sleep 0.5
+# (a set's first file may be made ahead, empty, at its name)
+idle_files=$(find "$work/takes" -name '*.raw' -size +0 | wc -l)
+t1=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$api/record/start")
+sleep 1
+t2=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$api/record/stop")
+t3=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"label": "second"}' "$api/record/start")
+sleep 0.7
+kill -TERM $takes_pid; wait $takes_pid; tstatus=$?
+if [ "$idle_files" != 0 ] || [ "$t1$t2$t3" != 200200200 ] || [ $tstatus -ne 0 ]; then
+  echo "FAIL: takes: $idle_files files with data while idle, replies $t1 $t2 $t3, exit $tstatus"; tail -5 "$work/takes.out"; fail=1
+elif ! "$info" --json "$work/takes" > "$work/takes.json" || ! $py - "$work/takes.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = {x["id"]: x for x in j["takes"]}
+assert sorted(t) == ["take-1", "take-2"], sorted(t)
+assert t["take-2"]["label"] == "second"
+for x in t.values():
+    assert x["state"] == "complete", x
+    for c in x["cameras"]:
+        assert c["frames"] == c["frames-told"] > 0 and c["files"] == 1, c
+# take-1 ran about 1 s at 20 fps: each camera about 20 frames
+assert all(15 <= c["frames"] <= 25 for c in t["take-1"]["cameras"]), t["take-1"]
+assert not j["other-files"], j["other-files"]
+PY
+then
+  echo "FAIL: takes: $(cat "$work/takes.json")"; fail=1
+else
+  echo "ok: takes without events: nothing while idle, take-1 started and stopped, take-2 to the end, both whole"
+fi
 
 $py - "$work" <<'PY' || fail=1
 import csv, json, re, sys
