@@ -556,7 +556,7 @@ torture_act_name (TortureActKind k)
 {
   static const gchar *n[] = { "start-now", "stop-now", "start-at", "stop-at",
     "record-true", "record-false", "event-start", "event-stop",
-    "start-past", "stop-past", "extend"
+    "start-past", "stop-past", "extend", "start-checked"
   };
   return k < G_N_ELEMENTS (n) ? n[k] : "?";
 }

@@ -70,6 +70,9 @@ typedef enum
   TORTURE_ACT_STOP_PAST,        /* stop-recording (now - delta) */
   TORTURE_ACT_EXTEND,           /* request-recording: the recording on now
                                  * extended to now + delta */
+  TORTURE_ACT_START_CHECKED,    /* request-recording at now + delta with an
+                                 * id: asked with check first, then made
+                                 * (the two answers must agree) */
   TORTURE_N_ACT
 } TortureActKind;
 

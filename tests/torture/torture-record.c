@@ -528,6 +528,42 @@ extend (Rec * r, GstClockTime at)
   return ok;
 }
 
+/* One request-recording start at `at` with an id; check: answered only */
+static gboolean
+ask_start (Rec * r, GstClockTime at, const gchar * id, gboolean check)
+{
+  GstStructure *req = gst_structure_new ("request", "action", G_TYPE_STRING,
+      "start", "id", G_TYPE_STRING, id, "check", G_TYPE_BOOLEAN, check,
+      NULL), *reply = NULL;
+  gboolean ok = FALSE;
+
+  if (at != GST_CLOCK_TIME_NONE)
+    gst_structure_set (req, "running-time", G_TYPE_UINT64, (guint64) at, NULL);
+  g_signal_emit_by_name (r->sink, "request-recording", req, &reply);
+  if (reply) {
+    gst_structure_get_boolean (reply, "accepted", &ok);
+    gst_structure_free (reply);
+  }
+  gst_structure_free (req);
+  return ok;
+}
+
+/* A start asked with check first, then made: the answer told is the
+ * made one's - inverted when the check said otherwise, so that the
+ * checker (which compares it with the sink's own message) fails the
+ * round.  (The child is the only one asking: nothing changes between.) */
+static gboolean
+start_checked (Rec * r, GstClockTime at, guint ms)
+{
+  gchar *id = g_strdup_printf ("t%u", ms);
+  gboolean check = ask_start (r, at, id, TRUE);
+  gboolean made = ask_start (r, at, id, FALSE);
+
+  g_free (id);
+  /* (without a clock each takes "the next frame", which may move) */
+  return at == GST_CLOCK_TIME_NONE || check == made ? made : !made;
+}
+
 /* Whether the sink is PLAYING: "now" is its clock's running time then,
  * else the next frame */
 static gint
@@ -557,7 +593,8 @@ do_action (Rec * r, const TortureAction * a, guint ms)
   HIST (r, "act-begin %u %s %" G_GUINT64_FORMAT " %d", ms,
       torture_act_name (a->kind), (guint64) before, sink_playing (r));
   if (a->kind == TORTURE_ACT_START_AT || a->kind == TORTURE_ACT_STOP_AT
-      || a->kind == TORTURE_ACT_EXTEND) {
+      || a->kind == TORTURE_ACT_EXTEND
+      || a->kind == TORTURE_ACT_START_CHECKED) {
     at = before;
     if (at != GST_CLOCK_TIME_NONE)
       at += a->delta_ns;
@@ -580,6 +617,9 @@ do_action (Rec * r, const TortureAction * a, guint ms)
       break;
     case TORTURE_ACT_EXTEND:
       ok = extend (r, at);
+      break;
+    case TORTURE_ACT_START_CHECKED:
+      ok = start_checked (r, at, ms);
       break;
     case TORTURE_ACT_RECORD_TRUE:
     case TORTURE_ACT_RECORD_FALSE:
