@@ -103,25 +103,34 @@ reply (SoupServerMessage * msg, guint status, const gchar * type, gchar * body)
       strlen (body));
 }
 
+/* The reply to a command: "ok" (from the status) added to the object b
+ * holds, then sent */
 static void
-reply_json (SoupServerMessage * msg, guint status, const gchar * key,
-    const gchar * text)
+reply_command (SoupServerMessage * msg, guint status, JsonBuilder * b)
 {
-  JsonBuilder *b = json_builder_new ();
   JsonGenerator *gen = json_generator_new ();
   JsonNode *root;
 
-  json_builder_begin_object (b);
   json_builder_set_member_name (b, "ok");
   json_builder_add_boolean_value (b, status < 300);
-  json_builder_set_member_name (b, key);
-  json_builder_add_string_value (b, text);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   reply (msg, status, "application/json", json_generator_to_data (gen, NULL));
   json_node_unref (root);
   g_object_unref (gen);
+}
+
+static void
+reply_json (SoupServerMessage * msg, guint status, const gchar * key,
+    const gchar * text)
+{
+  JsonBuilder *b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, text);
+  reply_command (msg, status, b);
   g_object_unref (b);
 }
 
@@ -260,23 +269,6 @@ parse_body (SoupServerMessage * msg, BodyFields allowed, Body * out,
   if (!ok)
     g_clear_pointer (&out->label, g_free);
   return ok;
-}
-
-/* The reply: "ok" and what the command said */
-static void
-reply_command (SoupServerMessage * msg, guint status, JsonBuilder * b)
-{
-  JsonGenerator *gen = json_generator_new ();
-  JsonNode *root;
-
-  json_builder_set_member_name (b, "ok");
-  json_builder_add_boolean_value (b, status < 300);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  reply (msg, status, "application/json", json_generator_to_data (gen, NULL));
-  json_node_unref (root);
-  g_object_unref (gen);
 }
 
 /* POST /events/<id>/note {"note": "..."} */

@@ -509,36 +509,19 @@ record_event (Rec * r, gboolean on)
       gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
 }
 
-/* request-recording: the recording on now ends at `at` instead */
+/* One request-recording (at NONE: now; id NULL: none): accepted? */
 static gboolean
-extend (Rec * r, GstClockTime at)
+request (Rec * r, const gchar * action, GstClockTime at, const gchar * id,
+    gboolean check)
 {
   GstStructure *req = gst_structure_new ("request", "action", G_TYPE_STRING,
-      "extend", NULL), *reply = NULL;
+      action, "check", G_TYPE_BOOLEAN, check, NULL), *reply = NULL;
   gboolean ok = FALSE;
 
   if (at != GST_CLOCK_TIME_NONE)
     gst_structure_set (req, "running-time", G_TYPE_UINT64, (guint64) at, NULL);
-  g_signal_emit_by_name (r->sink, "request-recording", req, &reply);
-  if (reply) {
-    gst_structure_get_boolean (reply, "accepted", &ok);
-    gst_structure_free (reply);
-  }
-  gst_structure_free (req);
-  return ok;
-}
-
-/* One request-recording start at `at` with an id; check: answered only */
-static gboolean
-ask_start (Rec * r, GstClockTime at, const gchar * id, gboolean check)
-{
-  GstStructure *req = gst_structure_new ("request", "action", G_TYPE_STRING,
-      "start", "id", G_TYPE_STRING, id, "check", G_TYPE_BOOLEAN, check,
-      NULL), *reply = NULL;
-  gboolean ok = FALSE;
-
-  if (at != GST_CLOCK_TIME_NONE)
-    gst_structure_set (req, "running-time", G_TYPE_UINT64, (guint64) at, NULL);
+  if (id)
+    gst_structure_set (req, "id", G_TYPE_STRING, id, NULL);
   g_signal_emit_by_name (r->sink, "request-recording", req, &reply);
   if (reply) {
     gst_structure_get_boolean (reply, "accepted", &ok);
@@ -556,8 +539,8 @@ static gboolean
 start_checked (Rec * r, GstClockTime at, guint ms)
 {
   gchar *id = g_strdup_printf ("t%u", ms);
-  gboolean check = ask_start (r, at, id, TRUE);
-  gboolean made = ask_start (r, at, id, FALSE);
+  gboolean check = request (r, "start", at, id, TRUE);
+  gboolean made = request (r, "start", at, id, FALSE);
 
   g_free (id);
   /* (without a clock each takes "the next frame", which may move) */
@@ -616,7 +599,8 @@ do_action (Rec * r, const TortureAction * a, guint ms)
       g_signal_emit_by_name (r->sink, "stop-recording", (guint64) at, &ok);
       break;
     case TORTURE_ACT_EXTEND:
-      ok = extend (r, at);
+      /* the recording on now, extended to `at` */
+      ok = request (r, "extend", at, NULL, FALSE);
       break;
     case TORTURE_ACT_START_CHECKED:
       ok = start_checked (r, at, ms);
