@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rtf-pattern.h"
 #include "rtf-take-manifest.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
@@ -71,8 +72,13 @@ assert_sane (const RtfTakeManifest * m)
       g_assert_cmpstr (((RtfTakeCamera *) g_ptr_array_index (m->cameras,
                   j))->name, !=, c->name);
     for (j = 0; c->files[j]; j++) {
+      guint k;
+
       g_assert (c->files[j][0] != '\0');
       g_assert (!rtf_take_manifest_is_path (c->files[j]));
+      g_assert (rtf_pattern_check (c->files[j], NULL) != RTF_PATTERN_OK);
+      for (k = 0; k < j; k++)
+        g_assert_cmpstr (c->files[k], !=, c->files[j]);
     }
     g_assert (c->first_frame == RTF_TAKE_NONE
         || c->last_frame == RTF_TAKE_NONE || c->first_frame <= c->last_frame);
@@ -108,7 +114,9 @@ texts (const uint8_t * data, size_t size)
   note = n < size ? label + n + 1 : "";
   n = note - copy + strlen (note);
   file = n < size ? copy + n + 1 : "f.raw";
-  if (*file == '\0' || rtf_take_manifest_is_path (file))
+  if (*file == '\0' || rtf_take_manifest_is_path (file)
+      || g_str_has_suffix (file, ".rtfspread")
+      || rtf_pattern_check (file, NULL) == RTF_PATTERN_OK)
     file = "f.raw";
   m->label = *label ? g_strdup (label) : NULL;
   g_strfreev (m->notes);

@@ -19,6 +19,7 @@
 #include "gstrtframerecord.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
+#include "gstrtframesplits.h"
 #include "gstrtframemessages.h"
 #include "rtf-clock.h"
 
@@ -100,7 +101,9 @@ gst_rtframe_sink_record_begin (GstRtFrameSink * self)
   self->recordings_marked = 0;
   self->hold_copies = 0;
   self->hold_frames = 0;
-  memset (self->asked, 0, sizeof (self->asked));
+  g_mutex_lock (&self->record_lock);
+  g_hash_table_remove_all (self->asked);
+  g_mutex_unlock (&self->record_lock);
 }
 
 /* A held frame goes, unwritten */
@@ -469,30 +472,61 @@ gst_rtframe_sink_record_event (GstRtFrameSink * self, GstEvent * event)
 
 /* ---- frames ------------------------------------------------------------ */
 
+/* The ask of recording `number` (record_lock held); make: a new one */
 static GstRtFrameRecordAsk *
-ask_of (GstRtFrameSink * self, guint64 number)
+ask_of (GstRtFrameSink * self, guint64 number, gboolean make)
 {
-  return &self->asked[number % GST_RTFRAME_RECORD_ASKED];
+  GstRtFrameRecordAsk *a = g_hash_table_lookup (self->asked, &number);
+
+  if (a == NULL && make) {
+    a = g_new0 (GstRtFrameRecordAsk, 1);
+    g_hash_table_insert (self->asked, g_memdup2 (&number, sizeof number), a);
+  }
+  return a;
+}
+
+/* What recording `number` was asked with, copied (take: it is told
+ * stopped, forgotten); defaults when none is known */
+static GstRtFrameRecordAsk
+ask_copy (GstRtFrameSink * self, guint64 number, gboolean take)
+{
+  GstRtFrameRecordAsk a = { G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, 0,
+    G_MAXUINT64, "end", 0, ""
+  };
+  GstRtFrameRecordAsk *known;
+
+  g_mutex_lock (&self->record_lock);
+  known = ask_of (self, number, FALSE);
+  if (known)
+    a = *known;
+  if (known && take)
+    g_hash_table_remove (self->asked, &number);
+  g_mutex_unlock (&self->record_lock);
+  return a;
 }
 
 /* The recording on ends with the last frame handed over */
 static void
 end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
 {
+  GstRtFrameRecordAsk *a;
+
   if (!self->recording_open)
     return;
   if (self->start_carry) {
     /* not one frame of it was taken: it never was, for the writer too */
     g_mutex_lock (&self->record_lock);
     self->recordings_marked--;
+    g_hash_table_remove (self->asked, &self->recordings_marked);
     g_mutex_unlock (&self->record_lock);
     self->start_carry = 0;
     self->recording_open = FALSE;
     return;
   }
   g_mutex_lock (&self->record_lock);
-  ask_of (self, self->recordings_marked - 1)->stop_asked = asked;
-  ask_of (self, self->recordings_marked - 1)->stop_reason = reason;
+  a = ask_of (self, self->recordings_marked - 1, TRUE);
+  a->stop_asked = asked;
+  a->stop_reason = reason;
   g_mutex_unlock (&self->record_lock);
   self->recording_open = FALSE;
   if (self->last_seq != G_MAXUINT64)
@@ -508,7 +542,7 @@ mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
   GstRtFrameRecordAsk *a;
 
   g_mutex_lock (&self->record_lock);
-  a = ask_of (self, self->recordings_marked++);
+  a = ask_of (self, self->recordings_marked++, TRUE);
   memset (a, 0, sizeof (*a));
   a->start_asked = turn && turn->started ? turn->start_asked : G_MAXUINT64;
   a->start_from = turn && turn->started ? turn->start_from : G_MAXUINT64;
@@ -571,8 +605,11 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       /* (told before the writer can report the start) */
       f->flags |= mark_first (self, turn, turn->backlog, h.times.running_time);
       f->split = self->rotate;
-      /* a split asked for while idle: this new file is it */
+      /* a split asked for while idle, or at a running time up to the
+       * recording's start: this new file is it (not one more at the
+       * first live frame) */
       g_atomic_int_set (&self->split_pending, 0);
+      gst_rtframe_sink_split_due (self, turn->start_asked);
     }
     rtf_writer_commit (self->writer, f);
     self->last_seq = f->seq;
@@ -717,7 +754,7 @@ gst_rtframe_sink_record_eos (GstRtFrameSink * self)
     end_recording (self, G_MAXUINT64, "eos");   /* (no frame: undone) */
   if (self->recording_open) {
     g_mutex_lock (&self->record_lock);
-    ask_of (self, self->recordings_marked - 1)->stop_reason = "eos";
+    ask_of (self, self->recordings_marked - 1, TRUE)->stop_reason = "eos";
     g_mutex_unlock (&self->record_lock);
   }
   self->recording_open = FALSE;
@@ -745,11 +782,8 @@ void
 gst_rtframe_sink_recording_started (GstRtFrameSink * self,
     const RtfRecordingInfo * info)
 {
-  GstRtFrameRecordAsk a;
+  GstRtFrameRecordAsk a = ask_copy (self, info->number, FALSE);
 
-  g_mutex_lock (&self->record_lock);
-  a = *ask_of (self, info->number);
-  g_mutex_unlock (&self->record_lock);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " started at frame %"
       G_GUINT64_FORMAT " in %s", info->number, info->first_seq, info->path);
   push_message (self, gst_structure_new (GST_RTFRAME_MSG_RECORDING_STARTED,
@@ -767,11 +801,8 @@ void
 gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
     const RtfRecordingInfo * info)
 {
-  GstRtFrameRecordAsk a;
+  GstRtFrameRecordAsk a = ask_copy (self, info->number, TRUE);
 
-  g_mutex_lock (&self->record_lock);
-  a = *ask_of (self, info->number);
-  g_mutex_unlock (&self->record_lock);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " stopped (%s): %"
       G_GUINT64_FORMAT " frames written", info->number,
       a.stop_reason ? a.stop_reason : "end", info->frames);

@@ -25,6 +25,8 @@
  * the helpers of all above, each calling only those after it
  *   gstrtframememory.c        aligned pools; what a frame carries of the
  *                             element (its buffer mapped, caps, reference)
+ *   gstrtframesplits.c        splits asked at running times, and the
+ *                             frame (or recording's file) each is done by
  *   gstrtframefigures.c       the stream's figures, the stats message
  *   gstrtframemessages.c      messages, errors, the reporter's queue
  * and the ground, which knows no sink: gstrtframestats.c (the stats
@@ -72,7 +74,6 @@ struct _GstRtFrameMapping
 /* What a recording was asked with (start-recording, stop-recording, the
  * record property or the rtframe-record event), kept for the messages
  * that announce it once the writer has its file */
-#define GST_RTFRAME_RECORD_ASKED 16     /* recordings remembered */
 typedef struct
 {
   guint64 start_asked, stop_asked;      /* running times; NONE: "now" */
@@ -185,9 +186,12 @@ struct _GstRtFrameSink
   guint64 last_seq;
   guint64 recordings_marked;    /* recordings whose first frame went */
   guint64 hold_copies;          /* frames copied into hold_pool */
-  /* what a recording was asked with, for its messages (record_lock) */
+  /* what a recording was asked with, for its messages (record_lock):
+   * recording number -> GstRtFrameRecordAsk, from its first frame until
+   * its stop is told (many may start before the writer tells the first:
+   * recordings asked in the past, each its backlog alone) */
   GMutex record_lock;
-  GstRtFrameRecordAsk asked[GST_RTFRAME_RECORD_ASKED];
+  GHashTable *asked;
 
   /* frame events: writer/streaming thread -> reporter task -> bus */
   RtfEvents *events;

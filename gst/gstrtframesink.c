@@ -43,6 +43,7 @@
 #include "gstrtframesinkprops.h"
 #include "gstrtframesinkrender.h"
 #include "gstrtframerecord.h"
+#include "gstrtframesplits.h"
 #include "gstrtframespread.h"
 #include "gstrtframetasks.h"
 #include "gstrtframeuri.h"
@@ -279,6 +280,8 @@ gst_rtframe_sink_init (GstRtFrameSink * self)
   g_mutex_init (&self->report_lock);
   g_mutex_init (&self->stats_lock);
   g_mutex_init (&self->record_lock);
+  self->asked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+      g_free);
   g_mutex_init (&self->redo_lock);
   g_queue_init (&self->redo);
 
@@ -302,6 +305,7 @@ gst_rtframe_sink_finalize (GObject * object)
   g_mutex_clear (&self->report_lock);
   g_mutex_clear (&self->stats_lock);
   g_mutex_clear (&self->record_lock);
+  g_hash_table_unref (self->asked);
   g_mutex_clear (&self->file_messages_lock);
   g_queue_clear_full (&self->file_messages, (GDestroyNotify) gst_message_unref);
   if (self->format_text)
@@ -619,13 +623,6 @@ gst_rtframe_sink_split_now (GstRtFrameSink * self)
   g_atomic_int_set (&self->split_pending, 1);
 }
 
-static gint
-compare_clock_time (gconstpointer a, gconstpointer b)
-{
-  GstClockTime x = *(const GstClockTime *) a, y = *(const GstClockTime *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 static void
 gst_rtframe_sink_split_at_running_time (GstRtFrameSink * self,
@@ -643,10 +640,8 @@ gst_rtframe_sink_split_at_running_time (GstRtFrameSink * self,
         "a pattern (location with %%d) only");
     return;
   }
-  g_array_append_val (self->split_times, running_time);
-  g_array_sort (self->split_times, compare_clock_time);
-  g_atomic_int_set (&self->n_split_times, self->split_times->len);
   GST_OBJECT_UNLOCK (self);
+  gst_rtframe_sink_split_add (self, running_time);
   GST_DEBUG_OBJECT (self, "a new file at running time %" GST_TIME_FORMAT,
       GST_TIME_ARGS (running_time));
 }
@@ -734,10 +729,7 @@ gst_rtframe_sink_stop (GstBaseSink * sink)
 
   /* frames held for a recording that did not come go first */
   gst_rtframe_sink_record_end (self);
-  GST_OBJECT_LOCK (self);
-  g_array_set_size (self->split_times, 0);
-  g_atomic_int_set (&self->n_split_times, 0);
-  GST_OBJECT_UNLOCK (self);
+  gst_rtframe_sink_split_clear (self);
   if (self->writer) {
     guint64 timeout;
 

@@ -11,6 +11,7 @@
 #endif
 
 #include "gstrtframesinkrender.h"
+#include "gstrtframesplits.h"
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
 #include "gstrtframerecord.h"
@@ -99,26 +100,6 @@ gst_rtframe_sink_reference_set (GstRtFrameSink * self, GstCaps * caps)
   }
 }
 
-/* Whether a frame of this running time reaches a split-at-running-time
- * asked for (each it reaches is done) */
-static gboolean
-split_due (GstRtFrameSink * self, GstClockTime running_time)
-{
-  guint due = 0;
-
-  /* (the streaming thread looks without the lock while none is asked) */
-  if (g_atomic_int_get (&self->n_split_times) == 0
-      || !GST_CLOCK_TIME_IS_VALID (running_time))
-    return FALSE;
-  GST_OBJECT_LOCK (self);
-  while (due < self->split_times->len
-      && g_array_index (self->split_times, GstClockTime, due) <= running_time)
-    due++;
-  g_array_remove_range (self->split_times, 0, due);
-  g_atomic_int_set (&self->n_split_times, self->split_times->len);
-  GST_OBJECT_UNLOCK (self);
-  return due > 0;
-}
 
 /* The times a frame carries into the writer and into its reports. */
 static void
@@ -346,7 +327,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     goto map_failed;
   frame->flags |= flags;
   /* a split asked for, or a recording's first frame: a new file */
-  due = split_due (self, frame->times.running_time);
+  due = gst_rtframe_sink_split_due (self, frame->times.running_time);
   frame->split = self->rotate
       && (g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0)
       || (flags & RTF_FRAME_EVENT_START) || due);

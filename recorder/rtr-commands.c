@@ -514,7 +514,7 @@ rtr_commands_trigger (RtrCommands * k, const gchar * label, JsonBuilder * b)
 {
   GstClockTime post = (GstClockTime) (k->config->post_record * GST_SECOND);
   Answer *answers = answers_new (k);
-  RtrRecording *on;
+  RtrRecording *on, *next;
   GstClockTime t;
   guint status;
 
@@ -535,6 +535,12 @@ rtr_commands_trigger (RtrCommands * k, const gchar * label, JsonBuilder * b)
   } else if (on->kind == RTR_RECORDING_TAKE) {
     status = refused (k, b, NULL, "%s is being recorded (since %.3f s): a "
         "trigger adds nothing to it", on->id, on->start / 1e9);
+  } else if ((next = next_after (k, on->start)) != NULL
+      && next->start < t + post) {
+    /* (the sinks would make that one part of the event, its id gone) */
+    status = refused (k, b, NULL, "%s would run into %s, asked from %.3f s: "
+        "not extended to %.3f s", on->id, next->id, next->start / 1e9,
+        (t + post) / 1e9);
   } else if (!ask_all (k, "extend", t + post, t, NULL, TRUE, answers)) {
     gchar *why = why_refused (k, answers, t);
 

@@ -208,21 +208,23 @@ rec_model_request (RecModel * m, ModelKind kind, guint64 t, guint64 at,
       e = run_end (m, at);
       if (e == INF || e >= t)
         return FALSE;
-      /* the recordings it reaches (starting before t) become its */
+      /* the recordings it reaches (starting before t) become its; one no
+       * frame reached leaves it not begun (its held frames are written) */
       {
         guint64 l2 = label_at (m, t), s2 = run_start (m, l2);
+        gboolean begun = is_begun (m, l);
         guint i;
 
         for (i = 0; i < m->points->len; i++)
-          if (PT (m, i)->t >= e && PT (m, i)->t < t && PT (m, i)->label
-              && is_begun (m, PT (m, i)->label))
-            set_begun (m, l);
+          if (PT (m, i)->t >= e && PT (m, i)->t < t && PT (m, i)->label)
+            begun &= is_begun (m, PT (m, i)->label);
+        if (l2 != 0 && l2 != l && s2 < t)
+          begun &= is_begun (m, l2);
         paint (m, e, t, l);
-        if (l2 != 0 && l2 != l && s2 < t) {
-          if (is_begun (m, l2))
-            set_begun (m, l);
+        if (l2 != 0 && l2 != l && s2 < t)
           relabel (m, l2, l);
-        }
+        if (!begun)
+          g_hash_table_remove (m->begun, &l);
       }
       return TRUE;
   }

@@ -324,6 +324,37 @@ test_requests (void)
   drain (r);
 }
 
+/* An extend that reaches a recording asked after the frames passed it,
+ * whose frames are still held: they are written (the extended recording
+ * is started again over what it now holds), never let go */
+static void
+test_extend_keeps_held_frames (void)
+{
+  RtfRecorder *r = rtf_recorder_new (FALSE, 2000 * MS, 100, 0);
+  RtfRequest ext = { RTF_REQUEST_EXTEND, 2500 * MS, 600 * MS, NULL };
+  RtfRecordReply reply;
+  Seen s = { 0 };
+  gchar *why = NULL;
+  guint i;
+
+  g_assert_true (rtf_recorder_start (r, 500 * MS, &why));
+  g_assert_true (rtf_recorder_stop (r, 1000 * MS, &why));
+  for (i = 0; i <= 60; i++)
+    feed (r, i, i * 50 * MS, 100, &s);  /* 0.5-0.95 s written */
+  g_assert_cmpuint (s.written, ==, 10);
+  /* at 3.0 s: B over 1.5-2.0 s (held), then A extended to 2.5 s over it */
+  g_assert_true (rtf_recorder_start (r, 1500 * MS, &why));
+  g_assert_true (rtf_recorder_stop (r, 2000 * MS, &why));
+  g_assert_true (rtf_recorder_request (r, &ext, TRUE, &reply));
+  g_assert_cmpstr (reply.answer.did, ==, "extended");
+  memset (&s, 0, sizeof (s));
+  feed (r, 61, 61 * 50 * MS, 100, &s);
+  /* the held frames of 1.0-2.45 s: the extended recording holds them */
+  g_assert_cmpuint (s.backlog, ==, 30);
+  g_assert_cmpuint (s.first_backlog, ==, 20);
+  drain (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -334,5 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/recorder/backlog-deadlines", test_backlog_deadlines);
   g_test_add_func ("/recorder/bounds", test_bounds);
   g_test_add_func ("/recorder/requests", test_requests);
+  g_test_add_func ("/recorder/extend-keeps-held-frames",
+      test_extend_keeps_held_frames);
   return g_test_run ();
 }

@@ -516,6 +516,139 @@ GST_START_TEST (test_sequence_timing)
 
 GST_END_TEST;
 
+/* Twenty recordings asked after the frames passed them, each its backlog
+ * alone, all started at one frame, before the writer tells the first:
+ * each one's messages carry its own id */
+GST_START_TEST (test_many_past_recordings_keep_their_ids)
+{
+  gchar *dir = rtf_test_tmp_path ("past");
+  gchar *location = g_build_filename (dir, "ev-%05d.raw", NULL);
+  GstHarness *h;
+  GstBufferPool *pool;
+  GstBus *bus;
+  GList *msgs, *l;
+  guint i, n = 0;
+
+  g_mkdir_with_parents (dir, 0755);
+  h = rtf_test_sink_new (location, "record=false index=true "
+      "pre-record-time=5000000000", CAPS, &bus);
+  gst_harness_play (h);
+  pool = sink_pool (h);
+  for (i = 0; i <= 90; i++) {
+    GstBuffer *buf = NULL;
+    GstMapInfo map;
+
+    if (i == 90) {
+      guint r;
+
+      for (r = 0; r < 20; r++) {
+        gchar *id = g_strdup_printf ("r%u", r);
+        GstStructure *req = gst_structure_new ("r", "action", G_TYPE_STRING,
+            "start", "running-time", G_TYPE_UINT64,
+            (guint64) (100 + 200 * r) * MS, "id", G_TYPE_STRING, id, NULL);
+        GstStructure *reply = NULL;
+        guint64 pos;
+
+        g_signal_emit_by_name (h->element, "request-recording", req, &reply);
+        fail_unless (reply != NULL);
+        gst_structure_free (reply);
+        gst_structure_free (req);
+        fail_unless (ask (h->element, "stop", (200 + 200 * r) * MS, &pos));
+        g_free (id);
+      }
+    }
+    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
+            NULL), GST_FLOW_OK);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+    rtf_test_fill_frame (map.data, map.size, 0, i);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = i * FRAME_NS;
+    GST_BUFFER_OFFSET (buf) = i;
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msgs = rtf_test_pop_element_messages (bus, "rtframesink-recording-started");
+  for (l = msgs; l; l = l->next, n++) {
+    const GstStructure *st = gst_message_get_structure (l->data);
+    guint64 number = G_MAXUINT64;
+    gchar *want;
+
+    fail_unless (gst_structure_get_uint64 (st, "number", &number));
+    want = g_strdup_printf ("r%" G_GUINT64_FORMAT, number);
+    fail_unless_equals_string (gst_structure_get_string (st, "id"), want);
+    g_free (want);
+  }
+  fail_unless_equals_int (n, 20);
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  rtf_test_sink_free (h, bus);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  g_free (location);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+/* A split asked while idle, at a running time before a recording's
+ * start: the recording's new file is that split - one file, not one more
+ * at its first live frame */
+GST_START_TEST (test_split_while_idle_is_the_recordings_file)
+{
+  gchar *dir = rtf_test_tmp_path ("split");
+  gchar *location = g_build_filename (dir, "ev-%05d.raw", NULL);
+  GstHarness *h;
+  GstBufferPool *pool;
+  GstBus *bus;
+  Found *f;
+  guint i, files = 0, written = 0;
+  guint64 pos;
+  GDir *d;
+  const gchar *name;
+
+  g_mkdir_with_parents (dir, 0755);
+  h = rtf_test_sink_new (location, "record=false index=true "
+      "pre-record-time=500000000", CAPS, &bus);
+  gst_harness_play (h);
+  pool = sink_pool (h);
+  for (i = 0; i < 50; i++) {
+    GstBuffer *buf = NULL;
+    GstMapInfo map;
+
+    if (i == 20) {
+      g_signal_emit_by_name (h->element, "split-at-running-time",
+          (guint64) 1150 * MS);
+      fail_unless (ask (h->element, "start", 1500 * MS, &pos));
+      fail_unless (ask (h->element, "stop", 2000 * MS, &pos));
+    }
+    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
+            NULL), GST_FLOW_OK);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+    rtf_test_fill_frame (map.data, map.size, 0, i);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = i * FRAME_NS;
+    GST_BUFFER_OFFSET (buf) = i;
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  rtf_test_sink_free (h, bus);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  f = read_back (dir, 50);
+  for (i = 0; i < 50; i++)
+    written += f[i].written;
+  fail_unless_equals_int (written, 20); /* 1.0-1.45 held, 1.5-1.95 */
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)))
+    files += g_str_has_suffix (name, ".raw");
+  g_dir_close (d);
+  fail_unless_equals_int (files, 1);
+  g_free (f);
+  g_free (location);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 recording_rules_suite (void)
 {
@@ -524,6 +657,8 @@ recording_rules_suite (void)
 
   tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_sequence_timing);
+  tcase_add_test (tc, test_many_past_recordings_keep_their_ids);
+  tcase_add_test (tc, test_split_while_idle_is_the_recordings_file);
   tcase_add_test (tc, test_random_sequences);
   return s;
 }

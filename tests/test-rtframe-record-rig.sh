@@ -150,6 +150,21 @@ else
   echo "ok: $id exported for every camera ($told) and camera center played ($played frames) through its manifest"
 fi
 
+# ---- a trigger never swallows a take asked to start later ---------------
+curl -s -X POST "$api/trigger" > "$work/t1.json"
+later=$($py -c "import json,sys; print(json.load(open(sys.argv[1]))['stop-running-time'] + 100000000)" "$work/t1.json")
+c2=$(curl -s -o "$work/t2.json" -w '%{http_code}' -X POST -d "{\"at\": $later}" "$api/record/start")
+sleep 0.1
+c3=$(curl -s -o "$work/t3.json" -w '%{http_code}' -X POST "$api/trigger")
+c4=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$api/record/stop")
+if [ "$c2$c3$c4" != 200409200 ] || ! grep -q "would run into" "$work/t3.json"; then
+  echo "FAIL: a trigger during an event with a take asked after it: $c2 $c3 $c4 $(cat "$work/t3.json")"; fail=1
+else
+  echo "ok: a trigger that would run into a take asked later is refused: $(head -c 120 "$work/t3.json")"
+fi
+for f in t1 t2; do echo "200 /trigger $(tr -d '\n' < "$work/$f.json")" >> "$work/c0.log"; done
+sleep 1
+
 # ---- eight hostile clients ----------------------------------------------
 client() {  # n: random commands for 8 s, each reply a line "CODE PATH BODY"
   local n=$1 end=$(( $(date +%s) + 8 )) i=0

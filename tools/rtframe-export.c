@@ -278,15 +278,32 @@ run (const gchar * location, const gchar * camera, const ExportRange * range,
 }
 
 /* Every file of the recording read is never an output: its data files,
- * indexes, the manifest, leftovers */
+ * indexes, the manifest, leftovers - of a take, every camera's */
 static void
 protect_recording (ExportFiles * files, const gchar * location,
     const gchar * camera)
 {
-  RtfRecording *rec = export_open (location, camera, FALSE, NULL);
-  guint i;
+  RtfTakeManifest *m = rtf_take_manifest_is_path (location) ?
+      rtf_take_manifest_load (location, NULL) : NULL;
+  RtfRecording *rec;
+  guint i, c, f;
 
   export_files_protect (files, location);
+  for (c = 0; m && c < m->cameras->len; c++) {
+    const RtfTakeCamera *cam = g_ptr_array_index (m->cameras, c);
+
+    for (f = 0; cam->files[f]; f++) {
+      gchar *path = rtf_take_manifest_file_path (location, cam->files[f]);
+      gchar *index = rtf_index_path (path);
+
+      export_files_protect (files, path);
+      export_files_protect (files, index);
+      g_free (index);
+      g_free (path);
+    }
+  }
+  rtf_take_manifest_free (m);
+  rec = export_open (location, camera, FALSE, NULL);
   for (i = 0; rec && i < rec->n_files; i++) {
     gchar *index = rtf_index_path (rec->files[i].path);
 
@@ -300,37 +317,58 @@ protect_recording (ExportFiles * files, const gchar * location,
     rtf_recording_free (rec);
 }
 
-/* The export, once the range and the output are known: the exit status */
+/* One output of an export: a recording's range, or a camera's of a take */
+typedef struct
+{
+  const gchar *camera;          /* NULL: not a take's */
+  ExportRange range;
+  gchar *out;
+  ExportSink *sink;
+} Part;
+
+/* Every part at once, once their ranges and outputs are known: every
+ * input protected and every output checked before anything is written,
+ * and the outputs named only when all are whole - a part that fails (or
+ * an interruption) leaves none of them, and puts back what --overwrite
+ * would have replaced.  The exit status. */
 static gint
-export (const gchar * location, const gchar * camera,
-    const ExportRange * range, const gchar * out)
+export_parts (const gchar * location, Part * parts, guint n)
 {
   ExportFiles *files = export_files_new (opt_overwrite);
   gboolean stills = strcmp (opt_format, "png") == 0
       || strcmp (opt_format, "tiff") == 0;
-  ExportSink *sink = NULL;
   gchar *why = NULL;
-  gint status;
+  gint status = 0;
+  guint i;
 
-  protect_recording (files, location, camera);
-  status = check_outputs (files, out, stills, range);
-
-  if (status == 0) {
-    sink = sink_new (files, out, &why);
-    status = sink ? run (location, camera, range, sink, &why) : 1;
+  for (i = 0; i < n; i++)
+    protect_recording (files, location, parts[i].camera);
+  for (i = 0; i < n && status == 0; i++)
+    status = check_outputs (files, parts[i].out, stills, &parts[i].range);
+  for (i = 0; i < n && status == 0; i++) {
+    parts[i].sink = sink_new (files, parts[i].out, &why);
+    status = parts[i].sink ? run (location, parts[i].camera, &parts[i].range,
+        parts[i].sink, &why) : 1;
+    if (status == 0 && interrupted)
+      status = 1;
   }
   if (status != 0 && why)
-    fprintf (stderr, "rtframe-export: %s\n", why);
+    fprintf (stderr, "rtframe-export: %s%s%s\n", i > 0 && parts[i - 1].camera
+        ? parts[i - 1].camera : "", i > 0 && parts[i - 1].camera ? ": " : "",
+        why);
   if (status != 0)
     export_files_abandon (files);
   else
     export_files_finish (files);
-  if (status == 0)
-    fprintf (stderr, "rtframe-export: %" G_GUINT64_FORMAT " frames (%"
-        G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ") written to %s\n",
-        range->n, range->numbers[0], range->numbers[range->n - 1], out);
-  if (sink)
-    sink->free (sink);
+  for (i = 0; i < n; i++) {
+    if (status == 0)
+      fprintf (stderr, "rtframe-export: %" G_GUINT64_FORMAT " frames (%"
+          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ") written to %s\n",
+          parts[i].range.n, parts[i].range.numbers[0],
+          parts[i].range.numbers[parts[i].range.n - 1], parts[i].out);
+    if (parts[i].sink)
+      parts[i].sink->free (parts[i].sink);
+  }
   export_files_free (files);
   g_free (why);
   return status;
@@ -376,59 +414,70 @@ output_of_camera (const gchar * out, const gchar * camera)
   return g_strdup_printf ("%.*s-%s%s", (gint) (dot - out), out, camera, dot);
 }
 
-/* One recording, or one camera's part of a take: the exit status */
+/* A part's range and output: 0, or the status with what is wrong said */
 static gint
-export_one (const gchar * location, const gchar * camera,
-    const ExportAsk * ask, gboolean several)
+prepare (const gchar * location, const gchar * camera,
+    const ExportAsk * ask, gboolean several, Part * part)
 {
-  ExportRange range;
-  gchar *why = NULL, *out, *given;
-  gint status = export_range_choose (location, camera, ask, &range, &why);
+  gchar *why = NULL, *given;
+  gint status = export_range_choose (location, camera, ask, &part->range,
+      &why);
 
+  part->camera = camera;
   if (status != 0) {
     fprintf (stderr, "rtframe-export: %s%s%s\n", camera ? camera : "",
         camera ? ": " : "", why);
     g_free (why);
     return status;
   }
-  if (range.not_recorded)
-    fprintf (stderr, "rtframe-export: note: %" G_GUINT64_FORMAT " frame "
+  if (part->range.not_recorded)
+    fprintf (stderr, "rtframe-export: note: %s%s%" G_GUINT64_FORMAT " frame "
         "numbers of the range were not recorded (dropped): not exported\n",
-        range.not_recorded);
+        camera ? camera : "", camera ? ": " : "", part->range.not_recorded);
   given = opt_output ? g_strdup (opt_output) : default_output (location,
-      &range);
-  out = several ? output_of_camera (given, camera) : g_strdup (given);
-  status = export (location, camera, &range, out);
+      &part->range);
+  part->out = several ? output_of_camera (given, camera) : g_strdup (given);
   g_free (given);
-  g_free (out);
-  export_range_clear (&range);
-  return status;
+  return 0;
 }
 
-/* An event's or take's manifest: --camera's part, or every camera's */
+static void
+parts_clear (Part * parts, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    export_range_clear (&parts[i].range);
+    g_free (parts[i].out);
+  }
+}
+
+/* An event's or take's manifest: --camera's part, or every camera's, as
+ * one export */
 static gint
 export_take (const gchar * location, const ExportAsk * ask)
 {
   GError *error = NULL;
   RtfTakeManifest *m = rtf_take_manifest_load (location, &error);
+  Part *parts;
+  guint i, n;
   gint status = 0;
-  guint i;
 
   if (m == NULL) {
     fprintf (stderr, "rtframe-export: %s\n", error->message);
     g_error_free (error);
     return 1;
   }
-  if (opt_camera) {
-    status = export_one (location, opt_camera, ask, FALSE);
-  } else {
-    for (i = 0; i < m->cameras->len && !interrupted; i++) {
-      const RtfTakeCamera *c = g_ptr_array_index (m->cameras, i);
-      gint one = export_one (location, c->name, ask, m->cameras->len > 1);
-
-      status = MAX (status, one);
-    }
-  }
+  n = opt_camera ? 1 : m->cameras->len;
+  parts = g_new0 (Part, n);
+  for (i = 0; i < n && status == 0; i++)
+    status = prepare (location, opt_camera ? opt_camera :
+        ((const RtfTakeCamera *) g_ptr_array_index (m->cameras, i))->name,
+        ask, n > 1, &parts[i]);
+  if (status == 0)
+    status = export_parts (location, parts, n);
+  parts_clear (parts, n);
+  g_free (parts);
   rtf_take_manifest_free (m);
   return status;
 }
@@ -464,5 +513,13 @@ main (int argc, char **argv)
   signal (SIGTERM, on_signal);
   if (rtf_take_manifest_is_path (argv[1]))
     return export_take (argv[1], &ask);
-  return export_one (argv[1], NULL, &ask, FALSE);
+  {
+    Part part = { 0 };
+    gint status = prepare (argv[1], NULL, &ask, FALSE, &part);
+
+    if (status == 0)
+      status = export_parts (argv[1], &part, 1);
+    parts_clear (&part, 1);
+    return status;
+  }
 }

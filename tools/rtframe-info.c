@@ -82,6 +82,23 @@ count_file (const gchar * path, guint64 first, guint64 last, Counts * c)
   rtf_recording_free (rec);
 }
 
+/* A text from a manifest (a label, a note: anyone's) for a terminal: its
+ * control characters as \xHH, never sent as they are */
+static gchar *
+printable (const gchar * text)
+{
+  GString *s = g_string_new (NULL);
+  const gchar *p;
+
+  for (p = text ? text : ""; *p; p++) {
+    if ((guchar) * p < 0x20 || *p == 0x7f)
+      g_string_append_printf (s, "\\x%02x", (guchar) * p);
+    else
+      g_string_append_c (s, *p);
+  }
+  return g_string_free (s, FALSE);
+}
+
 static gdouble
 seconds (guint64 a, guint64 b)
 {
@@ -145,8 +162,12 @@ info_take (const gchar * path, const RtfTakeManifest * m, JsonOut * j)
     json_out_end_array (j);
     json_out_begin_array (j, "cameras");
   } else {
-    g_print ("%s %s  %s%s%s%s\n", m->kind, m->id, m->utc ? m->utc : "",
-        m->label ? "  \"" : "", m->label ? m->label : "", m->label ? "\"" : "");
+    gchar *label = printable (m->label), *utc = printable (m->utc);
+
+    g_print ("%s %s  %s%s%s%s\n", m->kind, m->id, utc, m->label ? "  \"" :
+        "", label, m->label ? "\"" : "");
+    g_free (label);
+    g_free (utc);
     if (m->stop_running_time != RTF_TAKE_NONE)
       g_print ("  running time %.3f s to %.3f s (%.3f s)", m->running_time /
           1e9, m->stop_running_time / 1e9, seconds (m->running_time,
@@ -155,8 +176,12 @@ info_take (const gchar * path, const RtfTakeManifest * m, JsonOut * j)
       g_print ("  running time from %.3f s, no stop", m->running_time / 1e9);
     g_print ("%s\n", m->complete ? "" : "  (still recording, or its "
         "recorder died)");
-    for (i = 0; m->notes[i]; i++)
-      g_print ("  note: %s\n", m->notes[i]);
+    for (i = 0; m->notes[i]; i++) {
+      gchar *note = printable (m->notes[i]);
+
+      g_print ("  note: %s\n", note);
+      g_free (note);
+    }
     g_print ("  %-14s %8s %5s %10s %9s %6s %7s %7s\n", "camera", "frames",
         "files", "MB", "seconds", "gaps", "missed", "held");
   }
@@ -236,13 +261,17 @@ others (const gchar * dir, GHashTable * named, JsonOut * j)
       json_counts (j, &n);
       json_out_end_object (j);
     } else {
+      gchar *base = g_path_get_basename (g_ptr_array_index (names, i));
+      gchar *name_shown = printable (base);
+
       if (shown++ == 0)
         g_print ("files no event or take names:\n  %-40s %8s %10s %9s\n",
             "file", "frames", "MB", "seconds");
       g_print ("  %-40s %8" G_GUINT64_FORMAT " %10.1f %9.3f%s\n",
-          (const gchar *) g_ptr_array_index (names, i) + strlen (dir) + 1,
-          n.frames, n.bytes / 1e6, seconds (n.first_rt, n.last_rt),
-          n.problem ? "  (not read)" : "");
+          name_shown, n.frames, n.bytes / 1e6, seconds (n.first_rt,
+              n.last_rt), n.problem ? "  (not read)" : "");
+      g_free (name_shown);
+      g_free (base);
     }
     g_free (n.problem);
   }
@@ -282,6 +311,12 @@ info_dir (const gchar * dir, JsonOut * j)
 
     if (m == NULL) {
       g_printerr ("rtframe-info: %s\n", error->message);
+      if (j) {
+        json_out_begin_object (j, NULL);
+        json_out_string (j, "manifest", path);
+        json_out_string (j, "error", error->message);
+        json_out_end_object (j);
+      }
       g_error_free (error);
       ok = FALSE;
       continue;
@@ -383,6 +418,17 @@ main (int argc, char **argv)
 
     if (m == NULL) {
       g_printerr ("rtframe-info: %s\n", error->message);
+      if (j) {
+        gchar *text;
+
+        json_out_string (j, "manifest", argv[1]);
+        json_out_string (j, "error", error->message);
+        json_out_end_object (j);
+        text = json_out_finish (j);
+        g_print ("%s\n", text);
+        g_free (text);
+      }
+      g_error_free (error);
       return 2;
     }
     if (j)

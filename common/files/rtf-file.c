@@ -3,6 +3,7 @@
 #include "rtf-index.h"
 #include "rtf-safe-open.h"
 #include "rtf-spread-manifest.h"
+#include "rtf-take-manifest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,6 +141,8 @@ rtf_file_kind (gint fd)
     return RTF_FILE_KIND_INDEX;
   if (rtf_spread_manifest_probe (fd))
     return RTF_FILE_KIND_MANIFEST;
+  if (rtf_take_manifest_probe (fd))
+    return RTF_FILE_KIND_TAKE_MANIFEST;
   return RTF_FILE_KIND_OTHER;
 }
 
@@ -173,6 +176,9 @@ rtf_file_refusal (const gchar * path)
     case RTF_FILE_KIND_MANIFEST:
       out = g_strdup ("is the manifest of a recording over several "
           "locations");
+      break;
+    case RTF_FILE_KIND_TAKE_MANIFEST:
+      out = g_strdup ("is the manifest of an event or take");
       break;
     default:
       break;

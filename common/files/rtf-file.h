@@ -58,8 +58,10 @@ typedef enum
   RTF_FILE_KIND_OTHER = 0,      /* anything else: empty, a recording's
                                  * data, a user's file */
   RTF_FILE_KIND_INDEX,          /* an rtframe index (RTF_INDEX_MAGIC) */
-  RTF_FILE_KIND_MANIFEST        /* the manifest of a spread recording
+  RTF_FILE_KIND_MANIFEST,       /* the manifest of a spread recording
                                  * ("[rtframe-spread]") */
+  RTF_FILE_KIND_TAKE_MANIFEST   /* an event's or take's manifest
+                                 * ("[rtframe-take]", rtframe-record's) */
 } RtfFileKind;
 
 /* What the regular file open for reading at fd is (a pread of its first

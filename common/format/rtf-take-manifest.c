@@ -1,6 +1,7 @@
 /* rtframe: a take's manifest as data and text (rtf-take-manifest.h) */
 #include "rtf-take-manifest.h"
 #include "rtf-keyfile-paths.h"
+#include "rtf-pattern.h"
 #include "rtf-safe-open.h"
 
 #include <errno.h>
@@ -101,6 +102,17 @@ rtf_take_manifest_camera (const RtfTakeManifest * m, const gchar * name)
       return c;
   }
   return NULL;
+}
+
+gboolean
+rtf_take_manifest_probe (gint fd)
+{
+  static const gchar head[] = "[" GROUP "]";
+  gchar buf[sizeof head];
+  gssize n = pread (fd, buf, sizeof head - 1, 0);
+
+  return n == (gssize) sizeof head - 1 && memcmp (buf, head,
+      sizeof head - 1) == 0;
 }
 
 gboolean
@@ -309,11 +321,21 @@ parse_camera (GKeyFile * kf, RtfTakeManifest * m, const gchar * name,
     c->files = g_new0 (gchar *, 1);
     goto out;
   }
-  for (i = 0; c->files[i]; i++)
-    if (c->files[i][0] == '\0' || rtf_take_manifest_is_path (c->files[i])) {
-      fail (error, "[%s] names a file \"%.64s\"", group, c->files[i]);
+  /* files, each once: no pattern, no manifest (a reader would take a
+   * whole set, or recurse) */
+  for (i = 0; c->files[i]; i++) {
+    guint j;
+
+    for (j = 0; j < i && !g_str_equal (c->files[j], c->files[i]); j++);
+    if (c->files[i][0] == '\0' || j < i
+        || rtf_take_manifest_is_path (c->files[i])
+        || g_str_has_suffix (c->files[i], ".rtfspread")
+        || rtf_pattern_check (c->files[i], NULL) == RTF_PATTERN_OK) {
+      fail (error, "[%s] names the file \"%.64s\" (twice, or a pattern "
+          "or a manifest, not a file)", group, c->files[i]);
       goto out;
     }
+  }
   if (!get_u64 (kf, group, "first-frame", &c->first_frame, error)
       || !get_u64 (kf, group, "last-frame", &c->last_frame, error)
       || !get_u64 (kf, group, "frames", &c->frames, error)

@@ -80,6 +80,9 @@ RtfTakeManifest *rtf_take_manifest_parse (const gchar * text, gsize len,
 /* Read through rtf_safe_open(): never a link, a FIFO or a device */
 RtfTakeManifest *rtf_take_manifest_load (const gchar * path, GError ** error);
 gboolean rtf_take_manifest_is_path (const gchar * path);
+/* Whether the file open at fd begins as a take's manifest does (a pread;
+ * never blocks): never replaced by a recording or an export */
+gboolean rtf_take_manifest_probe (gint fd);
 /* A camera's file as a path a reader opens: relative ones from dir */
 gchar *rtf_take_manifest_file_path (const gchar * manifest_path,
     const gchar * file);

@@ -231,11 +231,13 @@ extend_to (RtfSchedule * s, const RtfRequest * q, gboolean commit,
         RT_FMT, RT_ARGS (sp.start), RT_ARGS (sp.stop), RT_ARGS (t));
     return refuse (a, &s->spans[k]);
   }
-  /* the ones it reaches become its */
+  /* the ones it reaches become its; one the frames never reached keeps
+   * the whole not begun, so that the frames still held for it are written
+   * (the recorder starts a span again only where none of it was) */
   sp.stop = t;
   for (i = k + 1; i < s->n && s->spans[i].start < t; i++) {
     sp.stop = MAX (sp.stop, s->spans[i].stop);
-    sp.begun |= s->spans[i].begun;
+    sp.begun &= s->spans[i].begun;
   }
   reached = i - (k + 1);
   say (a, "the recording from " RT_FMT " stops at " RT_FMT "%s",

@@ -60,6 +60,8 @@ rtf_take_recording_open (const gchar * manifest, const gchar * camera,
   RtfRecording *rec;
   GArray *order;
   gchar *why = NULL;
+  guint64 last_seq = 0;
+  gboolean any = FALSE;
   guint f, n;
 
   if (m == NULL)
@@ -99,9 +101,21 @@ rtf_take_recording_open (const gchar * manifest, const gchar * camera,
       guint64 seq = rec->files[rec->n_files].index->records[r].seq;
       RtfFrameRef ref = { rec->n_files, r };
 
-      if ((c->first_frame == RTF_TAKE_NONE || seq >= c->first_frame)
-          && (c->last_frame == RTF_TAKE_NONE || seq <= c->last_frame))
-        g_array_append_val (order, ref);
+      if ((c->first_frame != RTF_TAKE_NONE && seq < c->first_frame)
+          || (c->last_frame != RTF_TAKE_NONE && seq > c->last_frame))
+        continue;
+      /* the files in the order of their frames, none twice */
+      if (any && seq <= last_seq) {
+        refuse (error, "%s: camera %s's file %s holds frame %"
+            G_GUINT64_FORMAT ", not after frame %" G_GUINT64_FORMAT " of the "
+            "files before it (the manifest's files are out of order, or "
+            "one twice)", manifest, c->name, c->files[f], seq, last_seq);
+        rec->n_files++;
+        goto failed;
+      }
+      g_array_append_val (order, ref);
+      last_seq = seq;
+      any = TRUE;
     }
     rec->n_files++;
   }
