@@ -23,6 +23,7 @@ struct _RecModel
   guint64 pre;
   guint hold_max;
   guint64 cur;                  /* the recording the frames go to (0: none) */
+  guint at;                     /* the frame whose turn it is */
   GHashTable *begun;            /* serials the frames reached */
   GArray *held;                 /* Held, oldest first */
   GArray *backlog;              /* ModelBacklog */
@@ -245,7 +246,7 @@ begin (RecModel * m, guint64 l)
   set_begun (m, l);
   while (m->held->len > 0) {
     Held h = g_array_index (m->held, Held, 0);
-    ModelBacklog b = { h.index, l, first };
+    ModelBacklog b = { h.index, l, first, m->at };
 
     if (h.pos >= e)
       break;
@@ -265,6 +266,7 @@ rec_model_frame (RecModel * m, guint index, guint64 pos, ModelFrame * out)
 
   out->written = out->starts = FALSE;
   out->serial = 0;
+  m->at = index;
   if (m->cur && m->cur != l)
     m->cur = 0;
   /* recordings no frame reached the inside of: their backlogs alone */

@@ -50,6 +50,8 @@ typedef struct
   guint index;
   guint64 serial;
   gboolean first;               /* its recording's first frame */
+  guint at;                     /* written in the turn of this frame (its
+                                 * index), before it */
 } ModelBacklog;
 
 G_END_DECLS

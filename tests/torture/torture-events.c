@@ -133,20 +133,36 @@ told_requests (const TortureSession * S)
   return a;
 }
 
-/* The sink's own answers (the signals', the event's) are the ones it
- * told; the property says nothing */
-static void
-check_answers (const TortureSession * S, const GArray * told,
-    TortureVerdict * v)
+/* The line where the pipeline went to NULL (its bus flushing: a request
+ * made after it is told to no one), or G_MAXUINT */
+static guint
+null_line (const TortureHistory * h)
 {
-  guint i, j = 0;
+  guint i;
 
-  if (S->acts->len != told->len) {
-    problem (v, "events: %u requests made, the sink told of %u\n",
-        S->acts->len, told->len);
+  for (i = 0; i < h->lines->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (h->lines, i), "# set to NULL"))
+      return i;
+  return G_MAXUINT;
+}
+
+/* The sink's own answers (the signals', the event's) are the ones it
+ * told; the property says nothing.  Every request made while the bus
+ * listened is told. */
+static void
+check_answers (const TortureHistory * h, const TortureSession * S,
+    const GArray * told, TortureVerdict * v)
+{
+  guint i, j = 0, made = 0, end = null_line (h);
+
+  for (i = 0; i < S->acts->len; i++)
+    made += g_array_index (S->acts, TortureAct, i).line_begin < end;
+  if (made != told->len) {
+    problem (v, "events: %u requests made, the sink told of %u\n", made,
+        told->len);
     return;
   }
-  for (i = 0; i < S->acts->len; i++, j++) {
+  for (i = 0; i < made; i++, j++) {
     const TortureAct *a = &g_array_index (S->acts, TortureAct, i);
     const Told *t = &g_array_index (told, Told, j);
 
@@ -217,6 +233,88 @@ check_backlogs (Sim * sim, const GArray * bl, gboolean * want,
   return TRUE;
 }
 
+/* Where each recording begins: by the rules, its first frame the sink
+ * reported written (a start frame dropped by leaky, or the oldest of a
+ * pre-record let go for memory, moves it on); by the sink, its
+ * recording-started messages.  A recording split or stopped at a frame the
+ * rules do not give shows here even when every frame is written. */
+static void
+check_starts (Sim * sim, const TortureSession * S, GHashTable * reported,
+    const GArray * bl, const gboolean * live, const gboolean * starts,
+    TortureVerdict * v)
+{
+  GHashTable *k_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTable *want = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTable *seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTableIter it;
+  gpointer key;
+  gboolean pending = FALSE, judged = TRUE;
+  guint i, b = 0;
+
+  for (i = 0; i < S->written->len; i++) {
+    TortureWritten *w = &g_array_index (S->written, TortureWritten, i);
+
+    g_hash_table_insert (k_of, &w->frame, &w->k);
+  }
+  /* the frames in the order written: each turn's backlog, then the frame */
+  for (i = 0; i < sim->n && judged; i++) {
+    for (; b < bl->len && g_array_index (bl, ModelBacklog, b).at == i; b++) {
+      const ModelBacklog *x = &g_array_index (bl, ModelBacklog, b);
+
+      pending |= x->first;
+      if (sim->obs[x->index] == OBS_UNKNOWN)
+        judged = FALSE;
+      else if (pending && g_hash_table_contains (reported,
+              &sim->in[x->index].k)) {
+        g_hash_table_add (want, (gpointer) & sim->in[x->index].k);
+        pending = FALSE;
+      }
+    }
+    if (!live[i])
+      continue;
+    pending |= starts[i];
+    if (sim->obs[i] == OBS_UNKNOWN)
+      judged = FALSE;
+    else if (pending && g_hash_table_contains (reported, &sim->in[i].k)) {
+      g_hash_table_add (want, (gpointer) & sim->in[i].k);
+      pending = FALSE;
+    }
+  }
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *msg = g_ptr_array_index (S->messages, i);
+    guint64 first = G_MAXUINT64;
+    guint64 *k;
+
+    if (gst_structure_has_name (msg, "rtframesink-recording-started")
+        && gst_structure_get_uint64 (msg, "first-frame", &first)
+        && (k = g_hash_table_lookup (k_of, &first)) != NULL)
+      g_hash_table_add (seen, k);
+  }
+  /* (before the first frame whose fate is not known, the rules' starts
+   * are the sink's; after it, only those) */
+  {
+    g_hash_table_iter_init (&it, want);
+    while (g_hash_table_iter_next (&it, &key, NULL))
+      if (!g_hash_table_contains (seen, key)) {
+        problem (v, "events: frame %" G_GUINT64_FORMAT " begins a "
+            "recording by the rules; the sink began none there\n",
+            *(guint64 *) key);
+        break;
+      }
+    g_hash_table_iter_init (&it, seen);
+    while (judged && g_hash_table_iter_next (&it, &key, NULL))
+      if (!g_hash_table_contains (want, key)) {
+        problem (v, "events: the sink began a recording at frame %"
+            G_GUINT64_FORMAT "; the rules begin none there\n",
+            *(guint64 *) key);
+        break;
+      }
+  }
+  g_hash_table_unref (k_of);
+  g_hash_table_unref (want);
+  g_hash_table_unref (seen);
+}
+
 void
 torture_events_check (const TorturePlan * p, const TortureHistory * h,
     guint s, GHashTable * reported, gboolean ended, TortureVerdict * v)
@@ -226,7 +324,7 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
   Sim sim = { 0 };
   GArray *told;
   RecModel *m;
-  gboolean initial = !p->record_false, *want;
+  gboolean initial = !p->record_false, *want, *live, *starts;
   guint i, r = 0, wrong = 0;
   guint64 last = G_MAXUINT64;
 
@@ -240,9 +338,11 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
   sim.in = (const TortureIn *) S->in->data;
   sim.obs = g_new0 (Obs, MAX (sim.n, 1));
   want = g_new0 (gboolean, MAX (sim.n, 1));
+  live = g_new0 (gboolean, MAX (sim.n, 1));
+  starts = g_new0 (gboolean, MAX (sim.n, 1));
   observe (&sim, S, reported, ended);
   told = told_requests (S);
-  check_answers (S, told, v);
+  check_answers (h, S, told, v);
   /* what the sink was set to before it started */
   for (r = 0; r < told->len && g_array_index (told, Told, r).at_start; r++)
     initial = g_array_index (told, Told, r).kind == MODEL_START;
@@ -274,9 +374,14 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
       break;
     last = pos;
     rec_model_frame (m, i, pos, &mf);
-    want[i] = mf.written;
+    want[i] = live[i] = mf.written;
+    starts[i] = mf.starts;
   }
   check_backlogs (&sim, rec_model_backlog (m), want, v);
+  /* (leaky drops queued frames: a recording's first may be one of them,
+   * and which the sink then names is its writer's timing) */
+  if (g_strcmp0 (p->leaky, "no") == 0)
+    check_starts (&sim, S, reported, rec_model_backlog (m), live, starts, v);
   for (i = 0; i < sim.n; i++) {
     gboolean in_backlog = FALSE;
     guint b;
@@ -303,5 +408,7 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
   rec_model_free (m);
   g_array_unref (told);
   g_free (want);
+  g_free (live);
+  g_free (starts);
   g_free (sim.obs);
 }
