@@ -3,10 +3,12 @@
 # realistic bug of a class: a silent drop, the retention count, a frame
 # reported before its index record, a missing fdatasync, a wrong offset,
 # a wrong CRC, the tail block, a frame written twice, a final state
-# written before the data is durable) applied alone to a scratch copy of
-# this tree, built, and run against the torture test (fresh seeds, until
-# its first failing round or for --torture-seconds) and, when that did
-# not catch it, the power-cut test (tests/kernel/power-cut.sh in
+# written before the data is durable, a recording stopped or a request
+# answered against the rules) applied alone to a scratch copy of this
+# tree, built, and run against the torture test (fresh seeds, until its
+# first failing round or for --torture-seconds), when that did not catch
+# it the recording rules' randomized test (tests/test-recording-rules.c),
+# and then the power-cut test (tests/kernel/power-cut.sh in
 # Debian 12's kernel, then every point of its log replayed here).  Prints
 # a table: the planted bug, the check that caught it, after how long.
 # A planted bug no check catches fails the script: a check that cannot
@@ -52,7 +54,8 @@ cd "$dir/tree"
 git init -q . && git add -A && git -c user.name=mutants -c user.email=mutants@localhost \
   commit -qm "the tree under test" || { echo "mutants: no scratch copy" >&2; exit 2; }
 targets="gst/gstrtframe tools/rtframe-verify tools/rtframe-recover tools/rtframe-dump
-  tests/torture/torture tests/powercut/powercut-record tests/powercut/powercut-check"
+  tests/torture/torture tests/powercut/powercut-record tests/powercut/powercut-check
+  tests/test-recording-rules"
 build() {
   # shellcheck disable=SC2086
   meson compile -C build $targets > "$dir/logs/build.txt" 2>&1
@@ -74,6 +77,17 @@ torture() {
   # (the summary's line of the failed seed names no round directory)
   if grep -q "^round .* FAILED" "$log"; then
     echo "$((SECONDS - t0)) torture: $(grep -m1 '^  failed: ' "$log" | sed 's/^[^#]*# //' | cut -c1-80)"
+  fi
+}
+
+# rules NAME: the same for the recording rules' randomized test (the
+# sink's requests against a second model: tests/test-recording-rules.c)
+rules() {
+  local log=$dir/logs/$1-rules.txt t0=$SECONDS
+  if ! GST_PLUGIN_PATH_1_0=$PWD/build/gst \
+      GST_REGISTRY_1_0=$dir/rules-registry.bin RTF_RULES_DRAWS=60 \
+      build/tests/test-recording-rules > "$log" 2>&1; then
+    echo "$((SECONDS - t0)) rules test: $(first_problem "$log" ':F:' | sed 's/.*:F:[^:]*:[^:]*:[0-9]*: //' | cut -c1-80)"
   fi
 }
 
@@ -109,6 +123,11 @@ for patch in "$src"/tests/mutants/*.patch; do
   echo "mutants: $name ($class): the torture test, up to $torture_s s"
   caught=$(torture "$name")
   [ -n "$caught" ] && rows+=("$name|$class|${caught#* }|${caught%% *} s")
+  if [ -z "$caught" ]; then
+    echo "mutants: $name: the recording rules' test"
+    caught=$(rules "$name")
+    [ -n "$caught" ] && rows+=("$name|$class|${caught#* }|${caught%% *} s")
+  fi
   if [ -z "$caught" ] || [ -n "$both" ]; then
     echo "mutants: $name: the power-cut test"
     pc=$(power_cut "$name")
