@@ -192,9 +192,12 @@ ask_all (RtrCommands * k, const gchar * action, GstClockTime t,
  * to ask every camera and then make it on every camera, so that no
  * camera's frames pass it in between.  A hostile test (eight clients at
  * once, three cameras, this 2-core VM) had a camera's frame pass a stop
- * 0.6 ms after the clock was read; a frame (50 ms at 20 fps) is far
- * more than that takes, and a start's pre-record covers the instant. */
-#define NOW_AHEAD (50 * GST_MSECOND)
+ * 0.6 ms after the clock was read; asking three cameras twice takes
+ * about 1 ms here, and 100 ms leaves room for the main loop being kept
+ * from the CPU that long on a loaded machine (a commit made late is said
+ * on stderr and in the reply).  A start's pre-record covers the instant;
+ * a stop lands two frames later at 20 fps. */
+#define NOW_AHEAD (100 * GST_MSECOND)
 
 /* A running time every camera's frames are still before: now by the
  * clock (and NOW_AHEAD), or just past the newest frame of a camera ahead
