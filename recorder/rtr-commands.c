@@ -1,5 +1,6 @@
 /* rtframe-record: commands to every camera at once (rtr-commands.h) */
 #include "rtr-commands.h"
+#include "rtr-json.h"
 #include "rtr-manifests.h"
 
 #include <string.h>
@@ -653,9 +654,6 @@ gchar *
 rtr_commands_list_json (RtrCommands * k)
 {
   JsonBuilder *b = json_builder_new ();
-  JsonGenerator *gen = json_generator_new ();
-  JsonNode *root;
-  gchar *text;
   guint i;
 
   json_builder_begin_object (b);
@@ -668,14 +666,7 @@ rtr_commands_list_json (RtrCommands * k)
   }
   json_builder_end_array (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  json_node_unref (root);
-  g_object_unref (gen);
-  g_object_unref (b);
-  return text;
+  return rtr_json_text (b);
 }
 
 void

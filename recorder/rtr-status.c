@@ -1,6 +1,7 @@
 /* rtframe-record: the status as JSON */
 #include "rtf-pattern.h"
 #include "rtr-status.h"
+#include "rtr-json.h"
 
 #include <json-glib/json-glib.h>
 
@@ -113,9 +114,6 @@ rtr_status_json (const RtrFigures * f, const gchar * state,
     RtrCommands * commands)
 {
   JsonBuilder *b = json_builder_new ();
-  JsonGenerator *gen = json_generator_new ();
-  JsonNode *root;
-  gchar *text;
   guint i;
 
   json_builder_begin_object (b);
@@ -135,12 +133,5 @@ rtr_status_json (const RtrFigures * f, const gchar * state,
     add_camera (b, g_ptr_array_index (f->cameras, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  json_node_unref (root);
-  g_object_unref (gen);
-  g_object_unref (b);
-  return text;
+  return rtr_json_text (b);
 }
