@@ -1,7 +1,7 @@
 /* rtframe-record: commands to every camera at once (rtr-commands.h) */
 #include "rtr-commands.h"
 #include "rtr-json.h"
-#include "rtr-manifests.h"
+#include "rtf-take-manifest.h"
 
 #include <string.h>
 
@@ -60,6 +60,33 @@ add_recording (RtrCommands * k, RtrRecordingKind kind, GstClockTime start,
   return rec;
 }
 
+/* The highest N of dir's manifests KIND-N.rtftake (0: none): a run's ids
+ * go on after it, never naming an earlier run's */
+static guint
+highest_id (const gchar * dir, const gchar * kind)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  gchar *prefix = g_strconcat (kind, "-", NULL);
+  const gchar *name;
+  guint highest = 0;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *end = NULL;
+    guint64 n;
+
+    if (!g_str_has_prefix (name, prefix)
+        || !g_str_has_suffix (name, RTF_TAKE_MANIFEST_SUFFIX))
+      continue;
+    n = g_ascii_strtoull (name + strlen (prefix), &end, 10);
+    if (end && g_str_equal (end, RTF_TAKE_MANIFEST_SUFFIX) && n < G_MAXUINT)
+      highest = MAX (highest, (guint) n);
+  }
+  if (d)
+    g_dir_close (d);
+  g_free (prefix);
+  return highest;
+}
+
 static Answer *answers_new (RtrCommands * k);
 static void answers_free (RtrCommands * k, Answer * answers);
 static gboolean ask_all (RtrCommands * k, const gchar * action,
@@ -83,8 +110,8 @@ rtr_commands_new (const RtrConfig * c, GstElement * pipeline, gboolean take_on)
   }
   k->recordings = g_ptr_array_new_with_free_func (recording_free);
   /* ids go on after the manifests of earlier runs in dir */
-  k->events = rtr_manifests_highest (c->dir ? c->dir : ".", "event");
-  k->takes = rtr_manifests_highest (c->dir ? c->dir : ".", "take");
+  k->events = highest_id (c->dir ? c->dir : ".", "event");
+  k->takes = highest_id (c->dir ? c->dir : ".", "take");
   /* a take from the first frame (record=true), its id given to every
    * sink before it starts */
   if (take_on) {

@@ -94,31 +94,6 @@ rtr_manifests_free (RtrManifests * m)
   g_free (m);
 }
 
-guint
-rtr_manifests_highest (const gchar * dir, const gchar * kind)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  gchar *prefix = g_strconcat (kind, "-", NULL);
-  const gchar *name;
-  guint highest = 0;
-
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *end = NULL;
-    guint64 n;
-
-    if (!g_str_has_prefix (name, prefix)
-        || !g_str_has_suffix (name, RTF_TAKE_MANIFEST_SUFFIX))
-      continue;
-    n = g_ascii_strtoull (name + strlen (prefix), &end, 10);
-    if (end && g_str_equal (end, RTF_TAKE_MANIFEST_SUFFIX) && n < G_MAXUINT)
-      highest = MAX (highest, (guint) n);
-  }
-  if (d)
-    g_dir_close (d);
-  g_free (prefix);
-  return highest;
-}
-
 /* ---- writing ------------------------------------------------------------- */
 
 static gboolean

@@ -31,9 +31,6 @@ void rtr_manifests_free (RtrManifests * m);
 void rtr_manifests_take (RtrManifests * m, GstMessage * msg);
 /* The recording of that id changed (a note): written again if started */
 void rtr_manifests_update (RtrManifests * m, const gchar * id);
-/* The highest N of DIR's manifests KIND-N.rtftake (0: none): a run's ids
- * go on after it, never naming an earlier run's */
-guint rtr_manifests_highest (const gchar * dir, const gchar * kind);
 
 G_END_DECLS
 #endif /* __RTR_MANIFESTS_H__ */
