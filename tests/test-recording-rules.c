@@ -78,6 +78,25 @@ typedef struct
   gint requests_done;
 } Run;
 
+/* Frame i from the sink's pool, stamped and pushed: its running time
+ * i * 50 ms, upstream's offset i (what the index keeps) */
+static void
+push_frame (GstHarness * h, GstBufferPool * pool, guint i)
+{
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
+      GST_FLOW_OK);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  rtf_test_fill_frame (map.data, map.size, 0, i);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = i * FRAME_NS;
+  GST_BUFFER_DURATION (buf) = FRAME_NS;
+  GST_BUFFER_OFFSET (buf) = i;
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+}
+
 static gpointer
 request_thread (gpointer data)
 {
@@ -119,19 +138,7 @@ push_frames (Run * run)
   guint i;
 
   for (i = 0; i < run->d->n_frames; i++) {
-    GstBuffer *buf = NULL;
-    GstMapInfo map;
-
-    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (run->pool, &buf,
-            NULL), GST_FLOW_OK);
-    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-    rtf_test_fill_frame (map.data, map.size, 0, i);
-    gst_buffer_unmap (buf, &map);
-
-    GST_BUFFER_PTS (buf) = i * FRAME_NS;
-    GST_BUFFER_DURATION (buf) = FRAME_NS;
-    GST_BUFFER_OFFSET (buf) = i;
-    fail_unless_equals_int (gst_harness_push (run->h, buf), GST_FLOW_OK);
+    push_frame (run->h, run->pool, i);
     if (run->timing == TIMING_PACED)
       g_usleep (2000);
     else if (run->timing == TIMING_STALLS && g_rand_int_range (run->rand, 0,
@@ -471,22 +478,12 @@ sequence_one (gboolean late, const gchar * dir)
   fail_unless (ask (h->element, "start", 1000 * MS, &pos));
   fail_unless (ask (h->element, "stop", 2000 * MS, &pos));
   for (i = 0; i < 60; i++) {
-    GstBuffer *buf = NULL;
-    GstMapInfo map;
-
     if (i == third_at) {
       fail_if (ask (h->element, "start", 1200 * MS, &pos));
       if (late)
         fail_unless_equals_uint64 (pos, 1500 * MS);
     }
-    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
-            NULL), GST_FLOW_OK);
-    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-    rtf_test_fill_frame (map.data, map.size, 0, i);
-    gst_buffer_unmap (buf, &map);
-    GST_BUFFER_PTS (buf) = i * FRAME_NS;
-    GST_BUFFER_OFFSET (buf) = i;
-    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    push_frame (h, pool, i);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
@@ -535,9 +532,6 @@ GST_START_TEST (test_many_past_recordings_keep_their_ids)
   gst_harness_play (h);
   pool = sink_pool (h);
   for (i = 0; i <= 90; i++) {
-    GstBuffer *buf = NULL;
-    GstMapInfo map;
-
     if (i == 90) {
       guint r;
 
@@ -557,14 +551,7 @@ GST_START_TEST (test_many_past_recordings_keep_their_ids)
         g_free (id);
       }
     }
-    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
-            NULL), GST_FLOW_OK);
-    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-    rtf_test_fill_frame (map.data, map.size, 0, i);
-    gst_buffer_unmap (buf, &map);
-    GST_BUFFER_PTS (buf) = i * FRAME_NS;
-    GST_BUFFER_OFFSET (buf) = i;
-    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    push_frame (h, pool, i);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   msgs = rtf_test_pop_element_messages (bus, "rtframesink-recording-started");
@@ -611,23 +598,13 @@ GST_START_TEST (test_split_while_idle_is_the_recordings_file)
   gst_harness_play (h);
   pool = sink_pool (h);
   for (i = 0; i < 50; i++) {
-    GstBuffer *buf = NULL;
-    GstMapInfo map;
-
     if (i == 20) {
       g_signal_emit_by_name (h->element, "split-at-running-time",
           (guint64) 1150 * MS);
       fail_unless (ask (h->element, "start", 1500 * MS, &pos));
       fail_unless (ask (h->element, "stop", 2000 * MS, &pos));
     }
-    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
-            NULL), GST_FLOW_OK);
-    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-    rtf_test_fill_frame (map.data, map.size, 0, i);
-    gst_buffer_unmap (buf, &map);
-    GST_BUFFER_PTS (buf) = i * FRAME_NS;
-    GST_BUFFER_OFFSET (buf) = i;
-    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    push_frame (h, pool, i);
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   rtf_test_sink_free (h, bus);
