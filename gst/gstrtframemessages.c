@@ -144,6 +144,48 @@ gst_rtframe_message_qos_drop (GstObject * src, const RtfFrameReport * m,
   return msg;
 }
 
+/* rtframesink-recording-started: what the writer told of its first
+ * frame, what it was asked with */
+GstStructure *
+gst_rtframe_structure_recording_started (const GstRtFrameRecordAsk * a,
+    const RtfRecordingInfo * info, guint64 number)
+{
+  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_RECORDING_STARTED,
+      "number", G_TYPE_UINT64, number,
+      "running-time", G_TYPE_UINT64, a->start_asked,
+      "first-frame", G_TYPE_UINT64, info->first_seq,
+      "first-running-time", G_TYPE_UINT64, info->first_running_time,
+      "prerecorded-frames", G_TYPE_UINT64, (guint64) a->prerecorded,
+      "prerecorded-from", G_TYPE_UINT64, a->prerecorded_from,
+      "serial", G_TYPE_UINT64, a->serial, "id", G_TYPE_STRING, a->id,
+      "location-index", G_TYPE_UINT, info->location, NULL);
+
+  gst_rtframe_structure_set_path (s, "location", info->path);
+  return s;
+}
+
+/* rtframesink-recording-stopped: the figures of all of it */
+GstStructure *
+gst_rtframe_structure_recording_stopped (const GstRtFrameRecordAsk * a,
+    const RtfRecordingInfo * info, guint64 number)
+{
+  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_RECORDING_STOPPED,
+      "number", G_TYPE_UINT64, number,
+      "running-time", G_TYPE_UINT64, a->stop_asked,
+      "reason", G_TYPE_STRING, a->stop_reason ? a->stop_reason : "end",
+      "first-frame", G_TYPE_UINT64, info->first_seq,
+      "last-frame", G_TYPE_UINT64, info->last_seq,
+      "last-running-time", G_TYPE_UINT64, info->last_running_time,
+      "frames", G_TYPE_UINT64, info->frames,
+      "bytes", G_TYPE_UINT64, info->bytes,
+      "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
+      "frames-lost", G_TYPE_UINT64, info->lost,
+      "serial", G_TYPE_UINT64, a->serial, "id", G_TYPE_STRING, a->id, NULL);
+
+  gst_rtframe_structure_set_path (s, "location", info->path);
+  return s;
+}
+
 /* rtframesink-file-opened / rtframesink-file-closed */
 GstMessage *
 gst_rtframe_message_file (GstObject * src, gboolean opened,
@@ -159,7 +201,8 @@ gst_rtframe_message_file (GstObject * src, gboolean opened,
       "first-frame", G_TYPE_UINT64, info->first_seq,
       "first-running-time", G_TYPE_UINT64, info->first_running_time,
       /* (the same: the name before issue 26, kept for applications) */
-      "running-time", G_TYPE_UINT64, info->first_running_time, NULL);
+      "running-time", G_TYPE_UINT64, info->first_running_time,
+      "location-index", G_TYPE_UINT, info->location, NULL);
 
   if (!opened) {
     gst_structure_set (s,

@@ -26,8 +26,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
 #define GST_RTFRAME_MSG_LOCATION_LEFT "rtframesink-location-left"
-
-GstMessage *gst_rtframe_message_missed (GstObject * src,
+    GstMessage * gst_rtframe_message_missed (GstObject * src,
     const RtfFrameReport * m);
 GstMessage *gst_rtframe_message_late (GstObject * src,
     const RtfFrameReport * m);
@@ -36,6 +35,13 @@ GstMessage *gst_rtframe_message_upstream_gap (GstObject * src,
     const RtfEvent * e);
 GstMessage *gst_rtframe_message_file (GstObject * src, gboolean opened,
     const RtfFileInfo * info);
+/* rtframesink-recording-started/-stopped: the recording's number in the
+ * stream, what it was asked with, what the writer (or, with locations,
+ * the writers) told */
+GstStructure *gst_rtframe_structure_recording_started (const
+    GstRtFrameRecordAsk * a, const RtfRecordingInfo * info, guint64 number);
+GstStructure *gst_rtframe_structure_recording_stopped (const
+    GstRtFrameRecordAsk * a, const RtfRecordingInfo * info, guint64 number);
 GstMessage *gst_rtframe_message_qos_drop (GstObject * src,
     const RtfFrameReport * m, guint64 processed, guint64 dropped);
 GstMessage *gst_rtframe_message_file_deleted (GstObject * src,

@@ -21,6 +21,7 @@
 #include "gstrtframememory.h"
 #include "gstrtframesplits.h"
 #include "gstrtframemessages.h"
+#include "gstrtframeparts.h"
 #include "rtf-clock.h"
 
 #include <string.h>
@@ -95,6 +96,8 @@ gst_rtframe_sink_record_begin (GstRtFrameSink * self)
     rtf_recorder_name_first (rec, self->record_id);
   self->recorder = rec;
   GST_OBJECT_UNLOCK (self);
+  if (self->spread)
+    self->parts = gst_rtframe_parts_new (rtf_spread_n_locations (self->spread));
   self->recording_open = FALSE;
   self->last_seq = G_MAXUINT64;
   self->start_carry = 0;
@@ -147,6 +150,11 @@ gst_rtframe_sink_record_end (GstRtFrameSink * self)
 
   if (self->writer)
     let_go_all (self);
+  /* with locations the recording on ends as the writers finish */
+  if (self->parts && self->recording_open && !self->start_carry)
+    gst_rtframe_parts_end (self, self->recordings_marked - 1, G_MAXUINT64,
+        "end", TRUE);
+  self->recording_open = FALSE;
   GST_OBJECT_LOCK (self);
   rec = self->recorder;
   self->recorder = NULL;
@@ -156,6 +164,13 @@ gst_rtframe_sink_record_end (GstRtFrameSink * self)
     gst_buffer_pool_set_active (self->hold_pool, FALSE);
     gst_clear_object (&self->hold_pool);
   }
+}
+
+void
+gst_rtframe_sink_record_free (GstRtFrameSink * self)
+{
+  gst_rtframe_parts_free (self->parts);
+  self->parts = NULL;
 }
 
 /* Every page of hold_pool written once now, at caps: the first copy of a
@@ -378,10 +393,6 @@ gst_rtframe_sink_request_full (GstRtFrameSink * self, const RtfRequest * q,
   if (req.kind == RTF_REQUEST_EXTEND)
     req.recording_at = asked_time (self, q->recording_at);
   GST_OBJECT_LOCK (self);
-  if (self->recorder != NULL && self->locations != NULL) {
-    GST_OBJECT_UNLOCK (self);
-    goto spread_refused;
-  }
   if (self->recorder == NULL) {
     ok = request_before_start (self, &req, commit, reply);
     GST_OBJECT_UNLOCK (self);
@@ -401,27 +412,6 @@ gst_rtframe_sink_request_full (GstRtFrameSink * self, const RtfRequest * q,
             gst_rtframe_sink_reply_structure
             (GST_RTFRAME_MSG_RECORDING_REQUEST, &req, reply, by)));
   return ok;
-
-  /* ERRORS */
-spread_refused:
-  {
-    /* (one stream over several writers numbers and places each frame as
-     * it comes; frames held for pre-record, a backlog and files per
-     * recording are one writer's) */
-    memset (reply, 0, sizeof (*reply));
-    reply->answer.did = "refused";
-    g_strlcpy (reply->answer.reason, "event recording is not available "
-        "with locations", sizeof reply->answer.reason);
-    reply->running_time = req.running_time;
-    reply->recording_at = req.recording_at;
-    reply->position = RTF_RECORDER_NONE;
-    if (commit)
-      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-          ("Event recording is not available with locations: %s-recording "
-              "refused, the recording goes on.", request_name (q->kind)),
-          ("%s while recording to several locations", by));
-    return FALSE;
-  }
 }
 
 gboolean
@@ -523,12 +513,17 @@ end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
     self->recording_open = FALSE;
     return;
   }
+  self->recording_open = FALSE;
+  if (self->parts) {
+    gst_rtframe_parts_end (self, self->recordings_marked - 1, asked, reason,
+        FALSE);
+    return;
+  }
   g_mutex_lock (&self->record_lock);
   a = ask_of (self, self->recordings_marked - 1, TRUE);
   a->stop_asked = asked;
   a->stop_reason = reason;
   g_mutex_unlock (&self->record_lock);
-  self->recording_open = FALSE;
   if (self->last_seq != G_MAXUINT64)
     rtf_writer_end_recording (self->writer, self->last_seq);
 }
@@ -557,6 +552,36 @@ mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
   return RTF_FRAME_EVENT_START;
 }
 
+/* A held frame handed over: to the writer, or placed at a location of
+ * the spread like any frame (*w the writer that took it) */
+static RtfOffer
+offer_held (GstRtFrameSink * self, const RtfHeldFrame * h, RtfFrame ** f,
+    RtfWriter ** w, gint * index)
+{
+  RtfOffer res;
+
+  *index = 0;
+  *w = self->writer;
+  if (self->spread == NULL)
+    return rtf_writer_offer_backlog (self->writer, h->size, h->seq, &h->times,
+        &h->origin, f);
+  res = rtf_spread_offer_backlog (self->spread, h->size, h->seq, &h->times,
+      &h->origin, f, index);
+  if (res != RTF_OFFER_CLOSED)
+    *w = rtf_spread_writer (self->spread, *index);
+  return res;
+}
+
+guint
+gst_rtframe_sink_record_taken (GstRtFrameSink * self, gint index,
+    guint64 seq, guint flags)
+{
+  if (self->parts == NULL || !self->recording_open)
+    return 0;
+  return gst_rtframe_parts_take (self, (guint) index, seq,
+      self->recordings_marked - 1, flags);
+}
+
 /* A recording starts: the frames held for it go to the writer first,
  * oldest first, its first frame marked.  FALSE: the writer failed. */
 static gboolean
@@ -573,13 +598,14 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
   GST_OBJECT_UNLOCK (self);
   while (rtf_recorder_pop_backlog (self->recorder, now, deadline, &h)) {
     RtfFrame *f;
+    RtfWriter *w;
+    gint index;
 
     if (!ok) {
       let_go (self, &h);
       continue;
     }
-    switch (rtf_writer_offer_backlog (self->writer, h.size, h.seq, &h.times,
-            &h.origin, &f)) {
+    switch (offer_held (self, &h, &f, &w, &index)) {
       case RTF_OFFER_TAKEN:
         break;
       case RTF_OFFER_DROPPED:
@@ -588,13 +614,13 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
         lost++;
         continue;
       default:
-        gst_buffer_unref (h.data);      /* (counted let go) */
+        let_go (self, &h);      /* the writer failed (and says so) */
         ok = FALSE;
         continue;
     }
     if (!gst_rtframe_sink_attach (self, f, h.data)) {
       gst_rtframe_sink_frame_clear (f);
-      rtf_writer_cancel (self->writer, f);
+      rtf_writer_cancel (w, f);
       GST_ELEMENT_ERROR (self, RESOURCE, READ,
           ("Could not read a frame held for pre-record."), (NULL));
       ok = FALSE;
@@ -611,8 +637,10 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       g_atomic_int_set (&self->split_pending, 0);
       gst_rtframe_sink_split_due (self, turn->start_asked);
     }
-    rtf_writer_commit (self->writer, f);
-    self->last_seq = f->seq;
+    f->flags |= gst_rtframe_sink_record_taken (self, index, h.seq, f->flags);
+    f->split |= self->rotate && (f->flags & RTF_FRAME_PART_START);
+    rtf_writer_commit (w, f);
+    self->last_seq = h.seq;
   }
   if (n > 0)
     GST_INFO_OBJECT (self, "recording started with %u of %u frames held", n,
@@ -656,6 +684,16 @@ hold_buffer_of (GstRtFrameSink * self, GstBuffer * frame_buf)
   return copy;
 }
 
+/* A frame kept outside the writer takes its number (counted held by the
+ * writer, with locations by the first location's) */
+static guint64
+hold_number (GstRtFrameSink * self, gsize size, const RtfFrameOrigin * origin)
+{
+  if (self->spread)
+    return rtf_spread_hold (self->spread, size, origin);
+  return rtf_writer_hold (self->writer, size, origin);
+}
+
 /* Not recording: the frame is held for a recording that may start, or
  * let go.  Takes frame_buf. */
 static void
@@ -675,7 +713,7 @@ hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
         && rtf_recorder_expire_oldest (self->recorder))
       let_go_expired (self);
     if (h.data != NULL) {
-      h.seq = rtf_writer_hold (self->writer, size, origin);
+      h.seq = hold_number (self, size, origin);
       h.size = size;
       h.times = *times;
       h.origin = *origin;
@@ -685,7 +723,7 @@ hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
     GST_DEBUG_OBJECT (self, "no memory free to hold a frame: let go");
   }
   gst_buffer_unref (frame_buf);
-  rtf_writer_hold (self->writer, size, origin);
+  hold_number (self, size, origin);
   rtf_writer_discard (self->writer, size);
 }
 
@@ -752,7 +790,10 @@ gst_rtframe_sink_record_eos (GstRtFrameSink * self)
   let_go_all (self);
   if (self->recording_open && self->start_carry)
     end_recording (self, G_MAXUINT64, "eos");   /* (no frame: undone) */
-  if (self->recording_open) {
+  if (self->recording_open && self->parts)
+    gst_rtframe_parts_end (self, self->recordings_marked - 1, G_MAXUINT64,
+        "eos", TRUE);
+  else if (self->recording_open) {
     g_mutex_lock (&self->record_lock);
     ask_of (self, self->recordings_marked - 1, TRUE)->stop_reason = "eos";
     g_mutex_unlock (&self->record_lock);
@@ -768,12 +809,10 @@ gst_rtframe_sink_record_flush (GstRtFrameSink * self)
 
 /* ---- messages (the writer's threads) ---------------------------------- */
 
-/* s, with its "location" the file path names, posted in order with the
- * file messages */
+/* posted in order with the file messages */
 static void
-push_message (GstRtFrameSink * self, GstStructure * s, const gchar * path)
+push_message (GstRtFrameSink * self, GstStructure * s)
 {
-  gst_rtframe_structure_set_path (s, "location", path);
   gst_rtframe_sink_queue_message (self,
       gst_message_new_element (GST_OBJECT_CAST (self), s));
 }
@@ -782,41 +821,33 @@ void
 gst_rtframe_sink_recording_started (GstRtFrameSink * self,
     const RtfRecordingInfo * info)
 {
-  GstRtFrameRecordAsk a = ask_copy (self, info->number, FALSE);
+  GstRtFrameRecordAsk a;
 
+  if (self->parts) {
+    gst_rtframe_parts_started (self, info);
+    return;
+  }
+  a = ask_copy (self, info->number, FALSE);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " started at frame %"
       G_GUINT64_FORMAT " in %s", info->number, info->first_seq, info->path);
-  push_message (self, gst_structure_new (GST_RTFRAME_MSG_RECORDING_STARTED,
-          "number", G_TYPE_UINT64, info->number,
-          "running-time", G_TYPE_UINT64, a.start_asked,
-          "first-frame", G_TYPE_UINT64, info->first_seq,
-          "first-running-time", G_TYPE_UINT64, info->first_running_time,
-          "prerecorded-frames", G_TYPE_UINT64, (guint64) a.prerecorded,
-          "prerecorded-from", G_TYPE_UINT64, a.prerecorded_from,
-          "serial", G_TYPE_UINT64, a.serial, "id", G_TYPE_STRING, a.id, NULL),
-      info->path);
+  push_message (self, gst_rtframe_structure_recording_started (&a, info,
+          info->number));
 }
 
 void
 gst_rtframe_sink_recording_stopped (GstRtFrameSink * self,
     const RtfRecordingInfo * info)
 {
-  GstRtFrameRecordAsk a = ask_copy (self, info->number, TRUE);
+  GstRtFrameRecordAsk a;
 
+  if (self->parts) {
+    gst_rtframe_parts_stopped (self, info);
+    return;
+  }
+  a = ask_copy (self, info->number, TRUE);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " stopped (%s): %"
       G_GUINT64_FORMAT " frames written", info->number,
       a.stop_reason ? a.stop_reason : "end", info->frames);
-  push_message (self, gst_structure_new (GST_RTFRAME_MSG_RECORDING_STOPPED,
-          "number", G_TYPE_UINT64, info->number,
-          "running-time", G_TYPE_UINT64, a.stop_asked,
-          "reason", G_TYPE_STRING, a.stop_reason ? a.stop_reason : "end",
-          "first-frame", G_TYPE_UINT64, info->first_seq,
-          "last-frame", G_TYPE_UINT64, info->last_seq,
-          "last-running-time", G_TYPE_UINT64, info->last_running_time,
-          "frames", G_TYPE_UINT64, info->frames,
-          "bytes", G_TYPE_UINT64, info->bytes,
-          "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
-          "frames-lost", G_TYPE_UINT64, info->lost,
-          "serial", G_TYPE_UINT64, a.serial, "id", G_TYPE_STRING, a.id, NULL),
-      info->path);
+  push_message (self, gst_rtframe_structure_recording_stopped (&a, info,
+          info->number));
 }

@@ -16,6 +16,8 @@ void gst_rtframe_sink_mark_proposed_pool (GstBufferPool * pool);
 void gst_rtframe_sink_record_begin (GstRtFrameSink * self);
 gboolean gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps);
 void gst_rtframe_sink_record_end (GstRtFrameSink * self);
+/* ... and, once the writers have ended, what told their recordings */
+void gst_rtframe_sink_record_free (GstRtFrameSink * self);
 /* A start or stop asked for (by: who, for the log), at running_time
  * (NONE: now; in the stream, serialized: exactly the next frame) */
 gboolean gst_rtframe_sink_request (GstRtFrameSink * self, gboolean start,
@@ -37,6 +39,10 @@ gboolean gst_rtframe_sink_record_wanted (GstRtFrameSink * self);
 gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,
     GstBuffer * frame_buf, const RtfFrameTimes * times,
     const RtfFrameOrigin * origin, guint * flags, GstFlowReturn * ret);
+/* A frame of the recording on, numbered seq, taken by location index (0
+ * without locations), before it is committed: the flags it gets more */
+guint gst_rtframe_sink_record_taken (GstRtFrameSink * self, gint index,
+    guint64 seq, guint flags);
 void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
 /* The frame render was given the flags for was dropped or refused: a
  * recording's start goes to the next frame taken */

@@ -27,6 +27,9 @@
  *                             element (its buffer mapped, caps, reference)
  *   gstrtframesplits.c        splits asked at running times, and the
  *                             frame (or recording's file) each is done by
+ *   gstrtframeparts.c         event recording with locations: a recording
+ *                             in parts, one at each location, and its
+ *                             messages
  *   gstrtframefigures.c       the stream's figures, the stats message
  *   gstrtframemessages.c      messages, errors, the reporter's queue
  * and the ground, which knows no sink: gstrtframestats.c (the stats
@@ -85,6 +88,7 @@ typedef struct
   gchar id[RTF_RECORDING_ID_MAX];       /* given by its start */
 } GstRtFrameRecordAsk;
 typedef struct _GstRtFrameWriterRun GstRtFrameWriterRun;
+typedef struct _GstRtFrameParts GstRtFrameParts;
 
 struct _GstRtFrameSink
 {
@@ -184,6 +188,9 @@ struct _GstRtFrameSink
                                  * (streaming thread) */
   gboolean recording_open;
   guint64 last_seq;
+  /* with locations: the recording on in parts, one at each location
+   * (gstrtframeparts.c; start .. after the writers end) */
+  GstRtFrameParts *parts;
   guint64 recordings_marked;    /* recordings whose first frame went */
   guint64 hold_copies;          /* frames copied into hold_pool */
   /* what a recording was asked with, for its messages (record_lock):

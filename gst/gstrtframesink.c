@@ -341,6 +341,7 @@ free_running_state (GstRtFrameSink * self)
     gst_rtframe_sink_spread_free (self);
   else
     rtf_writer_free (writer);
+  gst_rtframe_sink_record_free (self);
   g_free (self->mappings);
   self->mappings = NULL;
   gst_rtframe_sink_release_tasks (self);
@@ -386,10 +387,6 @@ gst_rtframe_sink_start (GstBaseSink * sink)
   gint err = 0;
 
   GST_OBJECT_LOCK (self);
-  if (self->locations && (!self->record || self->pre_record_time > 0)) {
-    GST_OBJECT_UNLOCK (self);
-    goto record_spread;
-  }
   /* our own copy: the property may change as soon as the lock is let go
    * (set_property refuses only once the writer exists); with locations
    * the first stands for them all in what is checked alike */
@@ -545,16 +542,6 @@ no_location:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("No file name specified for writing."), (NULL));
-    return FALSE;
-  }
-record_spread:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Event recording (record=false, pre-record-time) records to one "
-            "location: locations is for a continuous recording."),
-        ("start-recording, stop-recording, the record property and the "
-            "rtframe-record event are refused while recording to several "
-            "locations"));
     return FALSE;
   }
 bad_location:

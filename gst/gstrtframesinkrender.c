@@ -193,11 +193,14 @@ static const RtfLeaky leaky_of[] = {
  * drops it, or refuses) */
 static RtfOffer
 offer_frame (GstRtFrameSink * self, RtfLeaky leaky, const RtfFrameTimes * times,
-    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w)
+    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w,
+    gint * index)
 {
   if (self->spread)
-    return gst_rtframe_sink_spread_offer (self, leaky, times, origin, frame, w);
+    return gst_rtframe_sink_spread_offer (self, leaky, times, origin, frame, w,
+        index);
   *w = self->writer;
+  *index = 0;
   return rtf_writer_offer (self->writer, self->format.frame_size, leaky, times,
       origin, frame);
 }
@@ -224,10 +227,10 @@ resume_after_unlock (GstRtFrameSink * self, GstFlowReturn * ret)
 static RtfOffer
 offer_until_taken (GstRtFrameSink * self, RtfLeaky leaky,
     const RtfFrameTimes * times, RtfFrameOrigin * origin, RtfFrame ** frame,
-    RtfWriter ** w, GstFlowReturn * ret)
+    RtfWriter ** w, gint * index, GstFlowReturn * ret)
 {
   for (;;) {
-    RtfOffer res = offer_frame (self, leaky, times, origin, frame, w);
+    RtfOffer res = offer_frame (self, leaky, times, origin, frame, w, index);
 
     if (res != RTF_OFFER_FLUSHING || !resume_after_unlock (self, ret))
       return res;
@@ -269,6 +272,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   guint flags;
   gsize size;
   gboolean due;
+  gint index;
 
   if (self->writer == NULL || self->format.frame_size == 0)
     goto not_negotiated;
@@ -299,7 +303,7 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
     return ret;
   }
   switch (offer_until_taken (self, leaky_of[leaky], &times, &origin, &frame,
-          &w, &ret)) {
+          &w, &index, &ret)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_DROPPED:
@@ -325,14 +329,18 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
 
   if (!gst_rtframe_sink_attach (self, frame, frame_buf))
     goto map_failed;
+  /* with locations: the first frame of a recording at its location */
+  if (self->spread)
+    flags |= gst_rtframe_sink_record_taken (self, index,
+        rtf_spread_last_taken (self->spread), flags);
   frame->flags |= flags;
-  /* a split asked for, or a recording's first frame: a new file */
+  /* a split asked for, or a recording's first frame (at its location):
+   * a new file */
   due = gst_rtframe_sink_split_due (self, frame->times.running_time);
   frame->split = self->rotate
       && (g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0)
-      || (flags & RTF_FRAME_EVENT_START) || due);
-  rtf_writer_commit (w, frame);
-  gst_rtframe_sink_record_committed (self, frame->seq);
+      || (flags & (RTF_FRAME_EVENT_START | RTF_FRAME_PART_START)) || due);
+  gst_rtframe_sink_record_committed (self, rtf_writer_commit (w, frame));
   return GST_FLOW_OK;
 
   /* ERRORS */

@@ -15,6 +15,7 @@
 #include "gstrtframesink-private.h"
 #include "gstrtframememory.h"
 #include "gstrtframemessages.h"
+#include "gstrtframeparts.h"
 #include "rtf-spread-manifest.h"
 #include "rtf-spread-names.h"
 #include "rtf-pattern.h"
@@ -69,6 +70,8 @@ spread_location_left (guint index, const gchar * location,
   gst_element_post_message (GST_ELEMENT_CAST (self),
       gst_message_new_element (GST_OBJECT_CAST (self), s));
   g_free (why);
+  /* its parts of recordings end with it */
+  gst_rtframe_parts_location_left (self, index);
 }
 
 /* A frame not written at a location that failed or stalled: the buffer
@@ -540,7 +543,7 @@ gst_rtframe_sink_spread_free (GstRtFrameSink * self)
 static RtfOffer
 place_and_offer (GstRtFrameSink * self, const GstRtFrameRedo * redo,
     RtfLeaky leaky, const RtfFrameTimes * times, const RtfFrameOrigin * origin,
-    RtfFrame ** frame, RtfWriter ** w)
+    RtfFrame ** frame, RtfWriter ** w, gint * index)
 {
   gsize size = self->format.frame_size;
 
@@ -552,6 +555,7 @@ place_and_offer (GstRtFrameSink * self, const GstRtFrameRedo * redo,
     if (i < 0)
       return RTF_OFFER_CLOSED;  /* the last location posted its error */
     *w = rtf_spread_writer (self->spread, i);
+    *index = i;
     res = redo ? rtf_writer_offer_again (*w, size, times, origin,
         redo->missed, frame) :
         rtf_writer_offer (*w, size, leaky, times, origin, frame);
@@ -564,9 +568,9 @@ place_and_offer (GstRtFrameSink * self, const GstRtFrameRedo * redo,
 RtfOffer
 gst_rtframe_sink_spread_offer (GstRtFrameSink * self, RtfLeaky leaky,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
-    RtfFrame ** frame, RtfWriter ** w)
+    RtfFrame ** frame, RtfWriter ** w, gint * index)
 {
-  return place_and_offer (self, NULL, leaky, times, origin, frame, w);
+  return place_and_offer (self, NULL, leaky, times, origin, frame, w, index);
 }
 
 static GstRtFrameRedo *
@@ -587,9 +591,10 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
 {
   RtfFrame *frame;
   RtfWriter *w;
+  gint index;
 
   switch (place_and_offer (self, redo, RTF_LEAKY_NO, &redo->times,
-          &redo->origin, &frame, &w)) {
+          &redo->origin, &frame, &w, &index)) {
     case RTF_OFFER_TAKEN:
       break;
     case RTF_OFFER_FLUSHING:
@@ -607,7 +612,8 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
     return GST_FLOW_ERROR;
   }
   redo->buffer = NULL;          /* the frame's now */
-  frame->flags = redo->flags | RTF_FRAME_FAILED_OVER;
+  /* (it opens no recording where it goes: rtf_frame_opens_recording()) */
+  frame->flags = (redo->flags & ~RTF_FRAME_PART_START) | RTF_FRAME_FAILED_OVER;
   rtf_writer_commit (w, frame);
   g_free (redo);
   return GST_FLOW_OK;

@@ -6,13 +6,12 @@
 #include "gstrtframesink-private.h"
 
 G_BEGIN_DECLS
-
 /* start(): the spread over self->locations (config and writer_callbacks as
  * for one location): its first location's writer, or NULL with what
  * failed (*why: the locations disagree; *failed_location, *err, *step: a
  * location could not be opened; neither: the error is posted - a
  * manifest's name holds a running or another recording's manifest) */
-RtfWriter *gst_rtframe_sink_spread_new (GstRtFrameSink * self,
+    RtfWriter * gst_rtframe_sink_spread_new (GstRtFrameSink * self,
     const RtfWriterConfig * config,
     const RtfWriterCallbacks * writer_callbacks, gchar ** failed_location,
     gint * err, RtfFailStep * step, gchar ** why);
@@ -27,7 +26,8 @@ void gst_rtframe_sink_spread_free (GstRtFrameSink * self);
 /* render: the frame placed and offered (w: the location's writer) */
 RtfOffer gst_rtframe_sink_spread_offer (GstRtFrameSink * self,
     RtfLeaky leaky, const RtfFrameTimes * times,
-    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w);
+    const RtfFrameOrigin * origin, RtfFrame ** frame, RtfWriter ** w,
+    gint * index);
 /* render: frames of a location that failed offered again */
 GstFlowReturn gst_rtframe_sink_spread_redo (GstRtFrameSink * self);
 /* EOS: 0, -1 flushing, or an errno */

@@ -412,10 +412,6 @@ GST_START_TEST (test_refused)
   gchar **locs = two_locations ("x-%03d.raw");
   gchar *props, *man;
 
-  props = rtf_test_spread_props (locs, "record=false");
-  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
-      GST_RESOURCE_ERROR_SETTINGS, "continuous");
-  g_free (props);
   /* a pattern and a plain file */
   g_free (locs[1]);
   locs[1] = rtf_test_tmp_path ("b/plain.raw");
@@ -442,57 +438,122 @@ GST_START_TEST (test_refused)
 
 GST_END_TEST;
 
-/* Issue 23, defect 2: event recording with locations is refused every
- * way in - at start (record=false, pre-record-time), and while recording
- * the start/stop-recording signals, the record property and the
- * rtframe-record event, each with a RESOURCE/SETTINGS warning - and the
- * recording goes on whole: every frame once, in order (on c8d0d25 a stop
- * let frames go and a start numbered held frames twice) */
-GST_START_TEST (test_event_recording_refused)
+/* The recording-started and -stopped messages on the bus, each in order
+ * (the bus drained; an error fails) */
+static void
+recording_messages (GstBus * bus, GList ** started, GList ** stopped)
+{
+  GstMessage *msg;
+
+  *started = *stopped = NULL;
+  while ((msg = gst_bus_pop (bus))) {
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%" GST_PTR_FORMAT,
+        msg);
+    if (gst_message_has_name (msg, "rtframesink-recording-started"))
+      *started = g_list_append (*started, msg);
+    else if (gst_message_has_name (msg, "rtframesink-recording-stopped"))
+      *stopped = g_list_append (*stopped, msg);
+    else
+      gst_message_unref (msg);
+  }
+}
+
+static guint64
+msg_u64 (GstMessage * m, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (gst_message_get_structure (m),
+          field, &v), "no %s in %" GST_PTR_FORMAT, field, m);
+  return v;
+}
+
+/* Event recording over two disks: two events asked ahead of the frames,
+ * 200 ms of pre-record each; each recording's frames - held and live -
+ * are placed over both locations like any frames (at 200 frames a
+ * second: the memory frames are held in is shared with a backlog still
+ * being written, and a frame pushed sooner finds none), every location's part
+ * starts a file of its own, and the recording read back through the
+ * manifest is those frames and no other, byte-exact, once each; the
+ * index flags one start per recording; one started and one stopped
+ * message per recording, whose figures add up the locations' */
+GST_START_TEST (test_event_recording_spread)
 {
   gchar **locs = two_locations ("ev-%05d.raw");
-  gchar *m0 = rtf_test_spread_manifest (locs[0]), *props;
-  GstStructure *st;
-  gboolean ok = TRUE;
+  gchar *m0 = rtf_test_spread_manifest (locs[0]), *out = NULL;
+  gchar *played = rtf_test_tmp_path ("played.raw"), *desc;
+  static const guint64 want[] = { 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+    27, 28, 29, 46, 47, 48, 49, 50, 51, 52, 53, 54
+  };
+  guint64 *seqs = NULL;
+  GList *started, *stopped;
+  GstElement *pipe;
+  gboolean ok = FALSE;
+  gint64 got, i;
   Rec *r;
 
-  r = rtf_test_spread_start (locs, NULL, CAPS);
-  rtf_test_spread_push (r, 0, 10, 0);
-  g_signal_emit_by_name (r->h->element, "stop-recording",
-      GST_CLOCK_TIME_NONE, &ok);
-  fail_if (ok, "stop-recording taken with locations");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
-  rtf_test_spread_push (r, 10, 20, 0);
-  g_object_set (r->h->element, "record", FALSE, NULL);
-  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
-  rtf_test_spread_push (r, 20, 30, 0);
-  fail_if (gst_harness_push_event (r->h,
-          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
-              gst_structure_new ("rtframe-record", "record", G_TYPE_BOOLEAN,
-                  FALSE, NULL))), "the rtframe-record event taken");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
-  rtf_test_spread_push (r, 30, 40, 0);
-  g_signal_emit_by_name (r->h->element, "start-recording",
-      GST_CLOCK_TIME_NONE, &ok);
-  fail_if (ok, "start-recording taken with locations");
-  rtf_test_assert_message (r->bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_SETTINGS, "not available with locations");
-  rtf_test_spread_push (r, 40, 50, 0);
+  r = rtf_test_spread_start (locs, "record=false pre-record-time=200000000",
+      CAPS);
+  g_signal_emit_by_name (r->h->element, "start-recording", 1000 * GST_MSECOND,
+      &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (r->h->element, "stop-recording", 1500 * GST_MSECOND,
+      &ok);
+  fail_unless (ok);
+  rtf_test_spread_push (r, 0, 40, 200);
+  g_signal_emit_by_name (r->h->element, "start-recording", 2500 * GST_MSECOND,
+      &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (r->h->element, "stop-recording", 2750 * GST_MSECOND,
+      &ok);
+  fail_unless (ok);
+  rtf_test_spread_push (r, 40, 70, 200);
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
-  st = rtf_test_get_stats (r->h);
-  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  recording_messages (r->bus, &started, &stopped);
+  fail_unless_equals_int (g_list_length (started), 2);
+  fail_unless_equals_int (g_list_length (stopped), 2);
+  fail_unless_equals_uint64 (msg_u64 (started->data, "first-frame"), 16);
+  fail_unless_equals_uint64 (msg_u64 (started->next->data, "first-frame"), 46);
+  fail_unless_equals_uint64 (msg_u64 (stopped->data, "frames"), 14);
+  fail_unless_equals_uint64 (msg_u64 (stopped->data, "prerecorded-frames"), 4);
+  fail_unless_equals_uint64 (msg_u64 (stopped->data, "last-frame"), 29);
+  fail_unless_equals_uint64 (msg_u64 (stopped->next->data, "frames"), 9);
+  fail_unless_equals_uint64 (msg_u64 (stopped->next->data, "first-frame"), 46);
+  fail_unless_equals_uint64 (msg_u64 (stopped->next->data, "last-frame"), 54);
+  g_list_free_full (started, (GDestroyNotify) gst_message_unref);
+  g_list_free_full (stopped, (GDestroyNotify) gst_message_unref);
   rtf_test_rec_stop (r);
-  assert_locations_add_up (st, 50);
-  rtf_test_spread_assert_whole (m0, FRAME, 50);
 
-  props = rtf_test_spread_props (locs, "pre-record-time=1000000000");
-  rtf_test_assert_start_fails ("rtframesink", locs[0], props,
-      GST_RESOURCE_ERROR_SETTINGS, "continuous");
-  g_free (props);
-  gst_structure_free (st);
+  /* both locations took frames of both recordings: four files */
+  for (i = 0; i < 2; i++) {
+    gchar *a = rtf_pattern_format (locs[0], i), *b =
+        rtf_pattern_format (locs[1], i);
+
+    fail_unless (g_file_test (a, G_FILE_TEST_EXISTS), "no %s", a);
+    fail_unless (g_file_test (b, G_FILE_TEST_EXISTS), "no %s", b);
+    g_free (a);
+    g_free (b);
+  }
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", m0,
+          NULL), 0);
+  fail_unless (strstr (out, " 23 frames in frame-number order") != NULL,
+      "%s", out);
+  fail_unless (strstr (out, "2 recordings (events), 8 frames held") != NULL,
+      "%s", out);
+  fail_unless (strstr (out, " 0 frames missing") != NULL, "%s", out);
+  g_free (out);
+  desc = g_strdup_printf ("rtframesrc location=%s ! filesink location=%s",
+      m0, played);
+  pipe = rtf_test_play_to_eos (desc);
+  rtf_test_stop_pipeline (pipe);
+  got = rtf_test_scan_frames (played, FRAME, 0, &seqs);
+  fail_unless_equals_int64 (got, G_N_ELEMENTS (want));
+  for (i = 0; i < got; i++)
+    fail_unless_equals_uint64 (seqs[i], want[i]);
+  g_unlink (played);
+  g_free (seqs);
+  g_free (desc);
+  g_free (played);
   g_free (m0);
   g_strfreev (locs);
 }
@@ -1196,7 +1257,7 @@ spread_suite (void)
   tcase_add_test (tc, test_src_seeks_across_locations);
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_foreign_manifest_left);
-  tcase_add_test (tc, test_event_recording_refused);
+  tcase_add_test (tc, test_event_recording_spread);
   tcase_add_test (tc, test_failed_start_touches_nothing);
   tcase_add_test (tc, test_locations_share_names);
   tcase_add_test (tc, test_link_at_location_refused);

@@ -52,6 +52,7 @@ typedef struct
   guint64 first_seq, last_seq;  /* frame numbers, when frames > 0 */
   guint64 first_running_time, last_running_time;        /* ns or NONE */
   gint error;                   /* closing it failed with this errno */
+  guint location;               /* a spread's: the location (its index) */
 } RtfFileInfo;
 
 #define RTF_OUTPUT_INDEX_RECORDS 512    /* records buffered at most */

@@ -54,8 +54,25 @@ typedef enum
   RTF_FRAME_EVENT_START = 1 << 1,
   /* written again after its first location of a spread failed
    * (rtf-spread.h): its number may be below the frame's before it */
-  RTF_FRAME_FAILED_OVER = 1 << 2
+  RTF_FRAME_FAILED_OVER = 1 << 2,
+  /* a spread (rtf-spread.h): the first frame of a recording at this
+   * location, not the recording's first (that one is EVENT_START, at
+   * whichever location it went): it starts the location's part of the
+   * recording - a new file of a set, its figures - but is no recording's
+   * first frame in the index */
+  RTF_FRAME_PART_START = 1 << 3
 } RtfFrameFlags;
+
+/* The frame begins a recording at its writer (the recording's, or its
+ * part at one location of a spread).  A frame failed over begins none:
+ * it joins whatever recording the location that takes it has open. */
+static inline gboolean
+rtf_frame_opens_recording (guint flags)
+{
+  return (flags & (RTF_FRAME_EVENT_START | RTF_FRAME_PART_START))
+      && !(flags & RTF_FRAME_FAILED_OVER);
+}
+
 /* What upstream said of a frame, kept in its index record: its sequence
  * number, a timestamp of another clock (a camera's), and the frames
  * upstream lost before it.  The producer's, like the times. */

@@ -183,6 +183,50 @@ rtf_spread_offered (RtfSpread * s, gint index, gboolean again, RtfOffer offer)
   }
 }
 
+guint64
+rtf_spread_last_taken (RtfSpread * s)
+{
+  return s->next_seq - 1;
+}
+
+/* ---- event recording (the producer) ------------------------------------ */
+
+guint64
+rtf_spread_hold (RtfSpread * s, gsize size, const RtfFrameOrigin * origin)
+{
+  RtfWriter *holder = s->loc[0].writer;
+
+  rtf_writer_number_next (holder, s->next_seq++);
+  return rtf_writer_hold (holder, size, origin);
+}
+
+RtfOffer
+rtf_spread_offer_backlog (RtfSpread * s, gsize size, guint64 seq,
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame, gint * index)
+{
+  RtfWriter *holder = s->loc[0].writer;
+
+  for (;;) {
+    gint i = place_numbered (s, seq);
+    RtfWriter *w;
+    RtfOffer res;
+
+    if (i < 0)
+      return RTF_OFFER_CLOSED;  /* (held at the first location still) */
+    w = s->loc[i].writer;
+    rtf_writer_move_held (holder, w, size);
+    res = rtf_writer_offer_backlog (w, size, seq, times, origin, frame);
+    if (res != RTF_OFFER_CLOSED) {
+      *index = i;
+      return res;
+    }
+    /* its writer failed: the frame goes to another */
+    rtf_writer_move_held (w, holder, size);
+    rtf_spread_offered (s, i, TRUE, res);
+  }
+}
+
 void
 rtf_spread_set_flushing (RtfSpread * s, gboolean flushing)
 {

@@ -186,16 +186,46 @@ loc_late (const RtfFrameReport * r, gpointer data)
   OWNER_CB ((SpreadLocation *) data, late_completion, r);
 }
 
+/* (what a location's writer tells of its files and recordings names
+ * the location) */
 static void
 loc_file_opened (const RtfFileInfo * info, gpointer data)
 {
-  OWNER_CB ((SpreadLocation *) data, file_opened, info);
+  SpreadLocation *l = data;
+  RtfFileInfo at = *info;
+
+  at.location = l->index;
+  OWNER_CB (l, file_opened, &at);
 }
 
 static void
 loc_file_closed (const RtfFileInfo * info, gpointer data)
 {
-  OWNER_CB ((SpreadLocation *) data, file_closed, info);
+  SpreadLocation *l = data;
+  RtfFileInfo at = *info;
+
+  at.location = l->index;
+  OWNER_CB (l, file_closed, &at);
+}
+
+static void
+loc_recording_started (const RtfRecordingInfo * info, gpointer data)
+{
+  SpreadLocation *l = data;
+  RtfRecordingInfo at = *info;
+
+  at.location = l->index;
+  OWNER_CB (l, recording_started, &at);
+}
+
+static void
+loc_recording_stopped (const RtfRecordingInfo * info, gpointer data)
+{
+  SpreadLocation *l = data;
+  RtfRecordingInfo at = *info;
+
+  at.location = l->index;
+  OWNER_CB (l, recording_stopped, &at);
 }
 
 static void
@@ -217,8 +247,7 @@ loc_disk_space (const RtfSpaceReport * r, gpointer data)
   OWNER_CB ((SpreadLocation *) data, disk_space, r);
 }
 
-/* Event recording is not spread (the element refuses it with
- * locations): no recording callbacks.  No frame_unpinned either: a frame
+/* No frame_unpinned: a frame
  * whose writes completed ahead of an earlier frame's is not written yet -
  * if that earlier frame fails, this one is failed over too, and its bytes
  * must still be there to be written elsewhere.  Passing it on let the
@@ -234,6 +263,8 @@ static const RtfWriterCallbacks loc_callbacks = {
   .late_completion = loc_late,
   .file_opened = loc_file_opened,
   .file_closed = loc_file_closed,
+  .recording_started = loc_recording_started,
+  .recording_stopped = loc_recording_stopped,
   .upstream_gap = loc_upstream_gap,
   .file_deleted = loc_file_deleted,
   .disk_space = loc_disk_space,

@@ -43,7 +43,7 @@ typedef struct
    * producer's, for frames queued at a stalled location), callback lock
    * held.  TRUE when the owner took it; FALSE (it cannot: nothing of the
    * frame is left to write) counts it lost there. */
-  gboolean (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
+    gboolean (*frame_failed_over) (RtfFrame * frame, gpointer user_data);
   /* A location's writer given up at stop (rtf_spread_finish()) has ended,
    * on its own thread: what the owner kept alive for it may go now (its
    * rtf_spread_set_location_user() data is freed already). */
@@ -125,7 +125,26 @@ gint rtf_spread_place_again (RtfSpread * s, gsize size, guint64 seq);
  * again). */
 void rtf_spread_offered (RtfSpread * s, gint index, gboolean again,
     RtfOffer offer);
+/* The number of the last frame rtf_spread_place() placed and a location
+ * took */
+guint64 rtf_spread_last_taken (RtfSpread * s);
 void rtf_spread_set_flushing (RtfSpread * s, gboolean flushing);
+
+/* ---- event recording (the producer's side) ---------------------------- */
+
+/* A frame kept in memory before a recording (rtf_writer_hold()): it takes
+ * the stream's next number (returned), counted held at the first
+ * location until it is offered or let go (rtf_writer_discard() there) */
+guint64 rtf_spread_hold (RtfSpread * s, gsize size,
+    const RtfFrameOrigin * origin);
+/* ... handed over at a start: placed like any frame and offered as a
+ * backlog frame under its number (rtf_writer_offer_backlog()) to the
+ * location placed (*index); a location found failed is left for the
+ * next.  CLOSED when none is left: the frame is held at the first
+ * location still. */
+RtfOffer rtf_spread_offer_backlog (RtfSpread * s, gsize size, guint64 seq,
+    const RtfFrameTimes * times, const RtfFrameOrigin * origin,
+    RtfFrame ** frame, gint * index);
 /* Every location in the set written and synced: 0 (a location that
  * failed meanwhile left the set, its frames failed over: sync again once
  * they are placed), -1 (flushing), the errno of the last location when it

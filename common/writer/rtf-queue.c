@@ -315,6 +315,23 @@ rtf_queue_discard_outside (RtfQueue * q, gsize size)
 }
 
 void
+rtf_queue_move_outside (RtfQueue * from, RtfQueue * to, gsize size)
+{
+  /* (one lock at a time: the two counts are each queue's own) */
+  g_mutex_lock (&from->lock);
+  g_assert (from->level.outside > 0);
+  from->level.outside--;
+  from->level.outside_bytes -= size;
+  from->level.received--;
+  g_mutex_unlock (&from->lock);
+  g_mutex_lock (&to->lock);
+  to->level.outside++;
+  to->level.outside_bytes += size;
+  to->level.received++;
+  g_mutex_unlock (&to->lock);
+}
+
+void
 rtf_queue_number_next (RtfQueue * q, guint64 seq)
 {
   g_mutex_lock (&q->lock);

@@ -77,6 +77,9 @@ guint64 rtf_queue_commit (RtfQueue * q, RtfFrame * frame);
 guint64 rtf_queue_number_outside (RtfQueue * q, gsize size);
 /* ... and lets it go unwritten: counted discarded */
 void rtf_queue_discard_outside (RtfQueue * q, gsize size);
+/* ... or counts it at another queue of the same stream (a spread's
+ * location that will write it): received and held there, not here */
+void rtf_queue_move_outside (RtfQueue * from, RtfQueue * to, gsize size);
 /* ... or hands it over as a backlog frame, with the number it took: a
  * free cell of the backlog's, never a wait (RTF_QUEUE_FULL when none is
  * free, which the producer's own bound rules out).  Then

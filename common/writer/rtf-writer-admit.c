@@ -214,7 +214,7 @@ rtf_writer_number_next (RtfWriter * w, guint64 seq)
   rtf_queue_number_next (w->queue, seq);
 }
 
-void
+guint64
 rtf_writer_commit (RtfWriter * w, RtfFrame * frame)
 {
   /* (what the line says is read before the commit: from then on the
@@ -226,6 +226,7 @@ rtf_writer_commit (RtfWriter * w, RtfFrame * frame)
   rtf_writer_log (w, RTF_LOG_FRAME, "frame %" G_GUINT64_FORMAT " handed "
       "over: %" G_GSIZE_FORMAT " bytes, pts %" G_GUINT64_FORMAT, seq, size,
       pts);
+  return seq;
 }
 
 void
@@ -283,9 +284,17 @@ rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
       rtf_writer_discard (w, size);
       return RTF_OFFER_DROPPED;
     default:
-      rtf_writer_discard (w, size);
+      /* (still held: the producer lets it go, or a spread offers it to
+       * another location) */
       return RTF_OFFER_CLOSED;
   }
+}
+
+void
+rtf_writer_move_held (RtfWriter * from, RtfWriter * to, gsize size)
+{
+  if (from != to)
+    rtf_queue_move_outside (from->queue, to->queue, size);
 }
 
 void

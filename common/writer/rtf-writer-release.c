@@ -429,10 +429,11 @@ rtf_writer_recording_release (RtfWriter * w, RtfFrame * f)
   RtfRecordingInfo *r = &w->rec;
   RtfOutput *o = f->output;
 
-  if (f->flags & RTF_FRAME_EVENT_START) {
+  if (rtf_frame_opens_recording (f->flags)) {
     rtf_writer_recording_close (w);
     memset (r, 0, sizeof (*r));
     r->number = w->rec_number++;
+    r->part = (f->flags & RTF_FRAME_PART_START) != 0;
     r->first_seq = f->seq;
     r->first_running_time = f->times.running_time;
     w->rec_open = TRUE;

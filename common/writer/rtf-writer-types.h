@@ -93,10 +93,14 @@ typedef enum
 } RtfLogPart;
 
 /* A recording (an event) of an event recorder: from its first frame
- * (RTF_FRAME_EVENT_START) to rtf_writer_end_recording() */
+ * (RTF_FRAME_EVENT_START, or PART_START: its part at one location of a
+ * spread) to rtf_writer_end_recording() */
 typedef struct
 {
   guint64 number;               /* recordings started before it, from 0 */
+  gboolean part;                /* a spread's: this location's part of a
+                                 * recording that began at another's */
+  guint location;               /* a spread's: the location (its index) */
   const gchar *path;            /* the file of its first (started) or last
                                  * (stopped) frame */
   guint64 first_seq, last_seq;  /* frame numbers (last: stopped only) */

@@ -404,6 +404,7 @@ recording_started (RtfWriter * w, RtfFrame * f)
   info.first_seq = f->seq;
   info.first_running_time = f->times.running_time;
   info.last_seq = info.last_running_time = G_MAXUINT64;
+  info.part = (f->flags & RTF_FRAME_PART_START) != 0;
   RTF_WRITER_CALLBACK (w, recording_started, &info);
 }
 
@@ -427,7 +428,7 @@ take_frames (RtfWriter * w)
     }
     if (!w->cur->begun)
       rtf_writer_begin_file (w, f);
-    if (f->flags & RTF_FRAME_EVENT_START)
+    if (rtf_frame_opens_recording (f->flags))
       recording_started (w, f);
     rtf_writer_reserve_ahead (w);
     rtf_writer_take_frame (w, f);

@@ -67,8 +67,9 @@ RtfOffer rtf_writer_offer_again (RtfWriter * w, gsize size,
  * writers numbers the frames itself (rtf-spread-producer.c).  Producer's
  * thread, before rtf_writer_offer(). */
 void rtf_writer_number_next (RtfWriter * w, guint64 seq);
-/* Hands a filled frame over: it gets its number and the writer is woken. */
-void rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
+/* Hands a filled frame over: it gets its number (returned: the frame is
+ * the writer's from now on) and the writer is woken. */
+guint64 rtf_writer_commit (RtfWriter * w, RtfFrame * frame);
 /* Gives back a frame the producer could not fill. */
 void rtf_writer_cancel (RtfWriter * w, RtfFrame * frame);
 /* Aborts a wait for room (and refuses until unset): flushing. */
@@ -86,8 +87,9 @@ guint64 rtf_writer_hold (RtfWriter * w, gsize size,
 void rtf_writer_discard (RtfWriter * w, gsize size);
 /* ... or hands over at a start, ahead of the live frames: a backlog frame
  * with the number it took, its times and what upstream said of it
- * (origin, NULL: nothing) (RTF_OFFER_TAKEN, or CLOSED when the writer
- * failed).  Then rtf_writer_commit(). */
+ * (origin, NULL: nothing): TAKEN (then rtf_writer_commit()), DROPPED (no
+ * cell free: counted discarded), or CLOSED when the writer failed - the
+ * frame is still held (let it go, or offer it to another writer). */
 RtfOffer rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     RtfFrame ** frame);
@@ -95,6 +97,9 @@ RtfOffer rtf_writer_offer_backlog (RtfWriter * w, gsize size, guint64 seq,
  * reports it stopped once that frame is handed back, and finishes its file
  * (a set: the next recording starts the next file). */
 void rtf_writer_end_recording (RtfWriter * w, guint64 last_seq);
+/* A frame held at `from` (rtf_writer_hold()) goes to `to`, a writer of the
+ * same stream (a spread's), which will be offered it: counted there */
+void rtf_writer_move_held (RtfWriter * from, RtfWriter * to, gsize size);
 
 /* ---- the writer thread ----------------------------------------------- */
 
