@@ -180,7 +180,8 @@ gst_rtframe_structure_recording_stopped (const GstRtFrameRecordAsk * a,
       "bytes", G_TYPE_UINT64, info->bytes,
       "prerecorded-frames", G_TYPE_UINT64, info->prerecorded,
       "frames-lost", G_TYPE_UINT64, info->lost,
-      "serial", G_TYPE_UINT64, a->serial, "id", G_TYPE_STRING, a->id, NULL);
+      "serial", G_TYPE_UINT64, a->serial, "id", G_TYPE_STRING, a->id,
+      "location-index", G_TYPE_UINT, info->location, NULL);
 
   gst_rtframe_structure_set_path (s, "location", info->path);
   return s;

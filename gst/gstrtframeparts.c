@@ -241,6 +241,7 @@ add_part (Sum * s, const RtfRecordingInfo * info)
           || info->last_seq > t->last_seq)) {
     t->last_seq = info->last_seq;
     t->last_running_time = info->last_running_time;
+    t->location = info->location;
     if (info->path) {
       g_free (s->path);
       s->path = g_strdup (info->path);

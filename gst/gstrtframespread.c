@@ -77,9 +77,9 @@ spread_location_left (guint index, const gchar * location,
 /* A frame not written at a location that failed or stalled: the buffer
  * is kept (another reference: writes of it may still be in flight there,
  * frame_done lets that location's mapping go), render offers it again.
- * FALSE when its buffer is gone already (the spread never lets a
- * location unpin a frame, so this is a defect): it is counted lost, never
- * written elsewhere without its bytes. */
+ * FALSE when its buffer is gone already - a frame written behind a
+ * backlog gave it back (rtf-spread.c, loc_frame_unpinned()): it is
+ * counted lost, never written elsewhere without its bytes. */
 static gboolean
 spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
 {
@@ -88,8 +88,12 @@ spread_frame_failed_over (RtfFrame * frame, gpointer user_data)
   GstRtFrameRedo *redo;
 
   if (m->buffer == NULL) {
-    GST_ERROR_OBJECT (self, "frame %" G_GUINT64_FORMAT " cannot go to "
-        "another location: its buffer was let go; it is lost", frame->seq);
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+        ("Frame %" G_GUINT64_FORMAT " is lost: its location failed, and "
+            "its buffer went back to upstream once it was written there "
+            "behind a recording's pre-record.", frame->seq),
+        ("written behind a backlog, it gave its memory back (a camera's "
+            "pool has few buffers); frames-lost counts it"));
     return FALSE;
   }
   redo = g_new0 (GstRtFrameRedo, 1);

@@ -23,6 +23,8 @@ typedef struct
 typedef struct
 {
   guint64 first_frame;
+  guint location;               /* which of the sink's locations (0: its
+                                 * location) */
   gchar *name;                  /* relative to DIR when in it */
 } CameraFile;
 
@@ -32,7 +34,8 @@ struct _RtrManifests
   RtrCommands *commands;
   gchar *dir;                   /* absolute */
   GHashTable *entries;          /* id -> Entry */
-  GArray **files;               /* each camera: CameraFile, by first frame */
+  GArray **files;               /* each camera: CameraFile, by location and
+                                 * first frame */
 };
 
 static void
@@ -49,10 +52,12 @@ entry_free (gpointer data)
 static gint
 by_first_frame (gconstpointer a, gconstpointer b)
 {
-  guint64 x = ((const CameraFile *) a)->first_frame;
-  guint64 y = ((const CameraFile *) b)->first_frame;
+  const CameraFile *x = a, *y = b;
 
-  return x < y ? -1 : x > y;
+  if (x->location != y->location)
+    return x->location < y->location ? -1 : 1;
+  return x->first_frame < y->first_frame ? -1 :
+      x->first_frame > y->first_frame;
 }
 
 static void
@@ -202,16 +207,20 @@ file_name (RtrManifests * m, const gchar * location)
 /* A camera's file holds frames from first_frame on (a file-opened, or,
  * until that message comes - the file helper may post it later - a
  * recording's start or stop in it: a frame it holds).  Kept in order of
- * first frames; the lower number wins. */
+ * first frames at each of the sink's locations (with several, each its
+ * own run of files); the lower number wins. */
 static void
-know_file (RtrManifests * m, guint cam, const gchar * location,
+know_file (RtrManifests * m, guint cam, const GstStructure * s,
     guint64 first_frame)
 {
   GArray *files = m->files[cam];
-  gchar *name = file_name (m, location);
-  CameraFile f = { first_frame, name };
+  gchar *name = file_name (m, gst_structure_get_string (s, "location"));
+  guint where = 0;
+  CameraFile f = { first_frame, 0, name };
   guint i;
 
+  gst_structure_get_uint (s, "location-index", &where);
+  f.location = where;
   for (i = 0; i < files->len; i++) {
     CameraFile *x = &g_array_index (files, CameraFile, i);
 
@@ -229,7 +238,7 @@ know_file (RtrManifests * m, guint cam, const gchar * location,
 }
 
 /* The camera's files that hold frames first..last of a take: each file's
- * frames run to the next file's first */
+ * frames run to the next file's first at the same location */
 static void
 part_files (RtrManifests * m, guint cam, RtfTakeCamera * c)
 {
@@ -241,8 +250,10 @@ part_files (RtrManifests * m, guint cam, RtfTakeCamera * c)
 
   for (i = 0; c->first_frame != RTF_TAKE_NONE && i < files->len; i++) {
     const CameraFile *f = &g_array_index (files, CameraFile, i);
-    guint64 end = i + 1 < files->len ? g_array_index (files, CameraFile,
-        i + 1).first_frame : G_MAXUINT64;
+    const CameraFile *next = i + 1 < files->len ?
+        &g_array_index (files, CameraFile, i + 1) : NULL;
+    guint64 end = next && next->location == f->location ? next->first_frame :
+        G_MAXUINT64;
 
     if (f->first_frame <= last && end > c->first_frame)
       g_ptr_array_add (names, g_strdup (f->name));
@@ -328,7 +339,7 @@ started (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
   }
   e->started[cam] = TRUE;
   if (location && c->first_frame != RTF_TAKE_NONE)
-    know_file (m, cam, location, c->first_frame);
+    know_file (m, cam, s, c->first_frame);
   refresh (m, e);
   write_entry (m, e);
 }
@@ -349,7 +360,7 @@ stopped (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
    * it ended on that camera) */
   c->frames += frames != RTF_TAKE_NONE ? frames : 0;
   if (location && frames > 0 && c->last_frame != RTF_TAKE_NONE)
-    know_file (m, cam, location, c->last_frame);
+    know_file (m, cam, s, c->last_frame);
   refresh (m, e);
   write_entry (m, e);
 }
@@ -369,7 +380,7 @@ rtr_manifests_take (RtrManifests * m, GstMessage * msg)
   if (gst_structure_has_name (s, "rtframesink-file-opened")) {
     location = gst_structure_get_string (s, "location");
     if (location && field (s, "first-frame") != RTF_TAKE_NONE)
-      know_file (m, cam, location, field (s, "first-frame"));
+      know_file (m, cam, s, field (s, "first-frame"));
     return;
   }
   if (id == NULL || !rtf_take_id_is_valid (id))

@@ -790,7 +790,8 @@ rtf_recording_order_by_number (RtfRecording * rec)
   for (i = 0; i < rec->n_files; i++) {
     RtfRecordingFile *f = &rec->files[i];
 
-    if (f->state != RTF_FILE_OK)
+    /* (a file without an index has no numbers to order by) */
+    if (f->state != RTF_FILE_OK || f->index == NULL)
       continue;
     for (j = 0; j < f->walk.frames; j++) {
       SeqRef s = { f->index->records[j].seq, {i, j}

@@ -2,8 +2,11 @@
  * manifest (rtf-take-manifest.h) as a recording of its own: the camera's
  * files named there, each identified as rtf_recording_open() identifies a
  * file, and of their frames those the take holds (first-frame ..
- * last-frame), in order - what rtframesrc plays and rtframe-export writes
- * for "camera center of event 12". */
+ * last-frame), in frame-number order (a camera recording to several
+ * locations has files at each, their frames interleaved; a frame written
+ * again at another location after its own failed is read once) - what
+ * rtframesrc plays and rtframe-export writes for "camera center of event
+ * 12". */
 #include "rtf-recording.h"
 #include "rtf-take-manifest.h"
 
@@ -51,6 +54,37 @@ pick_camera (const RtfTakeManifest * m, const gchar * camera, gchar ** why)
   return c;
 }
 
+/* Of the frames in frame-number order, those of the take (first..last) */
+static void
+keep_the_takes (RtfRecording * rec, const RtfTakeCamera * c)
+{
+  guint64 n, k = 0;
+
+  for (n = 0; n < rec->n_frames; n++) {
+    guint64 seq = rtf_recording_frame (rec, n, NULL)->seq;
+
+    if ((c->first_frame != RTF_TAKE_NONE && seq < c->first_frame)
+        || (c->last_frame != RTF_TAKE_NONE && seq > c->last_frame))
+      continue;
+    rec->order[k++] = rec->order[n];
+  }
+  rec->n_frames = k;
+}
+
+/* A file named twice (the manifest's own fault: its frames would count
+ * twice), or NULL */
+static const gchar *
+named_twice (gchar ** files)
+{
+  guint i, j;
+
+  for (i = 0; files[i]; i++)
+    for (j = 0; j < i; j++)
+      if (g_str_equal (files[i], files[j]))
+        return files[i];
+  return NULL;
+}
+
 RtfRecording *
 rtf_take_recording_open (const gchar * manifest, const gchar * camera,
     gboolean require_index, GError ** error)
@@ -58,10 +92,8 @@ rtf_take_recording_open (const gchar * manifest, const gchar * camera,
   RtfTakeManifest *m = rtf_take_manifest_load (manifest, error);
   const RtfTakeCamera *c;
   RtfRecording *rec;
-  GArray *order;
+  const gchar *twice;
   gchar *why = NULL;
-  guint64 last_seq = 0;
-  gboolean any = FALSE;
   guint f, n;
 
   if (m == NULL)
@@ -72,14 +104,18 @@ rtf_take_recording_open (const gchar * manifest, const gchar * camera,
     g_free (why);
     return NULL;
   }
+  if ((twice = named_twice (c->files)) != NULL) {
+    refuse (error, "%s: camera %s's file %s is named twice", manifest,
+        c->name, twice);
+    rtf_take_manifest_free (m);
+    return NULL;
+  }
   n = g_strv_length (c->files);
   rec = g_new0 (RtfRecording, 1);
   rec->files = g_new0 (RtfRecordingFile, MAX (n, 1));
-  order = g_array_new (FALSE, FALSE, sizeof (RtfFrameRef));
   for (f = 0; f < n; f++) {
     gchar *path = rtf_take_manifest_file_path (manifest, c->files[f]);
     RtfRecording *one = rtf_recording_open (path, 0, require_index, error);
-    guint64 r;
 
     g_free (path);
     if (one == NULL || one->n_files != 1) {
@@ -96,36 +132,14 @@ rtf_take_recording_open (const gchar * manifest, const gchar * camera,
     memset (&one->files[0], 0, sizeof one->files[0]);
     one->n_files = 0;
     rtf_recording_free (one);
-    for (r = 0; rec->files[rec->n_files].index
-        && r < rec->files[rec->n_files].index->n_records; r++) {
-      guint64 seq = rec->files[rec->n_files].index->records[r].seq;
-      RtfFrameRef ref = { rec->n_files, r };
-
-      if ((c->first_frame != RTF_TAKE_NONE && seq < c->first_frame)
-          || (c->last_frame != RTF_TAKE_NONE && seq > c->last_frame))
-        continue;
-      /* the files in the order of their frames, none twice */
-      if (any && seq <= last_seq) {
-        refuse (error, "%s: camera %s's file %s holds frame %"
-            G_GUINT64_FORMAT ", not after frame %" G_GUINT64_FORMAT " of the "
-            "files before it (the manifest's files are out of order, or "
-            "one twice)", manifest, c->name, c->files[f], seq, last_seq);
-        rec->n_files++;
-        goto failed;
-      }
-      g_array_append_val (order, ref);
-      last_seq = seq;
-      any = TRUE;
-    }
     rec->n_files++;
   }
-  rec->n_frames = order->len;
-  rec->order = (RtfFrameRef *) g_array_free (order, FALSE);
+  rtf_recording_order_by_number (rec);
+  keep_the_takes (rec, c);
   rtf_take_manifest_free (m);
   return rec;
 
 failed:
-  g_array_unref (order);
   rtf_recording_free (rec);
   rtf_take_manifest_free (m);
   return NULL;

@@ -247,12 +247,21 @@ loc_disk_space (const RtfSpaceReport * r, gpointer data)
   OWNER_CB ((SpreadLocation *) data, disk_space, r);
 }
 
-/* No frame_unpinned: a frame
- * whose writes completed ahead of an earlier frame's is not written yet -
- * if that earlier frame fails, this one is failed over too, and its bytes
- * must still be there to be written elsewhere.  Passing it on let the
- * element drop the buffer, and the frame went to the other location
- * with no memory: zeros, reported written (issue 23, defect 1). */
+/* A frame written behind a backlog frame at its location gives its
+ * buffer back (unpin_behind_backlog): a camera's pool has few, and a
+ * backlog of seconds would hold them all.  Behind any other frame it
+ * keeps it: a frame whose writes completed ahead of an earlier frame's is
+ * not written yet - if that earlier frame fails, this one is failed over
+ * too, and its bytes must still be there to be written elsewhere (without
+ * them it went to the other location with no memory: zeros, reported
+ * written).  One unpinned behind a backlog that then fails is lost, and
+ * the owner says so (its frame_failed_over finds no bytes). */
+static void
+loc_frame_unpinned (RtfFrame * f, gpointer data)
+{
+  OWNER_CB ((SpreadLocation *) data, frame_unpinned, f);
+}
+
 static const RtfWriterCallbacks loc_callbacks = {
   .frame_done = loc_frame_done,
   .frame_dropped = loc_frame_dropped,
@@ -269,6 +278,7 @@ static const RtfWriterCallbacks loc_callbacks = {
   .file_deleted = loc_file_deleted,
   .disk_space = loc_disk_space,
   .frame_handed_back = loc_frame_handed_back,
+  .frame_unpinned = loc_frame_unpinned,
 };
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -330,6 +340,7 @@ rtf_spread_new (const RtfWriterConfig * base, const RtfSpreadConfig * config,
    * (a disk not mounted, a name held by another recording) leaves what
    * the others' names hold as it was */
   wc.first_file_prepared = TRUE;
+  wc.unpin_behind_backlog = TRUE;
   for (i = 0; i < s->n; i++)
     if ((*err = first_name_refused (base, config->locations[i],
                 &refused_step)) != 0)

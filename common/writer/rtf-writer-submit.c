@@ -597,7 +597,9 @@ frame_complete (RtfWriter * w, RtfFrame * f)
   rtf_writer_frame_written (w, f);
   /* frames ahead of it are still being written (a backlog): what holds
    * its bytes may go now, it is reported in order later */
-  if (f != ring_at (w, 0) && w->cb.frame_unpinned)
+  if (f != ring_at (w, 0) && w->cb.frame_unpinned
+      && (!w->config.unpin_behind_backlog
+          || (ring_at (w, 0)->flags & RTF_FRAME_PRERECORDED)))
     RTF_WRITER_CALLBACK (w, frame_unpinned, f);
 }
 

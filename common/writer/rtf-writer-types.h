@@ -59,6 +59,11 @@ typedef struct
    * opens every location's first file, then names them all, so a
    * location that cannot open leaves the others' names as they were */
   gboolean first_file_prepared;
+  /* frame_unpinned only for a frame behind a backlog frame (a spread's
+   * locations: behind any other, a frame ahead that fails leaves it to be
+   * written again elsewhere, which needs its bytes; behind a backlog the
+   * camera's buffers must go back, and such a frame is lost instead) */
+  gboolean unpin_behind_backlog;
 
   /* the free-space guard: bytes kept free on the filesystem (0: off,
    * RTF_SPACE_AUTO: 1 GiB or 5% of the filesystem, the lesser); with
