@@ -6,10 +6,12 @@
  * ends it with the last frame it took when the recording ends.  Here:
  * which location's part is open and its last frame (the streaming
  * thread); the recording each part belongs to, found again by its first
- * frame's number when the location's writer tells of it; and the figures
- * of the parts that ended, added up into the one recording-stopped
- * message, posted once the recording has ended and every part with it
- * (record_lock). */
+ * frame's number when the location's writer tells of it; and the
+ * recording's two messages (record_lock): recording-started when the
+ * part with its first frame begins, recording-stopped once the recording
+ * has ended and every part with it (the figures of the parts added up) -
+ * each recording's in the order of the recordings, whichever location's
+ * writer tells first. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -28,13 +30,18 @@ typedef struct
 } Part;
 
 /* A recording's parts: how many opened and ended, whether the recording
- * ended, and what the ended parts told, added up */
+ * ended, what the ended parts told, added up, and its messages not posted
+ * yet (an earlier recording's come first) */
 typedef struct
 {
   guint parts, parts_ended;
   gboolean ended;
   RtfRecordingInfo sum;         /* (path: path) */
   gchar *path;                  /* the file of its newest frame */
+  gchar *first_path;            /* ... of the first part that began */
+  guint first_location;
+  gboolean announced;           /* its recording-started posted */
+  GstStructure *started, *stopped;      /* waiting for their turn */
 } Sum;
 
 struct _GstRtFrameParts
@@ -48,6 +55,7 @@ struct _GstRtFrameParts
    * recordings not told stopped, by number */
   GHashTable *by_first;
   GHashTable *sums;
+  guint64 next_told;            /* the first recording not announced */
 };
 
 static void
@@ -56,6 +64,11 @@ sum_free (gpointer data)
   Sum *s = data;
 
   g_free (s->path);
+  g_free (s->first_path);
+  if (s->started)
+    gst_structure_free (s->started);
+  if (s->stopped)
+    gst_structure_free (s->stopped);
   g_free (s);
 }
 
@@ -102,39 +115,93 @@ sum_of (GstRtFrameParts * p, guint64 recording)
   return s;
 }
 
-/* The recording-stopped message once the recording ended and every part
- * with it (then what is kept of it goes), else NULL (record_lock held) */
-static GstStructure *
-stopped_when_all_ended (GstRtFrameSink * self, guint64 recording)
+/* What recording `recording` was asked with (record_lock held) */
+static GstRtFrameRecordAsk
+ask_of (GstRtFrameSink * self, guint64 recording)
 {
-  GstRtFrameParts *p = self->parts;
   GstRtFrameRecordAsk a = { G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, 0,
     G_MAXUINT64, "end", 0, ""
   };
-  GstRtFrameRecordAsk *known;
-  GstStructure *st;
+  GstRtFrameRecordAsk *known = g_hash_table_lookup (self->asked, &recording);
+
+  if (known)
+    a = *known;
+  return a;
+}
+
+/* The messages whose turn has come, into out: each recording's started,
+ * then its stopped once it has one, in the order of the recordings
+ * (record_lock held) */
+static void
+tell_in_turn (GstRtFrameSink * self, GPtrArray * out)
+{
+  GstRtFrameParts *p = self->parts;
+  Sum *s;
+
+  while ((s = g_hash_table_lookup (p->sums, &p->next_told)) != NULL
+      && s->started != NULL) {
+    guint64 recording = p->next_told++;
+
+    g_ptr_array_add (out, s->started);
+    s->started = NULL;
+    s->announced = TRUE;
+    if (s->stopped == NULL)
+      continue;
+    g_ptr_array_add (out, s->stopped);
+    s->stopped = NULL;
+    g_hash_table_remove (self->asked, &recording);
+    g_hash_table_remove (p->sums, &recording);
+  }
+}
+
+/* Once the recording ended and every part with it: its recording-stopped
+ * message - and its recording-started, made of its first part, when the
+ * part with its first frame never began (that frame went to another
+ * location after its own failed) - told in turn, into out; then what is
+ * kept of it goes (record_lock held) */
+static void
+stopped_when_all_ended (GstRtFrameSink * self, guint64 recording,
+    GPtrArray * out)
+{
+  GstRtFrameParts *p = self->parts;
+  GstRtFrameRecordAsk a = ask_of (self, recording);
   Sum *s = g_hash_table_lookup (p->sums, &recording);
 
   if (s == NULL || !s->ended || s->parts_ended < s->parts)
-    return NULL;
-  if ((known = g_hash_table_lookup (self->asked, &recording)) != NULL)
-    a = *known;
+    return;
   s->sum.path = s->path;
-  st = gst_rtframe_structure_recording_stopped (&a, &s->sum, recording);
+  s->stopped = gst_rtframe_structure_recording_stopped (&a, &s->sum, recording);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " stopped (%s): %"
       G_GUINT64_FORMAT " frames written in %u parts", recording,
       a.stop_reason, s->sum.frames, s->parts);
-  g_hash_table_remove (self->asked, &recording);
-  g_hash_table_remove (p->sums, &recording);
-  return st;
+  if (!s->announced && s->started == NULL) {
+    RtfRecordingInfo first = s->sum;
+
+    first.path = s->first_path;
+    first.location = s->first_location;
+    s->started = gst_rtframe_structure_recording_started (&a, &first,
+        recording);
+  }
+  if (s->announced) {
+    g_ptr_array_add (out, s->stopped);
+    s->stopped = NULL;
+    g_hash_table_remove (self->asked, &recording);
+    g_hash_table_remove (p->sums, &recording);
+    return;
+  }
+  tell_in_turn (self, out);
 }
 
 static void
-post (GstRtFrameSink * self, GstStructure * s)
+post_all (GstRtFrameSink * self, GPtrArray * told)
 {
-  if (s)
+  guint i;
+
+  for (i = 0; i < told->len; i++)
     gst_rtframe_sink_queue_message (self,
-        gst_message_new_element (GST_OBJECT_CAST (self), s));
+        gst_message_new_element (GST_OBJECT_CAST (self),
+            g_ptr_array_index (told, i)));
+  g_ptr_array_free (told, TRUE);
 }
 
 /* ---- the streaming thread ----------------------------------------------- */
@@ -172,8 +239,8 @@ gst_rtframe_parts_end (GstRtFrameSink * self, guint64 recording,
     guint64 end_asked, const gchar * reason, gboolean eos)
 {
   GstRtFrameParts *p = self->parts;
+  GPtrArray *told = g_ptr_array_new ();
   GstRtFrameRecordAsk *a;
-  GstStructure *st;
   guint i;
 
   for (i = 0; i < p->n; i++) {
@@ -189,9 +256,9 @@ gst_rtframe_parts_end (GstRtFrameSink * self, guint64 recording,
     a->stop_reason = reason;
   }
   sum_of (p, recording)->ended = TRUE;
-  st = stopped_when_all_ended (self, recording);
+  stopped_when_all_ended (self, recording, told);
   g_mutex_unlock (&self->record_lock);
-  post (self, st);
+  post_all (self, told);
 }
 
 /* ---- the writers' threads ----------------------------------------------- */
@@ -199,28 +266,38 @@ gst_rtframe_parts_end (GstRtFrameSink * self, guint64 recording,
 void
 gst_rtframe_parts_started (GstRtFrameSink * self, const RtfRecordingInfo * info)
 {
-  GstRtFrameRecordAsk a = { G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, 0,
-    G_MAXUINT64, "end", 0, ""
-  };
-  GstRtFrameRecordAsk *known;
+  GPtrArray *told = g_ptr_array_new ();
+  GstRtFrameRecordAsk a;
   Part *part;
-  guint64 recording;
+  Sum *s;
 
   g_mutex_lock (&self->record_lock);
   part = g_hash_table_lookup (self->parts->by_first, &info->first_seq);
-  recording = part ? part->recording : G_MAXUINT64;
-  if (part && (known = g_hash_table_lookup (self->asked, &recording)))
-    a = *known;
-  g_mutex_unlock (&self->record_lock);
-  if (part == NULL || info->part) {
-    GST_DEBUG_OBJECT (self, "recording %" G_GINT64_MODIFIER "d: its part "
-        "at location %u begins at frame %" G_GUINT64_FORMAT " in %s",
-        (gint64) recording, info->location, info->first_seq, info->path);
-    return;
+  if (part == NULL) {
+    g_mutex_unlock (&self->record_lock);
+    g_ptr_array_free (told, TRUE);
+    return;                     /* (its location left before) */
   }
-  GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " started at frame %"
-      G_GUINT64_FORMAT " in %s", recording, info->first_seq, info->path);
-  post (self, gst_rtframe_structure_recording_started (&a, info, recording));
+  s = sum_of (self->parts, part->recording);
+  if (s->first_path == NULL) {
+    s->first_path = g_strdup (info->path);
+    s->first_location = info->location;
+  }
+  if (info->part) {
+    GST_DEBUG_OBJECT (self, "recording %" G_GUINT64_FORMAT ": its part at "
+        "location %u begins at frame %" G_GUINT64_FORMAT " in %s",
+        part->recording, info->location, info->first_seq, info->path);
+  } else if (!s->announced && s->started == NULL) {
+    GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " started at "
+        "frame %" G_GUINT64_FORMAT " in %s", part->recording, info->first_seq,
+        info->path);
+    a = ask_of (self, part->recording);
+    s->started = gst_rtframe_structure_recording_started (&a, info,
+        part->recording);
+    tell_in_turn (self, told);
+  }
+  g_mutex_unlock (&self->record_lock);
+  post_all (self, told);
 }
 
 /* (record_lock held) */
@@ -252,7 +329,7 @@ add_part (Sum * s, const RtfRecordingInfo * info)
 void
 gst_rtframe_parts_stopped (GstRtFrameSink * self, const RtfRecordingInfo * info)
 {
-  GstStructure *st = NULL;
+  GPtrArray *told = g_ptr_array_new ();
   Part *part;
 
   g_mutex_lock (&self->record_lock);
@@ -264,25 +341,23 @@ gst_rtframe_parts_stopped (GstRtFrameSink * self, const RtfRecordingInfo * info)
     add_part (s, info);
     s->parts_ended++;
     g_hash_table_remove (self->parts->by_first, &info->first_seq);
-    st = stopped_when_all_ended (self, recording);
+    stopped_when_all_ended (self, recording, told);
   }
   g_mutex_unlock (&self->record_lock);
   /* (none: its location left the recording before, which ended it) */
-  post (self, st);
+  post_all (self, told);
 }
 
 void
 gst_rtframe_parts_location_left (GstRtFrameSink * self, guint index)
 {
-  GPtrArray *told = g_ptr_array_new ();
+  GPtrArray *told;
   GHashTableIter it;
   gpointer key, value;
-  guint i;
 
-  if (self->parts == NULL) {
-    g_ptr_array_free (told, TRUE);
+  if (self->parts == NULL)
     return;
-  }
+  told = g_ptr_array_new ();
   g_mutex_lock (&self->record_lock);
   g_hash_table_iter_init (&it, self->parts->by_first);
   while (g_hash_table_iter_next (&it, &key, &value)) {
@@ -293,10 +368,8 @@ gst_rtframe_parts_location_left (GstRtFrameSink * self, guint index)
       continue;
     sum_of (self->parts, recording)->parts_ended++;
     g_hash_table_iter_remove (&it);
-    g_ptr_array_add (told, stopped_when_all_ended (self, recording));
+    stopped_when_all_ended (self, recording, told);
   }
   g_mutex_unlock (&self->record_lock);
-  for (i = 0; i < told->len; i++)
-    post (self, g_ptr_array_index (told, i));
-  g_ptr_array_free (told, TRUE);
+  post_all (self, told);
 }

@@ -150,6 +150,8 @@ struct _GstRtFrameSink
                                  * split-at-running-time asked for (object
                                  * lock; cleared at READY) */
   gint n_split_times;           /* atomic: their number, read unlocked */
+  gboolean *split_owed;         /* with locations: each location splits at
+                                 * its next frame (streaming thread) */
   GstBufferPool *repack_pool;
   /* what upstream says of each frame (start .. stop) */
   RtfGapDetector gaps;          /* frames lost before the sink */

@@ -297,6 +297,7 @@ gst_rtframe_sink_finalize (GObject * object)
   g_free (self->location);
   g_strfreev (self->locations);
   g_array_unref (self->split_times);
+  g_free (self->split_owed);
   g_mutex_clear (&self->redo_lock);
   g_free (self->thread_cpus);
   if (self->last_stats_structure)

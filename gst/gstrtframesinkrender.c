@@ -337,9 +337,10 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   /* a split asked for, or a recording's first frame (at its location):
    * a new file */
   due = gst_rtframe_sink_split_due (self, frame->times.running_time);
+  due |= g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0);
+  due = gst_rtframe_sink_split_at (self, index, due);
   frame->split = self->rotate
-      && (g_atomic_int_compare_and_exchange (&self->split_pending, 1, 0)
-      || (flags & (RTF_FRAME_EVENT_START | RTF_FRAME_PART_START)) || due);
+      && (due || (flags & (RTF_FRAME_EVENT_START | RTF_FRAME_PART_START)));
   gst_rtframe_sink_record_committed (self, rtf_writer_commit (w, frame));
   return GST_FLOW_OK;
 

@@ -42,6 +42,23 @@ gst_rtframe_sink_split_due (GstRtFrameSink * self, GstClockTime running_time)
   return due > 0;
 }
 
+gboolean
+gst_rtframe_sink_split_at (GstRtFrameSink * self, gint index, gboolean split)
+{
+  guint i, n;
+
+  if (self->spread == NULL)
+    return split;
+  n = rtf_spread_n_locations (self->spread);
+  if (self->split_owed == NULL)
+    self->split_owed = g_new0 (gboolean, n);
+  for (i = 0; split && i < n; i++)
+    self->split_owed[i] = TRUE;
+  split = self->split_owed[index];
+  self->split_owed[index] = FALSE;
+  return split;
+}
+
 void
 gst_rtframe_sink_split_clear (GstRtFrameSink * self)
 {
@@ -49,4 +66,5 @@ gst_rtframe_sink_split_clear (GstRtFrameSink * self)
   g_array_set_size (self->split_times, 0);
   g_atomic_int_set (&self->n_split_times, 0);
   GST_OBJECT_UNLOCK (self);
+  g_clear_pointer (&self->split_owed, g_free);
 }

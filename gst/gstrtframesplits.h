@@ -17,6 +17,11 @@ void gst_rtframe_sink_split_add (GstRtFrameSink * self,
  * it reaches is done): a new file at it */
 gboolean gst_rtframe_sink_split_due (GstRtFrameSink * self,
     GstClockTime running_time);
+/* With locations a split is every location's: the frame at location
+ * `index` splits when one was asked now (split) or since its last frame
+ * there.  Without, split.  (Streaming thread.) */
+gboolean gst_rtframe_sink_split_at (GstRtFrameSink * self, gint index,
+    gboolean split);
 /* Every split asked for goes (the element stops) */
 void gst_rtframe_sink_split_clear (GstRtFrameSink * self);
 

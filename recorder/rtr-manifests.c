@@ -56,8 +56,7 @@ by_first_frame (gconstpointer a, gconstpointer b)
 
   if (x->location != y->location)
     return x->location < y->location ? -1 : 1;
-  return x->first_frame < y->first_frame ? -1 :
-      x->first_frame > y->first_frame;
+  return x->first_frame < y->first_frame ? -1 : x->first_frame > y->first_frame;
 }
 
 static void

@@ -47,16 +47,18 @@ http=127.0.0.1:$port
 source=videotestsrc is-live=true pattern=ball
 caps=$caps
 
+# two disks for its bandwidth: its events over both
 [camera center]
 source=videotestsrc is-live=true pattern=snow
 caps=$caps
+sink=locations='<"$work/rec/a/center-event-%05d.raw","$work/rec/b/center-event-%05d.raw">'
 
 # its frames come 0.4 s late (a camera with a deep buffer)
 [camera right]
 source=videotestsrc is-live=true pattern=smpte ! queue min-threshold-time=400000000 max-size-time=2000000000 max-size-buffers=0 max-size-bytes=0
 caps=$caps
 CONF
-mkdir -p "$work/rec"
+mkdir -p "$work/rec/a" "$work/rec/b"
 "$rec" --config "$work/rig.conf" > "$work/rec.out" 2>&1 < /dev/null &
 rec_pid=$!; pids+=($rec_pid)
 for _ in $(seq 100); do
@@ -117,8 +119,10 @@ t = j["takes"][0]
 assert t["id"] == sys.argv[2] and t["label"] == "the split one", t
 assert t["notes"] == ["split inside"] and t["state"] == "complete", t
 for c in t["cameras"]:
-    # the split inside: two files, the frames its recorder told, all there
-    assert c["files"] == 2 and c["frames"] == c["frames-told"] > 0, c
+    # the split inside: two files (at each of center's two locations), the
+    # frames its recorder told, all there
+    want = 4 if c["name"] == "center" else 2
+    assert c["files"] == want and c["frames"] == c["frames-told"] > 0, c
     assert c["problem"] is None, c
 counts = {c["frames"] for c in t["cameras"]}
 assert max(counts) - min(counts) <= 1, counts
@@ -210,9 +214,12 @@ else
   echo "ok: $n manifests verify, rtframe-info reads the directory"
 fi
 for cam in left center right; do
-  "$dump" "$work/rec/$cam-event-%05d.raw" > "$work/$cam.csv" 2> "$work/$cam.err" \
+  where="$work/rec/$cam-event-%05d.raw"
+  # center's recordings over two disks: read through its manifest
+  [ $cam = center ] && where=$(ls "$work"/rec/a/*.rtfspread)
+  "$dump" "$where" > "$work/$cam.csv" 2> "$work/$cam.err" \
     || { echo "FAIL: rtframe-dump $cam: $(cat "$work/$cam.err")"; fail=1; }
-  if ! "$verify" -q "$work/rec/$cam-event-%05d.raw" > "$work/v" 2>&1; then
+  if ! "$verify" -q "$where" > "$work/v" 2>&1; then
     echo "FAIL: rtframe-verify $cam:"; cat "$work/v"; fail=1
   fi
 done

@@ -438,6 +438,42 @@ GST_START_TEST (test_refused)
 
 GST_END_TEST;
 
+/* A split asked for (split-now, split-at-running-time) is every
+ * location's: each starts its next file at its next frame (with one
+ * location's next frame alone, the other kept writing one file) */
+GST_START_TEST (test_split_every_location)
+{
+  gchar **locs = two_locations ("sp-%03d.raw");
+  gchar *m0 = rtf_test_spread_manifest (locs[0]);
+  guint i;
+  Rec *r;
+
+  r = rtf_test_spread_start (locs, "placement=round-robin", CAPS);
+  rtf_test_spread_push (r, 0, 10, 0);
+  g_signal_emit_by_name (r->h->element, "split-now");
+  rtf_test_spread_push (r, 10, 20, 0);
+  g_signal_emit_by_name (r->h->element, "split-at-running-time",
+      (guint64) 25 * GST_SECOND / 20);
+  rtf_test_spread_push (r, 20, 30, 0);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  rtf_test_assert_no_message (r->bus, GST_MESSAGE_ERROR);
+  rtf_test_rec_stop (r);
+  for (i = 0; i < 3; i++) {
+    gchar *a = rtf_pattern_format (locs[0], i), *b =
+        rtf_pattern_format (locs[1], i);
+
+    fail_unless (g_file_test (a, G_FILE_TEST_EXISTS), "no %s", a);
+    fail_unless (g_file_test (b, G_FILE_TEST_EXISTS), "no %s", b);
+    g_free (a);
+    g_free (b);
+  }
+  rtf_test_spread_assert_whole (m0, FRAME, 30);
+  g_free (m0);
+  g_strfreev (locs);
+}
+
+GST_END_TEST;
+
 /* The recording-started and -stopped messages on the bus, each in order
  * (the bus drained; an error fails) */
 static void
@@ -1258,6 +1294,7 @@ spread_suite (void)
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_foreign_manifest_left);
   tcase_add_test (tc, test_event_recording_spread);
+  tcase_add_test (tc, test_split_every_location);
   tcase_add_test (tc, test_failed_start_touches_nothing);
   tcase_add_test (tc, test_locations_share_names);
   tcase_add_test (tc, test_link_at_location_refused);

@@ -569,27 +569,48 @@ verify_location (const gchar * location, gboolean nested)
 }
 
 /* The frames of a camera's part found in its files: records first..last */
-static guint64
-frames_of_part (const gchar * manifest, const RtfTakeCamera * c)
+/* A fault of a camera's part: a line, or (JSON) an item of the camera's
+ * "faults" */
+static void
+say_part_fault (gchar * text)
 {
-  guint64 n = 0, r;
-  guint f, i;
+  if (json)
+    json_out_string (&js, NULL, text);
+  else
+    printf ("FAULT %s\n", text);
+  g_free (text);
+}
 
-  for (f = 0; c->files[f]; f++) {
-    gchar *path = rtf_take_manifest_file_path (manifest, c->files[f]);
-    RtfRecording *rec = rtf_recording_open (path, 0, FALSE, NULL);
+/* A camera's part of a take, its files read together (a camera recording
+ * to several locations has files at each, their frames interleaved): the
+ * frames of the take it holds (*found), and the faults - frame numbers of
+ * the take no file holds, a part that cannot be read.  Each file alone is
+ * checked with gaps allowed: the numbers it lacks may be another
+ * location's. */
+static guint
+check_part (const gchar * manifest, const RtfTakeCamera * c, guint64 * found)
+{
+  GError *error = NULL;
+  RtfRecording *rec = rtf_take_recording_open (manifest, c->name, FALSE,
+      &error);
+  guint faults = 0, g;
 
-    for (i = 0; rec && i < rec->n_files; i++)
-      for (r = 0; rec->files[i].index && r < rec->files[i].index->n_records;
-          r++) {
-        guint64 seq = rec->files[i].index->records[r].seq;
-
-        n += seq >= c->first_frame && seq <= c->last_frame;
-      }
-    rtf_recording_free (rec);
-    g_free (path);
+  *found = 0;
+  if (rec == NULL) {
+    say_part_fault (g_strdup_printf ("camera %s: %s", c->name, error->message));
+    g_clear_error (&error);
+    return 1;
   }
-  return n;
+  *found = rec->n_frames;
+  rtf_recording_find_gaps (rec);
+  for (g = 0; g < rec->n_gaps && !allow_gaps; g++, faults++)
+    say_part_fault (g_strdup_printf ("camera %s: frames %" G_GUINT64_FORMAT
+            " to %" G_GUINT64_FORMAT " of the take are in none of its files "
+            "(none was reported written: dropped while recording, or in "
+            "flight when it stopped without EOS; --allow-gaps accepts that)",
+            c->name, rec->gaps[g].first, rec->gaps[g].last));
+  rtf_recording_free (rec);
+  return faults;
 }
 
 /* A take's manifest: every camera's files checked, each camera holding
@@ -629,14 +650,24 @@ verify_take (const gchar * path)
     }
     for (f = 0; cam->files[f]; f++) {
       gchar *file = rtf_take_manifest_file_path (path, cam->files[f]);
-      gint one = verify_location (file, TRUE);
+      gboolean gaps = allow_gaps;
+      gint one;
 
+      allow_gaps = TRUE;        /* (judged over the whole part below) */
+      one = verify_location (file, TRUE);
+      allow_gaps = gaps;
       status = MAX (status, one);
       g_free (file);
     }
     if (json)
       json_out_end_array (&js);
-    found = cam->first_frame == RTF_TAKE_NONE ? 0 : frames_of_part (path, cam);
+    found = 0;
+    if (json)
+      json_out_begin_array (&js, "faults");
+    if (cam->first_frame != RTF_TAKE_NONE && check_part (path, cam, &found))
+      status = MAX (status, 1);
+    if (json)
+      json_out_end_array (&js);
     if (cam->stopped && found < cam->frames) {
       gchar *why = g_strdup_printf ("camera %s: %" G_GUINT64_FORMAT " of "
           "the %" G_GUINT64_FORMAT " frames of %s its recorder told are in "
