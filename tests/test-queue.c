@@ -144,6 +144,44 @@ test_drop_oldest (void)
   rtf_queue_free (q);
 }
 
+/* leaky=downstream never drops a frame that begins a recording (or its
+ * part at a location): the writer opens the recording with it.  The
+ * oldest frame after it goes, the frames before keep their order; with
+ * only such frames queued, nothing (the frame offered is dropped) */
+static void
+test_drop_keeps_recording_starts (void)
+{
+  RtfQueue *q = rtf_queue_new (4, 0, 0);
+  RtfFrame *start, *part, *a, *b;
+
+  start = push (q, 10);
+  start->flags |= RTF_FRAME_EVENT_START;
+  part = push (q, 10);
+  part->flags |= RTF_FRAME_PART_START;
+  a = push (q, 10);
+  a->origin.gap.how = 1;
+  a->origin.gap.missing = 2;
+  b = push (q, 10);
+  g_assert (rtf_queue_drop_oldest (q) == a);
+  rtf_queue_release (q, a);
+  /* its upstream gap goes to the frame after it */
+  g_assert_cmpuint (b->origin.gap.missing, ==, 2);
+  g_assert (rtf_queue_pop (q) == start);
+  g_assert (rtf_queue_pop (q) == part);
+  g_assert (rtf_queue_pop (q) == b);
+  finish (q, start);
+  finish (q, part);
+  finish (q, b);
+  start = push (q, 10);
+  start->flags |= RTF_FRAME_EVENT_START;
+  g_assert (rtf_queue_drop_oldest (q) == NULL);
+  /* a frame failed over begins none: it may go */
+  start->flags |= RTF_FRAME_FAILED_OVER;
+  g_assert (rtf_queue_drop_oldest (q) == start);
+  rtf_queue_release (q, start);
+  rtf_queue_free (q);
+}
+
 static void
 test_collect_missed (void)
 {
@@ -500,6 +538,8 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/limits", test_limits);
   g_test_add_func ("/queue/cancel", test_cancel);
   g_test_add_func ("/queue/drop-oldest", test_drop_oldest);
+  g_test_add_func ("/queue/drop-keeps-recording-starts",
+      test_drop_keeps_recording_starts);
   g_test_add_func ("/queue/backlog", test_backlog);
   g_test_add_func ("/queue/collect-missed", test_collect_missed);
   g_test_add_func ("/queue/wait-released-by-space",

@@ -412,28 +412,64 @@ take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
   return f;
 }
 
-/* Takes the oldest queued frame out of the queue, DROPPED, or NULL when
- * nothing is queued (every held frame is being written) or the oldest is
- * a backlog frame (never dropped: the producer bounds the backlog).  The
- * caller releases it with rtf_queue_release().  An upstream gap before it
- * goes to the next queued frame, under the lock the writer takes that
- * frame with (its index record says it); with none queued, the dropped
- * frame keeps it for the caller to pass on. */
+/* The oldest queued frame leaky=downstream may drop: a live one that
+ * begins no recording.  A frame that begins one (or its part at a
+ * location) stays: without it the writer would never open that recording
+ * - no file of its own, no recording-started, and with locations no
+ * recording-stopped for it or any after it.  Its place in the ring from
+ * the oldest, or -1 (lock held) */
+static gint
+droppable_locked (RtfQueue * q)
+{
+  guint i;
+
+  for (i = 0; i < q->level.queued; i++) {
+    const RtfFrame *f = q->ring[(q->ring_first + i) % q->capacity];
+
+    if (f->flags & RTF_FRAME_PRERECORDED)
+      return -1;
+    if (!rtf_frame_opens_recording (f->flags))
+      return (gint) i;
+  }
+  return -1;
+}
+
+/* Takes the oldest queued frame leaky=downstream may drop out of the
+ * queue, DROPPED (the frames before it keep their order), or NULL when
+ * there is none: nothing is queued (every held frame is being written),
+ * or only backlog frames (never dropped: the producer bounds the backlog)
+ * and frames that begin a recording come before any other.  The caller
+ * releases it with rtf_queue_release().  An upstream gap before it goes
+ * to the frame queued after it, under the lock the writer takes that
+ * frame with (its index record says it); with none queued after it, the
+ * dropped frame keeps it for the caller to pass on. */
 RtfFrame *
 rtf_queue_drop_oldest (RtfQueue * q)
 {
-  RtfFrame *f;
+  RtfFrame *f = NULL;
+  gint at, j;
 
   g_mutex_lock (&q->lock);
-  f = take_oldest_locked (q, RTF_FRAME_DROPPED, FALSE);
-  if (f != NULL && f->origin.gap.how != 0 && q->level.queued > 0) {
-    RtfFrame *next = q->ring[q->ring_first];
+  if ((at = droppable_locked (q)) < 0)
+    goto done;
+  f = q->ring[(q->ring_first + at) % q->capacity];
+  /* the frames before it move up one place */
+  for (j = at; j > 0; j--)
+    q->ring[(q->ring_first + j) % q->capacity] =
+        q->ring[(q->ring_first + j - 1) % q->capacity];
+  q->ring_first = (q->ring_first + 1) % q->capacity;
+  q->level.queued--;
+  q->level.queued_bytes -= f->size;
+  f->state = RTF_FRAME_DROPPED;
+  if (f->origin.gap.how != 0 && (guint) at < q->level.queued) {
+    RtfFrame *next = q->ring[(q->ring_first + at) % q->capacity];
     RtfUpstreamGap gap = f->origin.gap;
 
     rtf_upstream_gap_merge (&gap, &next->origin.gap);
     next->origin.gap = gap;
     rtf_upstream_gap_clear (&f->origin.gap);
   }
+done:
   g_mutex_unlock (&q->lock);
   return f;
 }

@@ -930,6 +930,9 @@ finish (Rec * r)
   } else if (errors_seen (r)) {
     how = "error";
   }
+  /* (from here the bus may flush: a request made meanwhile may be told
+   * to no one) */
+  HIST (r, "# setting to NULL");
   HIST (r, "# set to NULL: %s", state_result (set_state (r, GST_STATE_NULL)));
   log_final (r);
   g_mutex_lock (&r->lock);
