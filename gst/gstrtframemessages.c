@@ -54,8 +54,7 @@ set_frame_fields (GstStructure * s, const RtfFrameReport * m)
       /* (no deadline: deadline=0) */
       "deadline", G_TYPE_UINT64, m->times.deadline_ns != 0 ?
       clock_time (m->times.deadline_ns) : GST_CLOCK_TIME_NONE,
-      "prerecorded", G_TYPE_BOOLEAN, (m->flags & RTF_FRAME_PRERECORDED) != 0,
-      NULL);
+      "prerecorded", G_TYPE_BOOLEAN, rtf_frame_prerecorded (m->flags), NULL);
 }
 
 GstMessage *

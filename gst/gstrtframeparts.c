@@ -10,8 +10,9 @@
  * recording's two messages (record_lock): recording-started when the
  * part with its first frame begins, recording-stopped once the recording
  * has ended and every part with it (the figures of the parts added up) -
- * each recording's in the order of the recordings, whichever location's
- * writer tells first. */
+ * the started messages in the order of the recordings, the stopped ones
+ * too, each after its own started, whichever location's writer tells
+ * first. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -55,7 +56,8 @@ struct _GstRtFrameParts
    * recordings not told stopped, by number */
   GHashTable *by_first;
   GHashTable *sums;
-  guint64 next_told;            /* the first recording not announced */
+  guint64 next_started;         /* the first recording not announced */
+  guint64 next_stopped;         /* ... not told stopped */
 };
 
 static void
@@ -129,36 +131,44 @@ ask_of (GstRtFrameSink * self, guint64 recording)
   return a;
 }
 
-/* The messages whose turn has come, into out: each recording's started,
- * then its stopped once it has one, in the order of the recordings
- * (record_lock held) */
+/* The messages whose turn has come, into out: the recordings' started in
+ * their order, and their stopped in their order, each after its own
+ * started (record_lock held) */
 static void
 tell_in_turn (GstRtFrameSink * self, GPtrArray * out)
 {
   GstRtFrameParts *p = self->parts;
+  gboolean more = TRUE;
   Sum *s;
 
-  while ((s = g_hash_table_lookup (p->sums, &p->next_told)) != NULL
-      && s->started != NULL) {
-    guint64 recording = p->next_told++;
+  while (more) {
+    more = FALSE;
+    s = g_hash_table_lookup (p->sums, &p->next_started);
+    if (s != NULL && s->started != NULL) {
+      g_ptr_array_add (out, s->started);
+      s->started = NULL;
+      s->announced = TRUE;
+      p->next_started++;
+      more = TRUE;
+    }
+    s = g_hash_table_lookup (p->sums, &p->next_stopped);
+    if (s != NULL && s->announced && s->stopped != NULL) {
+      guint64 recording = p->next_stopped++;
 
-    g_ptr_array_add (out, s->started);
-    s->started = NULL;
-    s->announced = TRUE;
-    if (s->stopped == NULL)
-      continue;
-    g_ptr_array_add (out, s->stopped);
-    s->stopped = NULL;
-    g_hash_table_remove (self->asked, &recording);
-    g_hash_table_remove (p->sums, &recording);
+      g_ptr_array_add (out, s->stopped);
+      s->stopped = NULL;
+      g_hash_table_remove (self->asked, &recording);
+      g_hash_table_remove (p->sums, &recording);
+      more = TRUE;
+    }
   }
 }
 
 /* Once the recording ended and every part with it: its recording-stopped
  * message - and its recording-started, made of its first part, when the
  * part with its first frame never began (that frame went to another
- * location after its own failed) - told in turn, into out; then what is
- * kept of it goes (record_lock held) */
+ * location after its own failed) - told in turn, into out (record_lock
+ * held) */
 static void
 stopped_when_all_ended (GstRtFrameSink * self, guint64 recording,
     GPtrArray * out)
@@ -167,7 +177,7 @@ stopped_when_all_ended (GstRtFrameSink * self, guint64 recording,
   GstRtFrameRecordAsk a = ask_of (self, recording);
   Sum *s = g_hash_table_lookup (p->sums, &recording);
 
-  if (s == NULL || !s->ended || s->parts_ended < s->parts)
+  if (s == NULL || !s->ended || s->parts_ended < s->parts || s->stopped)
     return;
   s->sum.path = s->path;
   s->stopped = gst_rtframe_structure_recording_stopped (&a, &s->sum, recording);
@@ -181,13 +191,6 @@ stopped_when_all_ended (GstRtFrameSink * self, guint64 recording,
     first.location = s->first_location;
     s->started = gst_rtframe_structure_recording_started (&a, &first,
         recording);
-  }
-  if (s->announced) {
-    g_ptr_array_add (out, s->stopped);
-    s->stopped = NULL;
-    g_hash_table_remove (self->asked, &recording);
-    g_hash_table_remove (p->sums, &recording);
-    return;
   }
   tell_in_turn (self, out);
 }
@@ -232,6 +235,15 @@ gst_rtframe_parts_take (GstRtFrameSink * self, guint index, guint64 seq,
   sum_of (p, recording)->parts++;
   g_mutex_unlock (&self->record_lock);
   return flags & RTF_FRAME_EVENT_START ? 0 : RTF_FRAME_PART_START;
+}
+
+void
+gst_rtframe_parts_redone (GstRtFrameSink * self, guint index, guint64 seq)
+{
+  GstRtFrameParts *p = self->parts;
+
+  if (p != NULL && p->open[index])
+    p->last_seq[index] = MAX (p->last_seq[index], seq);
 }
 
 void

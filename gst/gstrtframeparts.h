@@ -15,6 +15,9 @@ void gst_rtframe_parts_free (GstRtFrameParts * parts);
  * (RTF_FRAME_PART_START when it opens the location's part) */
 guint gst_rtframe_parts_take (GstRtFrameSink * self, guint index,
     guint64 seq, guint64 recording, guint flags);
+/* Location `index` took frame `seq` again, failed over from another: the
+ * part open there ends no sooner than it */
+void gst_rtframe_parts_redone (GstRtFrameSink * self, guint index, guint64 seq);
 /* The recording on ended (end_asked, reason: as it is told): each
  * location's part ends with the last frame it took (eos: the writers end
  * them as they finish their files) */

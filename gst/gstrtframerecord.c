@@ -638,6 +638,8 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
       gst_rtframe_sink_split_due (self, turn->start_asked);
     }
     f->flags |= gst_rtframe_sink_record_taken (self, index, h.seq, f->flags);
+    /* (a split owed there since the recording before is this new file) */
+    gst_rtframe_sink_split_at (self, index, FALSE);
     f->split |= self->rotate && (f->flags & RTF_FRAME_PART_START);
     rtf_writer_commit (w, f);
     self->last_seq = h.seq;

@@ -293,15 +293,18 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   GST_OBJECT_UNLOCK (self);
   stamp_times (self, &times, frame_buf, arrival, deadline);
   origin_of (self, buffer, &origin);
+  /* frames of a location that left go first, whether this one is written
+   * or not (a recording that ended with them would otherwise wait for the
+   * next to be written) */
+  if ((ret = redo_until_done (self)) != GST_FLOW_OK) {
+    gst_buffer_unref (frame_buf);
+    return ret;
+  }
   /* not recording: held for pre-record, or let go */
   if (!gst_rtframe_sink_record_frame (self, frame_buf, &times, &origin,
           &flags, &ret))
     return ret;
 
-  if ((ret = redo_until_done (self)) != GST_FLOW_OK) {
-    gst_buffer_unref (frame_buf);
-    return ret;
-  }
   switch (offer_until_taken (self, leaky_of[leaky], &times, &origin, &frame,
           &w, &index, &ret)) {
     case RTF_OFFER_TAKEN:

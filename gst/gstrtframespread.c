@@ -616,8 +616,14 @@ redo_one (GstRtFrameSink * self, GstRtFrameRedo * redo)
     return GST_FLOW_ERROR;
   }
   redo->buffer = NULL;          /* the frame's now */
-  /* (it opens no recording where it goes: rtf_frame_opens_recording()) */
-  frame->flags = (redo->flags & ~RTF_FRAME_PART_START) | RTF_FRAME_FAILED_OVER;
+  /* the part of its recording open there ends after it */
+  gst_rtframe_parts_redone (self, index, redo->seq);
+  /* it opens no recording where it goes (rtf_frame_opens_recording());
+   * one held before its recording is a live frame there, told as held
+   * (a backlog frame is the queue's: numbered and counted apart) */
+  frame->flags = (redo->flags & ~(RTF_FRAME_PART_START |
+          RTF_FRAME_PRERECORDED)) | RTF_FRAME_FAILED_OVER |
+      (rtf_frame_prerecorded (redo->flags) ? RTF_FRAME_HELD : 0);
   rtf_writer_commit (w, frame);
   g_free (redo);
   return GST_FLOW_OK;

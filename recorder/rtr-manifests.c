@@ -26,6 +26,8 @@ typedef struct
   guint location;               /* which of the sink's locations (0: its
                                  * location) */
   gchar *name;                  /* relative to DIR when in it */
+  guint64 last_frame;           /* its last frame once it is closed, else
+                                 * RTF_TAKE_NONE */
 } CameraFile;
 
 struct _RtrManifests
@@ -215,7 +217,7 @@ know_file (RtrManifests * m, guint cam, const GstStructure * s,
   GArray *files = m->files[cam];
   gchar *name = file_name (m, gst_structure_get_string (s, "location"));
   guint where = 0;
-  CameraFile f = { first_frame, 0, name };
+  CameraFile f = { first_frame, 0, name, RTF_TAKE_NONE };
   guint i;
 
   gst_structure_get_uint (s, "location-index", &where);
@@ -237,7 +239,8 @@ know_file (RtrManifests * m, guint cam, const GstStructure * s,
 }
 
 /* The camera's files that hold frames first..last of a take: each file's
- * frames run to the next file's first at the same location */
+ * frames run to its last once it is closed, until then to the next file's
+ * first at the same location */
 static void
 part_files (RtrManifests * m, guint cam, RtfTakeCamera * c)
 {
@@ -251,8 +254,8 @@ part_files (RtrManifests * m, guint cam, RtfTakeCamera * c)
     const CameraFile *f = &g_array_index (files, CameraFile, i);
     const CameraFile *next = i + 1 < files->len ?
         &g_array_index (files, CameraFile, i + 1) : NULL;
-    guint64 end = next && next->location == f->location ? next->first_frame :
-        G_MAXUINT64;
+    guint64 end = f->last_frame != RTF_TAKE_NONE ? f->last_frame + 1 :
+        next && next->location == f->location ? next->first_frame : G_MAXUINT64;
 
     if (f->first_frame <= last && end > c->first_frame)
       g_ptr_array_add (names, g_strdup (f->name));
@@ -364,6 +367,45 @@ stopped (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
   write_entry (m, e);
 }
 
+/* A camera's file was closed: its frames end with last_frame; one that
+ * holds none (its frames failed, and the sink deleted it) is no take's,
+ * and the manifests that named it say so again */
+static void
+file_closed (RtrManifests * m, guint cam, const GstStructure * s)
+{
+  GArray *files = m->files[cam];
+  gchar *name = file_name (m, gst_structure_get_string (s, "location"));
+  guint64 frames = field (s, "frames");
+  GHashTableIter it;
+  gpointer value;
+  guint i;
+
+  for (i = 0; i < files->len; i++) {
+    CameraFile *x = &g_array_index (files, CameraFile, i);
+
+    if (!g_str_equal (x->name, name))
+      continue;
+    if (frames != 0) {
+      x->last_frame = field (s, "last-frame");
+      break;
+    }
+    g_array_remove_index (files, i);
+    g_hash_table_iter_init (&it, m->entries);
+    while (g_hash_table_iter_next (&it, NULL, &value)) {
+      Entry *e = value;
+      RtfTakeCamera *c = g_ptr_array_index (e->man->cameras, cam);
+
+      if (e->written && c->files && g_strv_contains ((const gchar * const *)
+              c->files, name)) {
+        refresh (m, e);
+        write_entry (m, e);
+      }
+    }
+    break;
+  }
+  g_free (name);
+}
+
 void
 rtr_manifests_take (RtrManifests * m, GstMessage * msg)
 {
@@ -380,6 +422,11 @@ rtr_manifests_take (RtrManifests * m, GstMessage * msg)
     location = gst_structure_get_string (s, "location");
     if (location && field (s, "first-frame") != RTF_TAKE_NONE)
       know_file (m, cam, s, field (s, "first-frame"));
+    return;
+  }
+  if (gst_structure_has_name (s, "rtframesink-file-closed")) {
+    if (gst_structure_get_string (s, "location"))
+      file_closed (m, cam, s);
     return;
   }
   if (id == NULL || !rtf_take_id_is_valid (id))

@@ -24,6 +24,7 @@ dump="$build_dir/tools/rtframe-dump"
 verify="$build_dir/tools/rtframe-verify"
 info="$build_dir/tools/rtframe-info"
 export="$build_dir/tools/rtframe-export"
+. "$(dirname "$0")/asan-prefix.sh"
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; [ -n "${RTF_KEEP:-}" ] && [ $fail != 0 ] && echo "kept $work" || rm -rf "$work"; }
@@ -145,7 +146,7 @@ for pair in $told; do
     echo "FAIL: rtframe-export $id: camera $cam's $n frames: $(cat "$work/export.out")"; fail=1
   fi
 done
-played=$(gst-launch-1.0 -v rtframesrc location="$work/rec/$id.rtftake" camera=center \
+played=$("${asan[@]}" gst-launch-1.0 -v rtframesrc location="$work/rec/$id.rtftake" camera=center \
   ! fakesink silent=false 2>&1 | grep -c "fakesink0: last-message = chain" || true)
 want=$(tr ' ' '\n' <<<"$told" | sed -n 's/^center=//p')
 if [ "$played" != "$want" ]; then

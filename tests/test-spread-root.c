@@ -388,6 +388,84 @@ GST_START_TEST (test_one_full)
 
 GST_END_TEST;
 
+/* Event recording over two disks, one nearly full: the frames held for
+ * pre-record are placed over both at the start, those at the full one
+ * fail there and are written at the other under their own numbers (a
+ * failed-over frame once kept a stale number from its queue cell, and
+ * the queue's backlog count wrapped: the stream then waited forever).
+ * The recording reads back whole: the frames from the start less
+ * pre-record-time to the stop, byte-exact, once each, its start flagged. */
+GST_START_TEST (test_held_frames_fail_over)
+{
+  GstStructure *st;
+  gchar **locs, *cmd, *theirs, *manifest, *out = NULL, *played, *desc;
+  guint64 *seqs = NULL, i;
+  GstElement *pipe;
+  gboolean ok = FALSE;
+  gint64 got;
+  Disks d;
+  Rec *r;
+
+  disks_new (&d, 2);
+  theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
+  /* room for about three frames and their index */
+  cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
+      "3000000 )) %s", d.fs[1]->dir, theirs);
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  locs = locations_on (&d, 2, "ev-%05d.raw");
+  r = rtf_test_spread_start (locs, PROPS " min-free-space=0 preallocate=0 "
+      "placement=round-robin record=false pre-record-time=1000000000", CAPS);
+  /* 1 s of pre-record: frames 20..39 held at the start (2 s), the stop
+   * at 3 s */
+  g_signal_emit_by_name (r->h->element, "start-recording",
+      (guint64) 2 * GST_SECOND, &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (r->h->element, "stop-recording",
+      (guint64) 3 * GST_SECOND, &ok);
+  fail_unless (ok);
+  rtf_test_spread_push (r, 0, 80, 20);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  st = rtf_test_get_stats (r->h);
+  g_print ("  held frames failing over: %" G_GUINT64_FORMAT " written at "
+      "the full location, %" G_GUINT64_FORMAT " at the other, %"
+      G_GUINT64_FORMAT " failed over\n", location_u64 (st, 1,
+          "frames-written"), location_u64 (st, 0, "frames-written"),
+      rtf_test_stat_u64 (st, "frames-failed-over"));
+  fail_unless (rtf_test_stat_u64 (st, "frames-failed-over") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 40);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-lost"), 0);
+  rtf_test_rec_stop (r);
+
+  manifest = rtf_test_spread_manifest (locs[0]);
+  fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", manifest,
+          NULL), 0);
+  fail_unless (strstr (out, " 40 frames in frame-number order") != NULL, "%s",
+      out);
+  fail_unless (strstr (out, " 0 frames missing") != NULL, "%s", out);
+  g_free (out);
+  played = g_build_filename (d.fs[0]->dir, "played.raw", NULL);
+  desc = g_strdup_printf ("rtframesrc location=%s ! filesink location=%s",
+      manifest, played);
+  pipe = rtf_test_play_to_eos (desc);
+  rtf_test_stop_pipeline (pipe);
+  got = rtf_test_scan_frames (played, FRAME, 0, &seqs);
+  fail_unless_equals_int64 (got, 40);
+  for (i = 0; i < 40; i++)
+    fail_unless_equals_uint64 (seqs[i], 20 + i);
+  g_unlink (played);
+  g_free (seqs);
+  g_free (desc);
+  g_free (played);
+  gst_structure_free (st);
+  g_free (manifest);
+  g_free (theirs);
+  g_free (cmd);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
 /* Issue 23, defect 1: a location fills while 16 small frames are in
  * flight there, so frames after the first that fails have completed out
  * of order.  Each frame the element reports written is byte-exact where
@@ -742,6 +820,7 @@ spread_root_suite (void)
   tcase_add_test (tc, test_slow_disk_gets_fewer);
   tcase_add_test (tc, test_one_shut_down);
   tcase_add_test (tc, test_one_full);
+  tcase_add_test (tc, test_held_frames_fail_over);
   tcase_add_test (tc, test_full_out_of_order);
   tcase_add_test (tc, test_stalled_disk_left);
   tcase_add_test (tc, test_stall_while_render_waits);

@@ -60,8 +60,21 @@ typedef enum
    * whichever location it went): it starts the location's part of the
    * recording - a new file of a set, its figures - but is no recording's
    * first frame in the index */
-  RTF_FRAME_PART_START = 1 << 3
+  RTF_FRAME_PART_START = 1 << 3,
+  /* held before its recording like a backlog frame, and written again at
+   * another location of a spread after its own failed: queued as a live
+   * frame there (PRERECORDED is the queue's: a backlog cell), told and
+   * indexed as pre-recorded */
+  RTF_FRAME_HELD = 1 << 4
 } RtfFrameFlags;
+
+/* The frame was held before its recording (pre-record): what its reports
+ * and its index record say */
+static inline gboolean
+rtf_frame_prerecorded (guint flags)
+{
+  return (flags & (RTF_FRAME_PRERECORDED | RTF_FRAME_HELD)) != 0;
+}
 
 /* The frame begins a recording at its writer (the recording's, or its
  * part at one location of a spread).  A frame failed over begins none:

@@ -56,7 +56,7 @@ rtf_writer_frame_written (RtfWriter * w, RtfFrame * f)
   g_mutex_lock (&w->lock);
   /* a backlog frame came long before it could be written: the latency
    * figures are the live frames' */
-  if (!(f->flags & RTF_FRAME_PRERECORDED))
+  if (!rtf_frame_prerecorded (f->flags))
     rtf_histogram_add (&w->latency.arrival_to_done,
         f->complete_ns - f->times.arrival_ns);
   rtf_histogram_add (&w->latency.submit_to_done, f->complete_ns - f->submit_ns);
@@ -154,7 +154,7 @@ index_record_of (RtfWriter * w, const RtfFrame * f, RtfIndexRecord * r)
   r->flags = (w->config.checksums ? RTF_INDEX_REC_CHECKSUM : 0)
       | (f->times.deadline_ns != 0 && f->complete_ns > f->times.deadline_ns ?
       RTF_INDEX_REC_MISSED : 0) | (f->copied ? RTF_INDEX_REC_COPIED : 0)
-      | (f->flags & RTF_FRAME_PRERECORDED ? RTF_INDEX_REC_PRERECORDED : 0)
+      | (rtf_frame_prerecorded (f->flags) ? RTF_INDEX_REC_PRERECORDED : 0)
       | (f->flags & RTF_FRAME_EVENT_START ? RTF_INDEX_REC_EVENT_START : 0)
       | (f->flags & RTF_FRAME_FAILED_OVER ? RTF_INDEX_REC_FAILED_OVER : 0)
       | (f->origin.gap.how ? RTF_INDEX_REC_GAP : 0);
@@ -284,7 +284,7 @@ count_written (RtfWriter * w, RtfFrame * f)
     w->stats.frames_copied++;
   else
     w->stats.frames_zero_copy++;
-  if (f->flags & RTF_FRAME_PRERECORDED)
+  if (rtf_frame_prerecorded (f->flags))
     w->stats.frames_prerecorded++;
   g_mutex_unlock (&w->lock);
 }
@@ -446,7 +446,7 @@ rtf_writer_recording_release (RtfWriter * w, RtfFrame * f)
   if (f->state == RTF_FRAME_WRITTEN) {
     r->frames++;
     r->bytes += f->size;
-    if (f->flags & RTF_FRAME_PRERECORDED)
+    if (rtf_frame_prerecorded (f->flags))
       r->prerecorded++;
   } else {
     r->lost++;
