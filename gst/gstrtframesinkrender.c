@@ -295,7 +295,10 @@ gst_rtframe_sink_render (GstBaseSink * sink, GstBuffer * buffer)
   origin_of (self, buffer, &origin);
   /* frames of a location that left go first, whether this one is written
    * or not (a recording that ended with them would otherwise wait for the
-   * next to be written) */
+   * next to be written); a location that stalls is seen between
+   * recordings too */
+  if (self->spread)
+    rtf_spread_watch (self->spread);
   if ((ret = redo_until_done (self)) != GST_FLOW_OK) {
     gst_buffer_unref (frame_buf);
     return ret;

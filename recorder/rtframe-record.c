@@ -745,6 +745,7 @@ main (int argc, char **argv)
     g_timeout_add (1000, on_start_failed, &r);  /* its error is on the bus */
   g_main_loop_run (r.loop);
   gst_element_set_state (r.pipeline, GST_STATE_NULL);
+  rtr_manifests_settle (r.manifests);
   unwatch (&r);
   rtr_http_free (r.http);
   gst_object_unref (r.pipeline);

@@ -367,6 +367,32 @@ stopped (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
   write_entry (m, e);
 }
 
+/* A file of camera cam holding frames first..last became known or
+ * changed: every manifest written whose part of that camera those frames
+ * may belong to says its files again (a frame written at another
+ * location after its own failed may land in a file opened after its
+ * recording ended there) */
+static void
+tell_file_changed (RtrManifests * m, guint cam, guint64 first, guint64 last)
+{
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, m->entries);
+  while (g_hash_table_iter_next (&it, NULL, &value)) {
+    Entry *e = value;
+    RtfTakeCamera *c = g_ptr_array_index (e->man->cameras, cam);
+    guint64 end = c->stopped && c->last_frame != RTF_TAKE_NONE ?
+        c->last_frame : G_MAXUINT64;
+
+    if (e->written && c->first_frame != RTF_TAKE_NONE
+        && c->first_frame <= last && first <= end) {
+      refresh (m, e);
+      write_entry (m, e);
+    }
+  }
+}
+
 /* A camera's file was closed: its frames end with last_frame; one that
  * holds none (its frames failed, and the sink deleted it) is no take's,
  * and the manifests that named it say so again */
@@ -387,6 +413,7 @@ file_closed (RtrManifests * m, guint cam, const GstStructure * s)
       continue;
     if (frames != 0) {
       x->last_frame = field (s, "last-frame");
+      tell_file_changed (m, cam, x->first_frame, x->last_frame);
       break;
     }
     g_array_remove_index (files, i);
@@ -420,8 +447,11 @@ rtr_manifests_take (RtrManifests * m, GstMessage * msg)
   id = gst_structure_get_string (s, "id");
   if (gst_structure_has_name (s, "rtframesink-file-opened")) {
     location = gst_structure_get_string (s, "location");
-    if (location && field (s, "first-frame") != RTF_TAKE_NONE)
+    if (location && field (s, "first-frame") != RTF_TAKE_NONE) {
       know_file (m, cam, s, field (s, "first-frame"));
+      tell_file_changed (m, cam, field (s, "first-frame"),
+          field (s, "first-frame"));
+    }
     return;
   }
   if (gst_structure_has_name (s, "rtframesink-file-closed")) {
@@ -435,6 +465,63 @@ rtr_manifests_take (RtrManifests * m, GstMessage * msg)
     started (m, cam, s, id);
   else if (gst_structure_has_name (s, "rtframesink-recording-stopped"))
     stopped (m, cam, s, id);
+}
+
+/* A camera's files of a manifest, those still there (FALSE: all are) */
+static gboolean
+drop_gone (RtrManifests * m, Entry * e, RtfTakeCamera * c)
+{
+  GPtrArray *kept = g_ptr_array_new ();
+  gchar *name = g_strconcat (e->man->id, RTF_TAKE_MANIFEST_SUFFIX, NULL);
+  gchar *manifest = g_build_filename (m->dir, name, NULL);
+  gboolean dropped = FALSE;
+  guint f;
+
+  for (f = 0; c->files && c->files[f]; f++) {
+    gchar *path = rtf_take_manifest_file_path (manifest, c->files[f]);
+
+    if (g_file_test (path, G_FILE_TEST_EXISTS))
+      g_ptr_array_add (kept, g_strdup (c->files[f]));
+    else {
+      g_print ("%s: camera %s's file %s is gone: no longer named\n",
+          e->man->id, c->name, c->files[f]);
+      dropped = TRUE;
+    }
+    g_free (path);
+  }
+  g_free (manifest);
+  g_free (name);
+  g_ptr_array_add (kept, NULL);
+  if (dropped) {
+    g_strfreev (c->files);
+    c->files = (gchar **) g_ptr_array_free (kept, FALSE);
+  } else {
+    g_ptr_array_free (kept, TRUE);
+  }
+  return dropped;
+}
+
+void
+rtr_manifests_settle (RtrManifests * m)
+{
+  GHashTableIter it;
+  gpointer value;
+  guint i;
+
+  if (m == NULL)
+    return;
+  g_hash_table_iter_init (&it, m->entries);
+  while (g_hash_table_iter_next (&it, NULL, &value)) {
+    Entry *e = value;
+    gboolean dropped = FALSE;
+
+    if (!e->written)
+      continue;
+    for (i = 0; i < e->man->cameras->len; i++)
+      dropped |= drop_gone (m, e, g_ptr_array_index (e->man->cameras, i));
+    if (dropped)
+      write_entry (m, e);
+  }
 }
 
 void

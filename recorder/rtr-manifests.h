@@ -29,6 +29,13 @@ void rtr_manifests_free (RtrManifests * m);
 /* A message from the bus (anything; the sinks' recording and file
  * messages are taken) */
 void rtr_manifests_take (RtrManifests * m, GstMessage * msg);
+/* The pipeline has stopped: a file a manifest names that is gone - one a
+ * location that failed held no frame in (the sink deleted it as its
+ * writer ended, after the bus was let go), or one max-files deleted - is
+ * named no more, and said; the frames its camera was told to have
+ * (frames=) stay, so a reader still counts what a deleted file held as
+ * missing.  Each manifest changed is written again. */
+void rtr_manifests_settle (RtrManifests * m);
 /* The recording of that id changed (a note): written again if started */
 void rtr_manifests_update (RtrManifests * m, const gchar * id);
 

@@ -175,10 +175,11 @@ test_drop_keeps_recording_starts (void)
   start = push (q, 10);
   start->flags |= RTF_FRAME_EVENT_START;
   g_assert (rtf_queue_drop_oldest (q) == NULL);
-  /* a frame failed over begins none: it may go */
-  start->flags |= RTF_FRAME_FAILED_OVER;
-  g_assert (rtf_queue_drop_oldest (q) == start);
-  rtf_queue_release (q, start);
+  /* nor one failed over from another location: it was accepted there */
+  start->flags = RTF_FRAME_FAILED_OVER;
+  g_assert (rtf_queue_drop_oldest (q) == NULL);
+  g_assert (rtf_queue_pop (q) == start);
+  finish (q, start);
   rtf_queue_free (q);
 }
 

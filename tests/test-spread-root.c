@@ -641,6 +641,63 @@ GST_START_TEST (test_stalled_disk_left)
 
 GST_END_TEST;
 
+/* An event recorder's disk stalls as a recording ends, frames of it in
+ * flight there: between recordings no frame is placed, yet the stall is
+ * seen (location-timeout) and those frames are written at the other disk
+ * at once - not held in memory until the next recording places a frame
+ * (then written into its files), or EOS. */
+GST_START_TEST (test_stall_between_recordings)
+{
+  GstStructure *st;
+  gchar **locs, *manifest;
+  gboolean ok = FALSE;
+  Disks d;
+  Rec *r;
+
+  guint64 bps[] = { 200 * MB, 200 * MB };
+
+  if (!rtf_test_have_blkio ())
+    return;
+  disks_new (&d, 2);
+  disks_throttle (&d, bps);
+  locs = locations_on (&d, 2, "ev-%05d.raw");
+  r = rtf_test_spread_start (locs, PROPS " placement=round-robin "
+      "location-timeout=300000000 stop-timeout=500000000 record=false "
+      "pre-record-time=100000000", CAPS);
+  g_signal_emit_by_name (r->h->element, "start-recording", (guint64) 0, &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (r->h->element, "stop-recording",
+      (guint64) 2 * GST_SECOND, &ok);
+  fail_unless (ok);
+  /* the recording (frames 0..39), its last two as the disk stalls, then
+   * a second of frames not recorded */
+  rtf_test_spread_push (r, 0, 38, 20);
+  bps[1] = 100 * 1000;
+  disks_throttle (&d, bps);
+  rtf_test_spread_push (r, 38, 60, 20);
+  st = rtf_test_get_stats (r->h);
+  g_print ("  stalled as a recording ended: %" G_GUINT64_FORMAT " frames "
+      "written again at the other disk, %" G_GUINT64_FORMAT " written, "
+      "between recordings\n", rtf_test_stat_u64 (st, "frames-failed-over"),
+      rtf_test_stat_u64 (st, "frames-written"));
+  fail_unless (rtf_test_stat_u64 (st, "frames-failed-over") > 0);
+  fail_unless_equals_uint64 (rtf_test_stat_u64 (st, "frames-written"), 40);
+  gst_structure_free (st);
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_element_set_state (r->h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  rtf_test_rec_stop (r);
+  unstall (&d);
+  manifest = rtf_test_spread_manifest (locs[0]);
+  wait_let_go (manifest);
+  rtf_test_spread_assert_whole (manifest, FRAME, 40);
+  g_free (manifest);
+  g_strfreev (locs);
+  disks_free (&d);
+}
+
+GST_END_TEST;
+
 /* A disk stalls while render waits for room there (round robin, leaky=no,
  * a queue of 2): the stall is seen while render waits, the location is
  * left after location-timeout, and the stream goes on at the other disk
@@ -823,6 +880,7 @@ spread_root_suite (void)
   tcase_add_test (tc, test_held_frames_fail_over);
   tcase_add_test (tc, test_full_out_of_order);
   tcase_add_test (tc, test_stalled_disk_left);
+  tcase_add_test (tc, test_stall_between_recordings);
   tcase_add_test (tc, test_stall_while_render_waits);
   tcase_add_test (tc, test_stall_during_eos);
   tcase_add_test (tc, test_stop_bounded_every_location);

@@ -183,6 +183,32 @@ rtf_spread_offered (RtfSpread * s, gint index, gboolean again, RtfOffer offer)
   }
 }
 
+void
+rtf_spread_watch (RtfSpread * s)
+{
+  gint64 now = rtf_clock_now_ns ();
+  guint64 stalled = 0;
+  RtfQueueLevel level;
+  guint i;
+
+  if (s->timeout == 0)
+    return;
+  for (i = 0; i < s->n; i++) {
+    level.held = 0;
+    if (s->loc[i].writer)
+      rtf_queue_get_level (rtf_writer_get_queue (s->loc[i].writer), &level);
+    s->cand[i].held = level.held;
+  }
+  g_mutex_lock (&s->lock);
+  for (i = 0; i < s->n; i++)
+    if (check_stalled (s, &s->loc[i], s->cand[i].held, now))
+      stalled |= G_GUINT64_CONSTANT (1) << MIN (i, 63);
+  g_mutex_unlock (&s->lock);
+  for (i = 0; stalled && i < s->n; i++)
+    if (stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63)))
+      retire (s, i);
+}
+
 guint64
 rtf_spread_last_taken (RtfSpread * s)
 {

@@ -125,6 +125,11 @@ gint rtf_spread_place_again (RtfSpread * s, gsize size, guint64 seq);
  * again). */
 void rtf_spread_offered (RtfSpread * s, gint index, gboolean again,
     RtfOffer offer);
+/* A frame came that no location is offered (an event recorder between
+ * recordings): a location stalled past location-timeout leaves now, as
+ * at a placement, so the frames it holds are written elsewhere at once,
+ * not when the next recording places a frame */
+void rtf_spread_watch (RtfSpread * s);
 /* The number of the last frame rtf_spread_place() placed and a location
  * took */
 guint64 rtf_spread_last_taken (RtfSpread * s);

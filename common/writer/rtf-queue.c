@@ -413,11 +413,13 @@ take_oldest (RtfQueue * q, RtfFrameState state, gint only_backlog)
 }
 
 /* The oldest queued frame leaky=downstream may drop: a live one that
- * begins no recording.  A frame that begins one (or its part at a
- * location) stays: without it the writer would never open that recording
- * - no file of its own, no recording-started, and with locations no
- * recording-stopped for it or any after it.  Its place in the ring from
- * the oldest, or -1 (lock held) */
+ * begins no recording and was taken here first.  A frame that begins one
+ * (or its part at a location) stays: without it the writer would never
+ * open that recording - no file of its own, no recording-started, and
+ * with locations no recording-stopped for it or any after it.  So does
+ * one failed over from another location (accepted there; held for
+ * pre-record, too).  Its place in the ring from the oldest, or -1 (lock
+ * held) */
 static gint
 droppable_locked (RtfQueue * q)
 {
@@ -428,7 +430,8 @@ droppable_locked (RtfQueue * q)
 
     if (f->flags & RTF_FRAME_PRERECORDED)
       return -1;
-    if (!rtf_frame_opens_recording (f->flags))
+    if (!rtf_frame_opens_recording (f->flags)
+        && !(f->flags & (RTF_FRAME_FAILED_OVER | RTF_FRAME_HELD)))
       return (gint) i;
   }
   return -1;
