@@ -96,12 +96,50 @@ watch_waits (RtfSpread * s)
           slice_us, watch_wait, &s->loc[i]);
 }
 
+/* Each location's frames held now, into its candidate */
+static void
+read_levels (RtfSpread * s)
+{
+  RtfQueueLevel level;
+  guint i;
+
+  for (i = 0; i < s->n; i++) {
+    level.held = 0;
+    if (s->loc[i].writer)
+      rtf_queue_get_level (rtf_writer_get_queue (s->loc[i].writer), &level);
+    s->cand[i].held = level.held;
+  }
+}
+
+/* The locations that stalled past location-timeout, marked so, as a mask
+ * (lock held): retire_stalled() once the lock is let go */
+static guint64
+find_stalled (RtfSpread * s, gint64 now)
+{
+  guint64 stalled = 0;
+  guint i;
+
+  for (i = 0; i < s->n; i++)
+    if (check_stalled (s, &s->loc[i], s->cand[i].held, now))
+      stalled |= G_GUINT64_CONSTANT (1) << MIN (i, 63);
+  return stalled;
+}
+
+static void
+retire_stalled (RtfSpread * s, guint64 stalled)
+{
+  guint i;
+
+  for (i = 0; stalled && i < s->n; i++)
+    if (stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63)))
+      retire (s, i);
+}
+
 static gint
 place_numbered (RtfSpread * s, guint64 seq)
 {
   gint64 now = rtf_clock_now_ns ();
-  guint64 stalled = 0;
-  RtfQueueLevel level;
+  guint64 stalled;
   gint chosen;
   guint i;
 
@@ -109,18 +147,12 @@ place_numbered (RtfSpread * s, guint64 seq)
     watch_waits (s);
     s->watching = TRUE;
   }
-  for (i = 0; i < s->n; i++) {
-    level.held = 0;
-    if (s->loc[i].writer)
-      rtf_queue_get_level (rtf_writer_get_queue (s->loc[i].writer), &level);
-    s->cand[i].held = level.held;
-  }
+  read_levels (s);
   g_mutex_lock (&s->lock);
+  stalled = find_stalled (s, now);
   for (i = 0; i < s->n; i++) {
     SpreadLocation *l = &s->loc[i];
 
-    if (check_stalled (s, l, s->cand[i].held, now))
-      stalled |= G_GUINT64_CONSTANT (1) << MIN (i, 63);
     s->cand[i].state = l->state;
     s->cand[i].depth = l->depth;
     s->cand[i].latency_ns = current_latency (l, s->cand[i].held, now);
@@ -132,10 +164,7 @@ place_numbered (RtfSpread * s, guint64 seq)
     s->loc[chosen].placed++;
   }
   g_mutex_unlock (&s->lock);
-
-  for (i = 0; stalled && i < s->n; i++)
-    if (stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63)))
-      retire (s, i);
+  retire_stalled (s, stalled);
   if (chosen >= 0)
     rtf_writer_number_next (s->loc[chosen].writer, seq);
   return chosen;
@@ -186,27 +215,15 @@ rtf_spread_offered (RtfSpread * s, gint index, gboolean again, RtfOffer offer)
 void
 rtf_spread_watch (RtfSpread * s)
 {
-  gint64 now = rtf_clock_now_ns ();
-  guint64 stalled = 0;
-  RtfQueueLevel level;
-  guint i;
+  guint64 stalled;
 
   if (s->timeout == 0)
     return;
-  for (i = 0; i < s->n; i++) {
-    level.held = 0;
-    if (s->loc[i].writer)
-      rtf_queue_get_level (rtf_writer_get_queue (s->loc[i].writer), &level);
-    s->cand[i].held = level.held;
-  }
+  read_levels (s);
   g_mutex_lock (&s->lock);
-  for (i = 0; i < s->n; i++)
-    if (check_stalled (s, &s->loc[i], s->cand[i].held, now))
-      stalled |= G_GUINT64_CONSTANT (1) << MIN (i, 63);
+  stalled = find_stalled (s, rtf_clock_now_ns ());
   g_mutex_unlock (&s->lock);
-  for (i = 0; stalled && i < s->n; i++)
-    if (stalled & (G_GUINT64_CONSTANT (1) << MIN (i, 63)))
-      retire (s, i);
+  retire_stalled (s, stalled);
 }
 
 guint64
