@@ -656,9 +656,12 @@ start_api (Recorder * r, GError ** error)
     return TRUE;
   r->http = rtr_http_start (r->config->http, r->config->http_token_file,
       (guint) r->config->http_idle_timeout, &control, r, error);
-  if (r->http)
-    g_print ("control and metrics: http://%s/status, /metrics\n",
-        r->config->http);
+  if (r->http) {
+    gchar *url = rtr_http_url (r->config->http);
+
+    g_print ("control and metrics: %s/status, %s/metrics\n", url, url);
+    g_free (url);
+  }
   return r->http != NULL;
 }
 

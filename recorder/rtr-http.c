@@ -4,9 +4,11 @@
 #include "rtr-http-gate.h"
 #include "rtr-http-linger.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #include <string.h>
+#include <unistd.h>
 
 struct _RtrHttp
 {
@@ -49,11 +51,38 @@ parse_listen (const gchar * listen, GError ** error)
   return a ? G_INET_SOCKET_ADDRESS (a) : NULL;
 }
 
+/* The token file is the recorder's secret alone, as ssh wants of a key:
+ * owned by the user it runs as, readable by no group and no one else */
+static gboolean
+token_file_private (const gchar * path, GError ** error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    return TRUE;                /* (reading it says why) */
+  if (st.st_uid != geteuid ()) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http token file %s: owned by "
+        "uid %u, not by the user the recorder runs as (uid %u): anyone who "
+        "can change it controls the recorder", path, (guint) st.st_uid,
+        (guint) geteuid ());
+    return FALSE;
+  }
+  if (st.st_mode & 077) {
+    g_set_error (error, RTR_CONFIG_ERROR, 0, "http token file %s: mode %04o "
+        "lets others read or change it (chmod 600 %s)", path,
+        (guint) (st.st_mode & 07777), path);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gchar *
 read_token (const gchar * path, GError ** error)
 {
   gchar *text = NULL;
 
+  if (!token_file_private (path, error))
+    return NULL;
   if (!g_file_get_contents (path, &text, NULL, error)) {
     g_prefix_error (error, "http token file: ");
     return NULL;
@@ -91,6 +120,22 @@ rtr_http_check (const gchar * listen, const gchar * token_file, GError ** error)
   }
   g_free (token);
   return ok;
+}
+
+gchar *
+rtr_http_url (const gchar * listen)
+{
+  GInetSocketAddress *a = parse_listen (listen, NULL);
+  gchar *host, *url;
+
+  if (a == NULL)
+    return g_strdup_printf ("http://%s", listen);
+  host = g_inet_address_to_string (g_inet_socket_address_get_address (a));
+  url = g_strdup_printf (strchr (host, ':') ? "http://[%s]:%u" :
+      "http://%s:%u", host, (guint) g_inet_socket_address_get_port (a));
+  g_free (host);
+  g_object_unref (a);
+  return url;
 }
 
 /* ---- replies ------------------------------------------------------------- */

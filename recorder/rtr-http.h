@@ -11,10 +11,9 @@
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
-
 /* What the API asks the recorder; each returns an HTTP status and adds
  * its reply's members to `reply` (a JSON object; "ok" is added after) */
-typedef struct
+    typedef struct
 {
   guint (*record) (gpointer data, gboolean start, GstClockTime at,
       const gchar * label, JsonBuilder * reply);
@@ -36,6 +35,8 @@ gboolean rtr_http_check (const gchar * listen, const gchar * token_file,
     GError ** error);
 
 /* idle_seconds: a connection doing nothing that long is closed */
+/* The address listen names as a URL (http://127.0.0.1:8096 for 8096) */
+gchar *rtr_http_url (const gchar * listen);
 RtrHttp *rtr_http_start (const gchar * listen, const gchar * token_file,
     guint idle_seconds, const RtrControl * control, gpointer data,
     GError ** error);
@@ -45,5 +46,4 @@ void rtr_http_free (RtrHttp * h);
 #define RTR_HTTP_MAX_BODY 4096
 
 G_END_DECLS
-
 #endif /* __RTR_HTTP_H__ */

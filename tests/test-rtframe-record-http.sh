@@ -296,6 +296,7 @@ done
 
 # ---- a token ------------------------------------------------------------
 head -c 24 /dev/urandom | base64 > "$work/token"
+chmod 644 "$work/token"
 cat > "$work/token.conf" <<CONF
 [recorder]
 dir=$work/tok
@@ -307,6 +308,16 @@ source=videotestsrc is-live=true
 caps=$caps
 CONF
 mkdir -p "$work/tok"
+# a token file others may read is refused before anything starts, as ssh
+# refuses such a key
+"$rec" --config "$work/token.conf" > "$work/tok.out" 2>&1 < /dev/null
+code=$?
+if [ $code -ne 2 ] || ! grep -q "mode 0644 lets others read or change it" "$work/tok.out"; then
+  echo "FAIL: a token file of mode 0644: exit $code: $(cat "$work/tok.out")"; fail=1
+else
+  echo "ok: a token file of mode 0644 refused (exit 2): $(grep -o 'http token file.*' "$work/tok.out" | head -c 120)"
+fi
+chmod 600 "$work/token"
 "$rec" --config "$work/token.conf" > "$work/tok.out" 2>&1 < /dev/null &
 tok_pid=$!; pids+=($tok_pid)
 asks_token() { test "$(curl -s -o /dev/null -w '%{http_code}' "$api/status")" = 401; }
@@ -441,6 +452,15 @@ kill -TERM $idle_pid; wait $idle_pid
 if ! "$verify" -q "$work/idle/cam0.raw" > "$work/v" 2>&1; then
   echo "FAIL: the recording under idle connections does not verify:"
   cat "$work/v"; fail=1
+fi
+
+# the address it listens on, as a URL: PORT alone is 127.0.0.1's
+mkdir -p "$work/url"
+out=$(cd "$work/url" && "$rec" --http $port --seconds 1 --dir "$work/url" 2>&1)
+if ! grep -q "control and metrics: http://127.0.0.1:$port/status, http://127.0.0.1:$port/metrics" <<<"$out"; then
+  echo "FAIL: --http $port: $(grep control <<<"$out")"; fail=1
+else
+  echo "ok: --http $port: $(grep control <<<"$out")"
 fi
 
 # listening beyond the machine without a token: refused before recording
