@@ -194,7 +194,11 @@ reserve_at_open (RtfOutput * o, guint64 len)
     return;
   }
   o->reserve_off = TRUE;
-  (void) ftruncate (o->file.fd, 0);
+  /* (best effort, both: the file works without them, and a truncate
+   * that fails leaves the punch to give the blocks back) */
+  if (ftruncate (o->file.fd, 0) != 0) {
+    /* (the punch below gives the blocks back all the same) */
+  }
   (void) fallocate (o->file.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
       0, (off_t) len);
 }
@@ -660,6 +664,8 @@ rtf_output_seal (RtfOutput * o)
     ret = rtf_output_index_flush (o);
   if (ret == 0)
     ret = cut;
+  if (ret == 0)
+    ret = o->index_cut_err;
   if (ret == 0 && o->index_fd >= 0 && fdatasync (o->index_fd) < 0)
     return errno;
   return ret;
@@ -681,7 +687,10 @@ rtf_output_keep_released (RtfOutput * o)
   } else {
     o->index_len = 0;
     o->index_end = keep;
-    (void) ftruncate (o->index_fd, (off_t) keep);
+    /* records of frames not reported written must not stay: a failure
+     * here fails the file's sealing (rtf_output_seal()) */
+    if (ftruncate (o->index_fd, (off_t) keep) != 0)
+      o->index_cut_err = errno;
   }
   o->index_submitted = 0;
 }

@@ -94,6 +94,8 @@ struct _RtfOutput
   guint64 released_records;
   guint64 reserved_end;         /* fallocate'd up to here */
   gboolean reserving, reserve_off;
+  gint index_cut_err;           /* the index could not be cut back to the
+                                 * frames reported written (errno) */
   guint64 reserve_len;          /* of the fallocate in flight */
   guint64 alloc_end;            /* a refill that failed may have left
                                  * blocks allocated up to here (ext4, XFS
