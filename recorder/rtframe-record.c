@@ -509,9 +509,12 @@ config_from (Options * o, GError ** error)
         o->sink_props, error);
     g_free (name);
   }
-  if (ok && !o->config && !o->sources)
+  if (ok && !o->config && !o->sources) {
+    /* the demo's default: 5 s (--seconds 0: until stopped) */
+    if (o->seconds == NOT_GIVEN)
+      c->seconds = 5;
     ok = rtr_config_add_demo (c, o->streams, o->caps, o->sink_props, error);
-  else if (ok && o->streams != NOT_GIVEN_INT)
+  } else if (ok && o->streams != NOT_GIVEN_INT)
     ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--streams is for "
         "the demo: with --config or --source the cameras are those");
   if (ok)

@@ -166,17 +166,19 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
   gst_caps_unref (parsed);
   if (n < 1 || n > RTR_MAX_CAMERAS)
     return rtr_config_fail (error, "--streams %u: 1 to %d", n, RTR_MAX_CAMERAS);
-  /* (its default; a negative one is left for rtr_config_check to refuse) */
-  if (c->seconds == 0)
-    c->seconds = 5;
   c->demo = TRUE;
   for (i = 0; i < n; i++) {
     gchar *name = g_strdup_printf ("cam%u", i);
-    /* a frame count, not a timer: the demo's files are exact */
-    gchar *src = g_strdup_printf ("videotestsrc is-live=true pattern=ball "
-        "num-buffers=%" G_GINT64_FORMAT " foreground-color=%u",
-        (gint64) (c->seconds * fps_n / fps_d + 0.5),
-        0xff000000u | (0xffu << (8 * (i % 3))));
+    /* a frame count, not a timer: the demo's files are exact (seconds 0:
+     * until stopped; a negative one is left for rtr_config_check to
+     * refuse) */
+    gchar *count = c->seconds > 0 ? g_strdup_printf (" num-buffers=%"
+        G_GINT64_FORMAT, (gint64) (c->seconds * fps_n / fps_d + 0.5)) :
+        g_strdup ("");
+    gchar *src = g_strdup_printf ("videotestsrc is-live=true pattern=ball%s "
+        "foreground-color=%u", count, 0xff000000u | (0xffu << (8 * (i % 3))));
+
+    g_free (count);
     gboolean ok = rtr_config_add_camera (c, name, src, caps ? caps :
         DEMO_CAPS, NULL, sink_props, error);
 

@@ -228,6 +228,22 @@ if ! "$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/again" \
     --overwrite >/dev/null 2>&1; then
   echo "FAIL: --overwrite refused"; fail=1
 fi
+# --seconds 0: the demo records until stopped, not its 5 s (100 frames)
+mkdir -p "$work/forever"
+"$rec" --streams 1 --seconds 0 --caps "$small" --dir "$work/forever" > "$work/forever.out" 2>&1 < /dev/null &
+forever=$!
+sleep 6
+if ! kill -0 $forever 2>/dev/null; then
+  echo "FAIL: --seconds 0 stopped by itself: $(tail -3 "$work/forever.out")"; fail=1
+else
+  kill -INT $forever; wait $forever; status=$?
+  n=$(( $(stat -c %s "$work/forever/cam0.raw") / 2048 ))
+  if [ $status -ne 0 ] || [ $n -le 100 ]; then
+    echo "FAIL: --seconds 0 then SIGINT: exit $status, $n frames"; fail=1
+  else
+    echo "ok: --seconds 0 records until stopped ($n frames in 6 s, exit 0 on SIGINT)"
+  fi
+fi
 "$rec" --streams 1 --seconds 2 --rotate 1 --caps "$small" --dir "$work/again" >/dev/null 2>&1
 sums=$(cat "$work/again"/cam0-0000[01].raw | md5sum)
 out=$("$rec" --streams 1 --seconds 1 --rotate 1 --caps "$small" --dir "$work/again" 2>&1); status=$?
