@@ -35,6 +35,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum
 {
@@ -59,6 +60,8 @@ typedef struct
   guint stop_timer;             /* the stop's EOS waited for until then */
   guint signals[5];             /* SIGINT, SIGTERM, SIGHUP, the seconds,
                                  * the watchdog */
+  gboolean terminal;            /* stdout is one: the status line rewritten */
+  guint status_ticks;           /* seconds of status lines so far */
 } Recorder;
 
 static void
@@ -271,9 +274,18 @@ on_status (gpointer data)
   Recorder *r = data;
 
   gchar *line;
+  guint every = (guint) r->config->status_every;
 
   if (r->state == RUN_RECORDING || r->state == RUN_STOPPING) {
-    line = rtr_figures_print_status (r->figures);
+    line = rtr_figures_status_line (r->figures);
+    /* on a terminal one line rewritten; into a log (a file, the journal)
+     * a line now and then, whole, not a second's \r-joined fragment */
+    if (r->terminal) {
+      g_print ("\r%s   ", line);
+      fflush (stdout);
+    } else if (every > 0 && ++r->status_ticks % every == 0) {
+      g_print ("%s\n", line);
+    }
     rtr_notify_status (line);
     g_free (line);
   }
@@ -381,6 +393,7 @@ typedef struct
   gdouble post_record;
   gdouble stop_timeout;
   gdouble http_idle_timeout;
+  gdouble status_every;
   gchar *http;
   gchar *http_token_file;
   gboolean overwrite;
@@ -433,6 +446,8 @@ override (RtrConfig * c, Options * o)
     c->stop_timeout = o->stop_timeout;
   if (o->http_idle_timeout != NOT_GIVEN)
     c->http_idle_timeout = o->http_idle_timeout;
+  if (o->status_every != NOT_GIVEN)
+    c->status_every = o->status_every;
   if (o->http) {
     g_free (c->http);
     c->http = g_strdup (o->http);
@@ -579,6 +594,10 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
     {"http-idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->http_idle_timeout,
         "Seconds an HTTP connection may do nothing before it is closed "
           "(default 30)", "S"},
+    {"status-every", 0, 0, G_OPTION_ARG_DOUBLE, &o->status_every,
+        "Where the output is no terminal (a log, the journal): a status "
+          "line every S seconds (default 10; 0: none); on a terminal one "
+          "line, rewritten every second", "S"},
     {"overwrite", 0, 0, G_OPTION_ARG_NONE, &o->overwrite,
           "Record over a camera's file that is there already (without it "
           "such a run is refused; a set goes on after the files there)",
@@ -593,7 +612,7 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
 
   o->streams = NOT_GIVEN_INT;
   o->seconds = o->pre_record = o->post_record = o->stop_timeout =
-      o->http_idle_timeout = NOT_GIVEN;
+      o->http_idle_timeout = o->status_every = NOT_GIVEN;
   o->rotate = NOT_GIVEN_INT;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -625,6 +644,7 @@ watch (Recorder * r)
   r->signals[0] = g_unix_signal_add (SIGINT, on_sigint, r);
   r->signals[1] = g_unix_signal_add (SIGTERM, on_sigterm, r);
   r->signals[2] = g_unix_signal_add (SIGHUP, on_sighup, r);
+  r->terminal = isatty (STDOUT_FILENO);
   g_timeout_add_seconds (1, on_status, r);
   r->signals[4] = rtr_notify_watchdog_start ();
   r->commands = rtr_commands_new (r->config, r->pipeline,

@@ -13,6 +13,8 @@ G_DEFINE_QUARK (rtr - config - error - quark, rtr_config_error);
   "framerate=20/1"
 #define DEFAULT_STOP_TIMEOUT 10.0
 #define DEFAULT_HTTP_IDLE_TIMEOUT 30.0
+/* a status line into a log (not a terminal) every this many seconds */
+#define DEFAULT_STATUS_EVERY 10.0
 
 static void
 camera_free (gpointer data)
@@ -38,6 +40,7 @@ rtr_config_new (void)
   c->post_record = 5;
   c->stop_timeout = DEFAULT_STOP_TIMEOUT;
   c->http_idle_timeout = DEFAULT_HTTP_IDLE_TIMEOUT;
+  c->status_every = DEFAULT_STATUS_EVERY;
   c->origin = g_strdup ("the command line");
   return c;
 }
@@ -195,7 +198,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
   "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
-  "overwrite", "idle", NULL
+  "overwrite", "idle", "status-every", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -287,7 +290,8 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       || !get_double (kf, g, "post-record", &c->post_record, path, error)
       || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error)
       || !get_double (kf, g, "http-idle-timeout", &c->http_idle_timeout,
-          path, error))
+          path, error)
+      || !get_double (kf, g, "status-every", &c->status_every, path, error))
     return FALSE;
   if (rotate < 0 || rotate > G_MAXUINT || rotate != (guint) rotate)
     return rtr_config_fail (error, "%s: [recorder] rotate: whole seconds",
@@ -495,6 +499,10 @@ rtr_config_check (RtrConfig * c, GError ** error)
       || c->http_idle_timeout != (guint) c->http_idle_timeout)
     return rtr_config_fail (error, "http-idle-timeout: whole seconds, 1 to "
         "3600");
+  if (!(c->status_every >= 0 && c->status_every <= 3600)
+      || c->status_every != (guint) c->status_every)
+    return rtr_config_fail (error, "status-every: whole seconds, 0 (no "
+        "status lines but on a terminal) to 3600");
   if (c->rotate > RTR_MAX_SECONDS)
     return rtr_config_fail (error, "rotate: whole seconds, 0 (one file) to "
         "%u (30 days)", (guint) RTR_MAX_SECONDS);

@@ -9,13 +9,11 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
-
 #define RTR_MAX_CAMERAS 16
 /* The longest time a setting may give, in seconds (30 days) */
 #define RTR_MAX_SECONDS 2592000.0
-
 /* Exit statuses (docs/deploying.md) */
-typedef enum
+    typedef enum
 {
   RTR_EXIT_OK = 0,              /* every frame offered was written */
   RTR_EXIT_ERROR = 1,           /* a recording ended with an error */
@@ -46,6 +44,8 @@ typedef struct
   gdouble stop_timeout;         /* a stop's EOS waited for, seconds */
   gdouble http_idle_timeout;    /* an HTTP connection doing nothing is
                                  * closed after this many seconds */
+  gdouble status_every;         /* not on a terminal: a status line every
+                                 * this many seconds (0: none) */
   gchar *http;                  /* the API's HOST:PORT, or NULL: none */
   gchar *http_token_file;       /* its token, or NULL: none asked */
   gchar *origin;                /* "the command line" or the file's path */
@@ -77,12 +77,12 @@ gboolean rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 gboolean rtr_config_check (RtrConfig * c, GError ** error);
 
 /* Sets *error (RTR_CONFIG_ERROR) to the message; returns FALSE */
-gboolean rtr_config_fail (GError ** error, const gchar * format, ...)
-    G_GNUC_PRINTF (2, 3);
+gboolean
+rtr_config_fail (GError ** error, const gchar * format, ...)
+G_GNUC_PRINTF (2, 3);
 
 #define RTR_CONFIG_ERROR (rtr_config_error_quark ())
-GQuark rtr_config_error_quark (void);
+     GQuark rtr_config_error_quark (void);
 
 G_END_DECLS
-
 #endif /* __RTR_CONFIG_H__ */

@@ -203,7 +203,7 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
 }
 
 gchar *
-rtr_figures_print_status (RtrFigures * f)
+rtr_figures_status_line (RtrFigures * f)
 {
   guint64 frames = 0, misses = 0, p99 = 0, bytes = 0;
   gint64 now = g_get_monotonic_time ();
@@ -228,8 +228,6 @@ rtr_figures_print_status (RtrFigures * f)
   f->last_bytes = bytes;
   line = g_strdup_printf ("frames %" G_GUINT64_FORMAT "  %.0f MB/s  misses %"
       G_GUINT64_FORMAT "  p99 %.1f ms", frames, rate / 1e6, misses, p99 / 1e6);
-  g_print ("\r%s   ", line);
-  fflush (stdout);
   return line;
 }
 

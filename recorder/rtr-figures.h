@@ -10,14 +10,12 @@
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
-
 /* Write latency buckets (seconds) of the metrics' histogram; the
  * camera's deadline is one more edge */
 #define RTR_LATENCY_EDGES { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.25, \
       0.5, 1.0, 2.5 }
 #define RTR_N_LATENCY_EDGES 10
-
-typedef struct
+    typedef struct
 {
   const RtrCamera *cam;
   guint64 deadline_ns;          /* the sink's deadline, 0: none */
@@ -58,12 +56,13 @@ void rtr_figures_ended (RtrFigures * f);
 
 /* Prints the status line (\r, no newline) and returns it: frames, MB/s since the last one,
  * misses, the worst p99 */
-gchar *rtr_figures_print_status (RtrFigures * f);      /* the line, taken */
+/* The status line (every camera's frames, MB/s since the line before,
+ * misses, the worst p99), taken */
+gchar *rtr_figures_status_line (RtrFigures * f);
 
 /* The summary, one line a camera; returns RTR_EXIT_FRAMES when a camera
  * dropped or lost frames, RTR_EXIT_OK else */
 RtrExit rtr_figures_print_summary (RtrFigures * f);
 
 G_END_DECLS
-
 #endif /* __RTR_FIGURES_H__ */

@@ -228,6 +228,23 @@ if ! "$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/again" \
     --overwrite >/dev/null 2>&1; then
   echo "FAIL: --overwrite refused"; fail=1
 fi
+# into a file (no terminal): whole status lines every --status-every
+# seconds, no carriage returns; none with 0
+mkdir -p "$work/status"
+"$rec" --streams 1 --seconds 3 --status-every 1 --caps "$small" \
+  --dir "$work/status" --overwrite > "$work/status.out" 2>&1 < /dev/null
+lines=$(grep -c '^frames [0-9]*  ' "$work/status.out")
+if grep -q $'\r' "$work/status.out" || [ "$lines" -lt 2 ]; then
+  echo "FAIL: status into a file: $lines lines: $(head -c 300 "$work/status.out" | od -c | head -5)"; fail=1
+else
+  echo "ok: status into a file: $lines whole lines, no carriage return"
+fi
+"$rec" --streams 1 --seconds 2 --status-every 0 --caps "$small" \
+  --dir "$work/status" --overwrite > "$work/status.out" 2>&1 < /dev/null
+if grep -q '^frames [0-9]*  ' "$work/status.out"; then
+  echo "FAIL: --status-every 0 printed status lines"; fail=1
+fi
+
 # --seconds 0: the demo records until stopped, not its 5 s (100 frames)
 mkdir -p "$work/forever"
 "$rec" --streams 1 --seconds 0 --caps "$small" --dir "$work/forever" > "$work/forever.out" 2>&1 < /dev/null &
