@@ -534,6 +534,11 @@ rtr_config_check (RtrConfig * c, GError ** error)
       g_free (why);
       return FALSE;
     }
+    if (!rtr_places_writable (a, &why)) {
+      rtr_config_fail (error, "%s", why);
+      g_free (why);
+      return FALSE;
+    }
     /* (the same file by two spellings, or names that can meet: the
      * adversarial reads of issue 25, L1, H2, M2) */
     for (j = 0; j < i; j++) {

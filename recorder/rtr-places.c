@@ -2,7 +2,9 @@
 #include "rtr-places.h"
 #include "rtf-pattern.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 /* The value of the camera's sink property `name`, or NULL */
@@ -50,6 +52,41 @@ rtr_places_of (const RtrCamera * cam)
   gchar *one[] = { cam->location, NULL };
 
   return locations ? array_strings (locations) : g_strdupv (one);
+}
+
+gboolean
+rtr_places_writable (const RtrCamera * cam, gchar ** why)
+{
+  gchar **places = rtr_places_of (cam);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && places[i]; i++) {
+    gchar *dir = g_path_get_dirname (places[i]);
+    struct stat st;
+    const gchar *what = NULL;
+    gint err = 0;
+
+    /* (a directory named by the pattern's time fields is made by none:
+     * the sink says so when it opens a file there) */
+    if (strchr (dir, '%') == NULL) {
+      if (stat (dir, &st) != 0)
+        err = errno, what = "is not there";
+      else if (!S_ISDIR (st.st_mode))
+        what = "is no directory";
+      else if (access (dir, W_OK | X_OK) != 0)
+        err = errno, what = "cannot be written by this user";
+    }
+    if (what) {
+      *why = g_strdup_printf ("camera %s: %s, the directory of %s, %s%s%s%s",
+          cam->name, dir, places[i], what, err ? " (" : "",
+          err ? g_strerror (err) : "", err ? ")" : "");
+      ok = FALSE;
+    }
+    g_free (dir);
+  }
+  g_strfreev (places);
+  return ok;
 }
 
 /* The directory of path as a file: same when both are the same inode

@@ -10,10 +10,14 @@
 #include "rtr-config.h"
 
 G_BEGIN_DECLS
-
 /* The camera's places: its location, or each of its locations= */
-gchar **rtr_places_of (const RtrCamera * cam);
+    gchar ** rtr_places_of (const RtrCamera * cam);
 
+/* FALSE, *why saying which, when the directory of one of the camera's
+ * places is not there, is no directory, or cannot be written by this
+ * user: found before anything records (exit 2), not once the pipeline
+ * runs (exit 1, which a service restarts) */
+gboolean rtr_places_writable (const RtrCamera * cam, gchar ** why);
 /* FALSE, *why saying which, when a file name one of a's places makes is
  * one b's places make too (a directory compared as an inode) */
 gboolean rtr_places_apart (const RtrCamera * a, const RtrCamera * b,

@@ -87,6 +87,13 @@ bad "a time past 30 days" 'at most 2592000' --seconds 4294967.5
 bad "a negative rotation" 'rotate: whole seconds' --rotate -7
 bad "an idle timeout of 0" 'http-idle-timeout: whole seconds, 1 to 3600' --http-idle-timeout 0
 bad "an idle timeout not whole" 'http-idle-timeout: whole seconds' --http-idle-timeout 2.5
+bad "a status interval not whole" 'status-every: whole seconds' --status-every 1.5
+# an output directory that is not there, or not writable: before anything
+# records (exit 2), not once the pipeline runs (exit 1, which a service
+# unit restarts)
+bad "no output directory" 'the directory of' --dir "$work/nowhere" --seconds 1
+: > "$work/plainfile"
+bad "an output directory that is a file" 'is no directory' --dir "$work/plainfile" --seconds 1
 # one file by two spellings; a pattern the sink refuses; a camera named as
 # GStreamer names its own elements (the adversarial read of issue 25, L1,
 # L2: exit 1 at start, a CRITICAL)
