@@ -53,6 +53,40 @@ nearest_property (GObjectClass * klass, const gchar * name)
   return found;
 }
 
+/* A property that holds a time in nanoseconds (its blurb says so) */
+static gboolean
+is_time (GParamSpec * pspec)
+{
+  const gchar *blurb = g_param_spec_get_blurb (pspec);
+
+  return (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_UINT64
+      || G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT64) && blurb
+      && (strstr (blurb, "nanoseconds") || strstr (blurb, "(ns)"));
+}
+
+/* A time with its unit (50ms, 2s, 1.5s, 250us, 100ns) as nanoseconds
+ * text; NULL when text has no unit (or is none): taken as it is */
+static gchar *
+duration_ns (const gchar * text)
+{
+  static const struct
+  {
+    const gchar *unit;
+    gdouble ns;
+  } units[] = { {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9} };
+  gchar *end = NULL;
+  gdouble v = g_ascii_strtod (text, &end);
+  guint i;
+
+  if (end == text || !(v >= 0))
+    return NULL;
+  for (i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_equal (end, units[i].unit) && v * units[i].ns < 1.8e19)
+      return g_strdup_printf ("%" G_GUINT64_FORMAT,
+          (guint64) (v * units[i].ns + 0.5));
+  return NULL;
+}
+
 static gboolean
 set_one (GstElement * sink, const gchar * cam, const gchar * word,
     GError ** error)
@@ -78,11 +112,15 @@ set_one (GstElement * sink, const gchar * cam, const gchar * word,
     rtr_config_fail (error, "camera %s: rtframesink's %s cannot be set", cam,
         kv[0]);
   } else {
+    gchar *ns = is_time (pspec) ? duration_ns (kv[1]) : NULL;
+
     g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (pspec));
-    if (!gst_value_deserialize_with_pspec (&v, kv[1], pspec))
+    if (!gst_value_deserialize_with_pspec (&v, ns ? ns : kv[1], pspec))
       rtr_config_fail (error,
-          "camera %s: \"%s\" is no value for rtframesink's %s (a %s)", cam,
-          kv[1], kv[0], g_type_name (G_PARAM_SPEC_VALUE_TYPE (pspec)));
+          "camera %s: \"%s\" is no value for rtframesink's %s (a %s%s)",
+          cam, kv[1], kv[0], g_type_name (G_PARAM_SPEC_VALUE_TYPE (pspec)),
+          is_time (pspec) ? " of nanoseconds, or a time with its unit: "
+          "50ms, 2s, 250us" : "");
     else if (g_param_value_validate (pspec, &v))
       rtr_config_fail (error,
           "camera %s: %s=%s is out of range (gst-inspect-1.0 "
@@ -92,6 +130,7 @@ set_one (GstElement * sink, const gchar * cam, const gchar * word,
       ok = TRUE;
     }
     g_value_unset (&v);
+    g_free (ns);
   }
   g_strfreev (kv);
   return ok;

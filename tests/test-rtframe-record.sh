@@ -252,6 +252,26 @@ if grep -q '^frames [0-9]*  ' "$work/status.out"; then
   echo "FAIL: --status-every 0 printed status lines"; fail=1
 fi
 
+# a camera's times with their units (50ms, 2s): a deadline of 1ns is
+# missed by every frame, one of 1s by none - the units were read
+mkdir -p "$work/units"
+"$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" --overwrite \
+  --sink-props "deadline=1ns stop-timeout=2s" > "$work/units.out" 2>&1 < /dev/null
+tiny=$(awk '$1 == "cam0" {print $4}' "$work/units.out")
+"$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" --overwrite \
+  --sink-props "deadline=1s" > "$work/units.out" 2>&1 < /dev/null
+big=$(awk '$1 == "cam0" {print $4}' "$work/units.out")
+if [ "${tiny:-0}" -lt 15 ] || [ "${big:-1}" != 0 ]; then
+  echo "FAIL: deadline=1ns missed ${tiny:-?}, deadline=1s missed ${big:-?}"; fail=1
+else
+  echo "ok: times with units: deadline=1ns missed by $tiny frames, 1s by none"
+fi
+out=$("$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" \
+  --overwrite --sink-props "deadline=50parsecs" 2>&1); status=$?
+if [ $status -ne 2 ] || ! grep -q "or a time with its unit" <<<"$out"; then
+  echo "FAIL: deadline=50parsecs: exit $status: $out"; fail=1
+fi
+
 # --seconds 0: the demo records until stopped, not its 5 s (100 frames)
 mkdir -p "$work/forever"
 "$rec" --streams 1 --seconds 0 --caps "$small" --dir "$work/forever" > "$work/forever.out" 2>&1 < /dev/null &
