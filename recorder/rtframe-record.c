@@ -722,6 +722,35 @@ announce (const RtrConfig * c)
   }
 }
 
+/* Run from a build tree (build/recorder/rtframe-record) with no plugin
+ * path given and no rtframesink installed: the plugin built beside it
+ * (build/gst), so the README's commands work as written.  A plugin path
+ * set, even empty, is the user's word on where GStreamer looks. */
+static void
+plugin_of_build_tree (void)
+{
+  GstElementFactory *f;
+  gchar *exe, *dir, *gst_dir, *so;
+
+  if (g_getenv ("GST_PLUGIN_PATH_1_0") || g_getenv ("GST_PLUGIN_PATH"))
+    return;
+  if ((f = gst_element_factory_find ("rtframesink")) != NULL) {
+    gst_object_unref (f);
+    return;
+  }
+  if ((exe = g_file_read_link ("/proc/self/exe", NULL)) == NULL)
+    return;
+  dir = g_path_get_dirname (exe);
+  gst_dir = g_build_filename (dir, "..", "gst", NULL);
+  so = g_build_filename (gst_dir, "libgstrtframe.so", NULL);
+  if (g_file_test (so, G_FILE_TEST_IS_REGULAR))
+    gst_registry_scan_path (gst_registry_get (), gst_dir);
+  g_free (so);
+  g_free (gst_dir);
+  g_free (dir);
+  g_free (exe);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -743,6 +772,7 @@ main (int argc, char **argv)
     options_clear (&o);
     return RTR_EXIT_OK;
   }
+  plugin_of_build_tree ();
   r.config = config_from (&o, &error);
   options_clear (&o);
   if (r.config)

@@ -132,6 +132,18 @@ ln -sfn "$work/nowhere" "$work/link.raw"
 conf "$work/link.conf" "[camera a]" "source=videotestsrc" "location=$work/link.raw"
 bad "a link at a file's location" 'is a symbolic link' --config "$work/link.conf"
 bad "one file with max-file-size" 'has no %d' --sink-props "max-file-size=100000"
+# run from the build tree with no plugin path set at all: the plugin built
+# beside it is used (the README's commands work as written)
+mkdir -p "$work/tree"
+out=$(cd "$work/tree" && env -u GST_PLUGIN_PATH_1_0 -u GST_PLUGIN_PATH \
+  GST_REGISTRY_1_0="$work/tree-registry.bin" timeout 20 "$rec" --streams 1 \
+  --seconds 1 --caps "video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1" \
+  --dir "$work/tree" 2>&1); status=$?
+if [ $status -ne 0 ]; then
+  echo "FAIL: from the build tree, no plugin path: exit $status: $(tail -3 <<<"$out")"; fail=1
+else
+  echo "ok: from the build tree with no plugin path set: its own plugin"
+fi
 # a missing plugin: GStreamer looking where it is not
 out=$(cd "$work" && GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
   GST_REGISTRY_1_0="$work/no-rtframe-registry.bin" timeout 10 "$rec" --seconds 1 2>&1)
