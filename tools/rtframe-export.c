@@ -46,8 +46,9 @@ static const GOptionEntry entries[] = {
   {"to-time", 0, 0, G_OPTION_ARG_DOUBLE, &opt_to_time,
       "... and before T seconds", "T"},
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "mkv (FFV1, lossless), raw (the bytes as recorded), png or tiff (a "
-        "file a frame)", "FORMAT"},
+      "mkv (FFV1, lossless), raw (the bytes as recorded; on standard "
+        "output a CSV line a frame: frame,pts,duration,byte_offset,size,caps), "
+        "png or tiff (a " "file a frame)", "FORMAT"},
   {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
       "The file to write; for png and tiff a pattern with one %d field "
         "(still-%05d.png) that takes each frame's number", "OUT"},
