@@ -496,6 +496,7 @@ drop_gone (RtrManifests * m, Entry * e, RtfTakeCamera * c)
     g_strfreev (c->files);
     c->files = (gchar **) g_ptr_array_free (kept, FALSE);
   } else {
+    g_ptr_array_set_free_func (kept, g_free);
     g_ptr_array_free (kept, TRUE);
   }
   return dropped;
