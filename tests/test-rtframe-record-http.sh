@@ -222,9 +222,11 @@ fi
 expect "POST /record/start" 200 -X POST -d '{"at": "now"}' "$api/record/start" > /dev/null
 sleep 4
 expect "POST /record/stop" 200 -X POST "$api/record/stop" > /dev/null
-# the stop is at the next frame: until the bus has told it
-wait_for 10 grep -q "^b: take-1 stopped" "$work/rec.out"
+# the stop is at each camera's next frame: until its bus has told it (the
+# cameras' streaming threads run apart, so one camera's line says nothing
+# of the other's)
 for cam in a b; do
+  wait_for 10 grep -q "^$cam: take-1 stopped" "$work/rec.out"
   bus=$(tr '\r' '\n' < "$work/rec.out" \
     | sed -n "s/^$cam: take-1 stopped ([a-z-]*): \([0-9]*\) frames.*/\1/p")
   # Prometheus' newest sample of the counter: until it has the final one
