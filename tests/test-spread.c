@@ -558,6 +558,16 @@ GST_START_TEST (test_event_recording_spread)
   fail_unless_equals_uint64 (msg_u64 (stopped->next->data, "last-frame"), 54);
   g_list_free_full (started, (GDestroyNotify) gst_message_unref);
   g_list_free_full (stopped, (GDestroyNotify) gst_message_unref);
+  /* two recordings, though each was written in a part at each location */
+  {
+    GstStructure *stats = NULL;
+    guint64 recordings = 0;
+
+    g_object_get (r->h->element, "stats", &stats, NULL);
+    fail_unless (gst_structure_get_uint64 (stats, "recordings", &recordings));
+    fail_unless_equals_uint64 (recordings, 2);
+    gst_structure_free (stats);
+  }
   rtf_test_rec_stop (r);
 
   /* both locations took frames of both recordings: four files */

@@ -397,14 +397,19 @@ recording_started (RtfWriter * w, RtfFrame * f)
   RtfRecordingInfo info = { 0 };
 
   info.number = w->recordings_started++;
-  g_mutex_lock (&w->lock);
-  w->stats.recordings = w->recordings_started;
-  g_mutex_unlock (&w->lock);
+  info.part = (f->flags & RTF_FRAME_PART_START) != 0;
+  /* a part is a recording's frames at one more location of a spread: the
+   * stream's figure adds the locations' up, and counts each recording
+   * once */
+  if (!info.part) {
+    g_mutex_lock (&w->lock);
+    w->stats.recordings++;
+    g_mutex_unlock (&w->lock);
+  }
   info.path = w->cur->path;
   info.first_seq = f->seq;
   info.first_running_time = f->times.running_time;
   info.last_seq = info.last_running_time = G_MAXUINT64;
-  info.part = (f->flags & RTF_FRAME_PART_START) != 0;
   RTF_WRITER_CALLBACK (w, recording_started, &info);
 }
 
