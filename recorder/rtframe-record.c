@@ -28,6 +28,7 @@
 #include "rtr-pipeline.h"
 #include "rtr-status.h"
 #include "rtr-takes.h"
+#include "rtr-filesystems.h"
 #include "rtf-pattern.h"
 #include "rtr-triggers.h"
 
@@ -260,7 +261,12 @@ api_status (gpointer data)
 static gchar *
 api_metrics (gpointer data)
 {
-  return rtr_metrics_text (((Recorder *) data)->figures);
+  Recorder *r = data;
+  GPtrArray *filesystems = rtr_filesystems_measure (r->figures, r->pipeline);
+  gchar *text = rtr_metrics_text (r->figures, r->commands, filesystems);
+
+  g_ptr_array_unref (filesystems);
+  return text;
 }
 
 static const RtrControl control = {
@@ -311,6 +317,7 @@ on_error (Recorder * r, GstMessage * msg)
   GError *err = NULL;
   gchar *dbg = NULL;
 
+  rtr_figures_failed (r->figures, msg);
   gst_message_parse_error (msg, &err, &dbg);
   g_printerr ("\nerror from %s: %s (%s)\n", GST_OBJECT_NAME (msg->src),
       err->message, dbg ? dbg : "");

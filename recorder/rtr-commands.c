@@ -12,7 +12,51 @@ struct _RtrCommands
   GPtrArray *sinks;             /* GstElement, one per camera, in order */
   GPtrArray *recordings;        /* RtrRecording, oldest first */
   guint events, takes;          /* ids given */
+  const gchar *outcome;         /* the last command's: done's word or
+                                 * "refused" */
+  guint64 tallies[8];           /* commands answered, as `tallies` */
 };
+
+/* Each command and each outcome it can have, counted from the start (all
+ * there from the first scrape: Prometheus' increase() sees the first) */
+static const struct
+{
+  const gchar *command, *outcome;
+} tallies[] = {
+  {"trigger", "triggered"}, {"trigger", "extended"}, {"trigger", "refused"},
+  {"start", "started"}, {"start", "joined"}, {"start", "refused"},
+  {"stop", "stopped"}, {"stop", "refused"},
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (tallies) ==
+    G_SIZEOF_MEMBER (struct _RtrCommands, tallies) / sizeof (guint64));
+
+static void
+tally (RtrCommands * k, const gchar * command)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (tallies); i++)
+    if (g_str_equal (tallies[i].command, command)
+        && g_strcmp0 (tallies[i].outcome, k->outcome) == 0)
+      k->tallies[i]++;
+  k->outcome = NULL;
+}
+
+guint
+rtr_commands_n_tallies (void)
+{
+  return G_N_ELEMENTS (tallies);
+}
+
+guint64
+rtr_commands_tally (RtrCommands * k, guint i, const gchar ** command,
+    const gchar ** outcome)
+{
+  *command = tallies[i].command;
+  *outcome = tallies[i].outcome;
+  return k->tallies[i];
+}
 
 /* What one camera's sink answered */
 typedef struct
@@ -365,6 +409,7 @@ G_GNUC_PRINTF (4, 5);
     add_cameras (k, answers, b);
   g_printerr ("\ncommand refused: %s\n", why);
   g_free (why);
+  k->outcome = "refused";
   return 409;
 }
 
@@ -396,6 +441,7 @@ done (RtrCommands * k, JsonBuilder * b, const gchar * what,
   if (rec)
     rtr_commands_describe (rec, b);
   add_cameras (k, answers, b);
+  k->outcome = what;
   return 200;
 }
 
@@ -586,6 +632,7 @@ rtr_commands_trigger (RtrCommands * k, const gchar * label, JsonBuilder * b)
   }
 out:
   answers_free (k, answers);
+  tally (k, "trigger");
   return status;
 }
 
@@ -624,6 +671,7 @@ rtr_commands_start (RtrCommands * k, GstClockTime at, const gchar * label,
   }
   g_free (id);
   answers_free (k, answers);
+  tally (k, "start");
   return status;
 }
 
@@ -653,6 +701,7 @@ rtr_commands_stop (RtrCommands * k, GstClockTime at, JsonBuilder * b)
     status = done (k, b, "stopped", on, answers);
   }
   answers_free (k, answers);
+  tally (k, "stop");
   return status;
 }
 

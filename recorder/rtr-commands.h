@@ -23,9 +23,7 @@
 #include <gst/gst.h>
 #include <json-glib/json-glib.h>
 
-G_BEGIN_DECLS
-
-typedef enum
+G_BEGIN_DECLS typedef enum
 {
   RTR_RECORDING_EVENT,
   RTR_RECORDING_TAKE
@@ -58,8 +56,7 @@ guint rtr_commands_trigger (RtrCommands * k, const gchar * label,
     JsonBuilder * reply);
 guint rtr_commands_start (RtrCommands * k, GstClockTime at,
     const gchar * label, JsonBuilder * reply);
-guint rtr_commands_stop (RtrCommands * k, GstClockTime at,
-    JsonBuilder * reply);
+guint rtr_commands_stop (RtrCommands * k, GstClockTime at, JsonBuilder * reply);
 
 /* The pipeline's running time now (NONE: none yet) */
 GstClockTime rtr_commands_running_time (RtrCommands * k);
@@ -82,6 +79,13 @@ guint rtr_commands_note (RtrCommands * k, const gchar * id,
     const gchar * note, JsonBuilder * reply);
 /* GET /events: every recording, oldest first (JSON) */
 gchar *rtr_commands_list_json (RtrCommands * k);
+/* The commands answered so far, for the metrics: the i-th (below
+ * rtr_commands_n_tallies ()) command ("trigger", "start", "stop") and
+ * outcome (done's word: "triggered", "extended", "started", "joined",
+ * "stopped"; or "refused") with its count */
+guint rtr_commands_n_tallies (void);
+guint64 rtr_commands_tally (RtrCommands * k, guint i, const gchar ** command,
+    const gchar ** outcome);
 /* /status's members: "armed" (events, nothing recorded now), "recording"
  * (the one now, or null), "events-made", "takes-made" */
 void rtr_commands_status (RtrCommands * k, JsonBuilder * b);

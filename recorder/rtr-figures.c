@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* deadline misses printed one by one before only the count shows */
 #define MISSES_PRINTED 5
@@ -173,6 +174,85 @@ print_miss (RtrFigures * f, RtrCameraFigures * cf, const GstStructure * s)
       "status line" : "");
 }
 
+/* The camera an element is part of: its sink ("cam0"), or one of the
+ * elements rtr-pipeline.c names after it ("cam0.source", and what that
+ * bin holds) */
+static RtrCameraFigures *
+camera_of_element (RtrFigures * f, GstObject * element)
+{
+  GstObject *o = gst_object_ref (element), *parent;
+  RtrCameraFigures *found = NULL;
+  guint i;
+
+  while (o && found == NULL) {
+    const gchar *name = GST_OBJECT_NAME (o);
+
+    for (i = 0; i < f->cameras->len && found == NULL; i++) {
+      RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+      gsize n = strlen (cf->cam->name);
+
+      if (strncmp (name, cf->cam->name, n) == 0
+          && (name[n] == '\0' || name[n] == '.'))
+        found = cf;
+    }
+    parent = gst_object_get_parent (o);
+    gst_object_unref (o);
+    o = parent;
+  }
+  if (o)
+    gst_object_unref (o);
+  return found;
+}
+
+gboolean
+rtr_figures_failed (RtrFigures * f, GstMessage * msg)
+{
+  RtrCameraFigures *cf = GST_MESSAGE_SRC (msg) ?
+      camera_of_element (f, GST_MESSAGE_SRC (msg)) : NULL;
+
+  if (cf)
+    cf->failed = TRUE;
+  return cf != NULL;
+}
+
+/* Every location of a spread failed (one failed: the others write on) */
+static gboolean
+every_location_failed (const GstStructure * stats)
+{
+  const GValue *list = stats ? gst_structure_get_value (stats, "locations") :
+      NULL;
+  guint k, n = list ? gst_value_array_get_size (list) : 0;
+
+  for (k = 0; k < n; k++) {
+    const GstStructure *l =
+        gst_value_get_structure (gst_value_array_get_value (list, k));
+
+    if (g_strcmp0 (gst_structure_get_string (l, "state"), "failed") != 0)
+      return FALSE;
+  }
+  return n > 0;
+}
+
+RtrCameraState
+rtr_figures_camera_state (const RtrFigures * f, const RtrCameraFigures * cf)
+{
+  if (cf->failed || every_location_failed (cf->stats))
+    return RTR_CAMERA_FAILED;
+  if (f->started == 0 || f->ended != 0)
+    return RTR_CAMERA_IDLE;
+  return cf->recording ? RTR_CAMERA_RECORDING : RTR_CAMERA_ARMED;
+}
+
+const gchar *
+rtr_camera_state_name (RtrCameraState state)
+{
+  static const gchar *const names[] = { "idle", "armed", "recording",
+    "failed"
+  };
+
+  return names[state];
+}
+
 gboolean
 rtr_figures_take (RtrFigures * f, GstMessage * msg)
 {
@@ -186,6 +266,8 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
     if (cf->stats)
       gst_structure_free (cf->stats);
     cf->stats = gst_structure_copy (s);
+    if (cf->recording && u64 (s, "write-rate") > 0)
+      cf->recording_rate = u64 (s, "write-rate");
   } else if (gst_structure_has_name (s, "rtframesink-frame-written")) {
     take_written (cf, s);
   } else if (gst_structure_has_name (s, "rtframesink-file-opened")) {
@@ -193,6 +275,7 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
     cf->file = g_strdup (gst_structure_get_string (s, "location"));
   } else if (gst_structure_has_name (s, "rtframesink-recording-started")
       || gst_structure_has_name (s, "rtframesink-recording-stopped")) {
+    cf->recording = gst_structure_has_name (s, "rtframesink-recording-started");
     print_recording (f, cf, s);
   } else if (gst_structure_has_name (s, "rtframesink-deadline-missed")) {
     print_miss (f, cf, s);

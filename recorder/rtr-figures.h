@@ -28,7 +28,24 @@ G_BEGIN_DECLS
   GstStructure *stats;          /* the latest rtframesink-stats, or NULL */
   gchar *file;                  /* the file being written, or NULL */
   guint64 misses_told;          /* deadline-missed messages printed */
+  gboolean recording;           /* between its recording-started and
+                                 * recording-stopped */
+  gboolean failed;              /* its sink posted an error */
+  gdouble recording_rate;       /* bytes/s it last wrote at while
+                                 * recording (its stats' write-rate) */
 } RtrCameraFigures;
+
+/* What a camera does now, for the metrics: one rule serves a continuous
+ * rig and an event rig alike when it asks what the camera should do */
+typedef enum
+{
+  RTR_CAMERA_IDLE,              /* the pipeline is not running */
+  RTR_CAMERA_ARMED,             /* running, frames not recorded now
+                                 * (between events, before a take) */
+  RTR_CAMERA_RECORDING,         /* a recording is on */
+  RTR_CAMERA_FAILED,            /* its sink failed, or every location */
+  RTR_N_CAMERA_STATES
+} RtrCameraState;
 
 typedef struct
 {
@@ -53,6 +70,12 @@ gboolean rtr_figures_take (RtrFigures * f, GstMessage * msg);
 /* The recording runs from now (PLAYING), or ended now (EOS) */
 void rtr_figures_started (RtrFigures * f);
 void rtr_figures_ended (RtrFigures * f);
+/* An error message: its camera failed (FALSE: none of the cameras') */
+gboolean rtr_figures_failed (RtrFigures * f, GstMessage * msg);
+
+RtrCameraState rtr_figures_camera_state (const RtrFigures * f,
+    const RtrCameraFigures * cf);
+const gchar *rtr_camera_state_name (RtrCameraState state);
 
 /* Prints the status line (\r, no newline) and returns it: frames, MB/s since the last one,
  * misses, the worst p99 */

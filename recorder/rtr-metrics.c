@@ -1,5 +1,7 @@
 /* rtframe-record: Prometheus metrics */
+#include "config.h"
 #include "rtr-metrics.h"
+#include "rtr-filesystems.h"
 
 #include <string.h>
 
@@ -34,6 +36,8 @@ static const Metric camera_metrics[] = {
       "Bytes of the frames written."},
   {"rtframe_files_deleted_total", COUNTER, "files-deleted", 1,
       "Files deleted by max-files or min-free-space."},
+  {"rtframe_recordings_total", COUNTER, "recordings", 1,
+      "Recordings (events, takes) the sink started."},
   {"rtframe_queue_frames", GAUGE, "frames-queued", 1,
       "Frames queued for the writer, not yet taken."},
   {"rtframe_frames_in_flight", GAUGE, "frames-in-flight", 1,
@@ -43,8 +47,9 @@ static const Metric camera_metrics[] = {
   {"rtframe_free_space_bytes", GAUGE, "free-space", 1,
       "Bytes free for the recording on its filesystem at the last check."},
   {"rtframe_time_left_seconds", GAUGE, "time-left", 1e-9,
-      "Seconds until the free space reaches min-free-space at the write "
-        "rate."},
+      "Seconds until the free space reaches min-free-space at this camera's "
+        "own write rate now (the disk's for every camera: "
+        "rtframe_filesystem_time_left_seconds)."},
 };
 
 static const Metric location_metrics[] = {
@@ -235,12 +240,123 @@ deadlines (GString * out, const RtrFigures * f)
   }
 }
 
+/* Every state of every camera, 1 for the one it is in: a rule asks for
+ * state="recording" and holds for continuous and event rigs alike */
+static void
+camera_states (GString * out, const RtrFigures * f)
+{
+  guint i, k;
+
+  head (out, "rtframe_camera_state", "gauge", "1 for what the camera does "
+      "now: idle (not running), armed (running, not recording: between "
+      "events, before a take), recording, failed.");
+  for (i = 0; i < f->cameras->len; i++) {
+    const RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
+    RtrCameraState now = rtr_figures_camera_state (f, cf);
+
+    for (k = 0; k < RTR_N_CAMERA_STATES; k++) {
+      g_string_append (out, "rtframe_camera_state{");
+      append_label (out, "camera", cf->cam->name);
+      g_string_append_c (out, ',');
+      append_label (out, "state", rtr_camera_state_name (k));
+      g_string_append_printf (out, "} %d\n", k == now);
+    }
+  }
+}
+
+static void
+commands (GString * out, RtrCommands * k)
+{
+  guint i;
+
+  if (k == NULL)
+    return;
+  head (out, "rtframe_commands_total", "counter", "Commands to every camera "
+      "(trigger, start, stop) answered, by outcome (refused: nothing "
+      "changed).");
+  for (i = 0; i < rtr_commands_n_tallies (); i++) {
+    const gchar *command, *outcome;
+    guint64 n = rtr_commands_tally (k, i, &command, &outcome);
+
+    g_string_append (out, "rtframe_commands_total{");
+    append_label (out, "command", command);
+    g_string_append_c (out, ',');
+    append_label (out, "outcome", outcome);
+    g_string_append_printf (out, "} %" G_GUINT64_FORMAT "\n", n);
+  }
+}
+
+static void
+filesystem_line (GString * out, const gchar * name, const RtrFilesystem * fs,
+    gdouble v)
+{
+  g_string_append_printf (out, "%s{", name);
+  append_label (out, "mount", fs->mount);
+  g_string_append_printf (out, "} %.17g\n", v);
+}
+
+static void
+filesystems (GString * out, const GPtrArray * fss)
+{
+  guint i;
+
+  head (out, "rtframe_filesystem_free_bytes", "gauge", "Bytes free on a "
+      "filesystem the cameras write to.");
+  for (i = 0; i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+
+    filesystem_line (out, "rtframe_filesystem_free_bytes", fs, fs->free);
+  }
+  head (out, "rtframe_filesystem_reserve_bytes", "gauge", "Bytes the sinks "
+      "writing there keep free (the most min-free-space of them).");
+  for (i = 0; i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+
+    filesystem_line (out, "rtframe_filesystem_reserve_bytes", fs, fs->reserve);
+  }
+  head (out, "rtframe_filesystem_recording_rate_bytes", "gauge", "Bytes a "
+      "second every camera writing there writes while it records (frame "
+      "size at frame rate).");
+  for (i = 0; i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+
+    if (fs->rate > 0)
+      filesystem_line (out, "rtframe_filesystem_recording_rate_bytes", fs,
+          fs->rate);
+  }
+  head (out, "rtframe_filesystem_time_left_seconds", "gauge", "Seconds of "
+      "recording left on the filesystem with every camera writing there "
+      "recording, until the free space reaches the reserve.");
+  for (i = 0; i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+    gdouble left = rtr_filesystem_time_left (fs);
+
+    if (left >= 0)
+      filesystem_line (out, "rtframe_filesystem_time_left_seconds", fs, left);
+  }
+}
+
+static void
+recorder_info (GString * out, const RtrFigures * f)
+{
+  head (out, "rtframe_recorder_info", "gauge", "The recorder: its version "
+      "and mode (continuous: every frame or takes; events: triggered "
+      "events).");
+  g_string_append (out, "rtframe_recorder_info{");
+  append_label (out, "version", VERSION);
+  g_string_append_c (out, ',');
+  append_label (out, "mode", f->events ? "events" : "continuous");
+  g_string_append (out, "} 1\n");
+}
+
 gchar *
-rtr_metrics_text (const RtrFigures * f)
+rtr_metrics_text (const RtrFigures * f, RtrCommands * k, const GPtrArray * fss)
 {
   GString *out = g_string_new (NULL);
   guint i;
 
+  recorder_info (out, f);
+  camera_states (out, f);
   for (i = 0; i < G_N_ELEMENTS (camera_metrics); i++)
     camera_metric (out, f, &camera_metrics[i]);
   latency_histogram (out, f);
@@ -248,5 +364,7 @@ rtr_metrics_text (const RtrFigures * f)
   for (i = 0; i < G_N_ELEMENTS (location_metrics); i++)
     location_metric (out, f, &location_metrics[i]);
   location_states (out, f);
+  commands (out, k);
+  filesystems (out, fss);
   return g_string_free (out, FALSE);
 }

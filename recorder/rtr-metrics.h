@@ -4,12 +4,14 @@
 #ifndef __RTR_METRICS_H__
 #define __RTR_METRICS_H__
 
+#include "rtr-commands.h"
 #include "rtr-figures.h"
 
 G_BEGIN_DECLS
-
-gchar *rtr_metrics_text (const RtrFigures * f);
+/* The cameras' figures, the commands answered (k may be NULL) and the
+ * filesystems measured (RtrFilesystem) */
+    gchar * rtr_metrics_text (const RtrFigures * f, RtrCommands * k,
+    const GPtrArray * filesystems);
 
 G_END_DECLS
-
 #endif /* __RTR_METRICS_H__ */
