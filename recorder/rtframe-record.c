@@ -404,6 +404,7 @@ typedef struct
   gchar *http;
   gchar *http_token_file;
   gboolean overwrite;
+  gboolean require_mount;
   gboolean idle;
   gboolean version;
 } Options;
@@ -465,6 +466,8 @@ override (RtrConfig * c, Options * o)
   }
   if (o->overwrite)
     c->overwrite = TRUE;
+  if (o->require_mount)
+    c->require_mount = TRUE;
   if (o->idle)
     c->idle = TRUE;
 }
@@ -609,6 +612,9 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
           "Record over a camera's file that is there already (without it "
           "such a run is refused; a set goes on after the files there)",
         NULL},
+    {"require-mount", 0, 0, G_OPTION_ARG_NONE, &o->require_mount,
+        "Refuse to start (exit 2) when a camera's directory is on the "
+          "root filesystem: the data disk is not mounted", NULL},
     {"version", 0, 0, G_OPTION_ARG_NONE, &o->version,
         "Print the version and exit", NULL},
     {NULL}

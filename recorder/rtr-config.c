@@ -198,7 +198,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
   "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
-  "overwrite", "idle", "status-every", NULL
+  "overwrite", "idle", "status-every", "require-mount", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -309,6 +309,15 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     c->overwrite = g_key_file_get_boolean (kf, g, "overwrite", &err);
     if (err) {
       rtr_config_fail (error, "%s: [recorder] overwrite: %s", path,
+          err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+  }
+  if (g_key_file_has_key (kf, g, "require-mount", NULL)) {
+    c->require_mount = g_key_file_get_boolean (kf, g, "require-mount", &err);
+    if (err) {
+      rtr_config_fail (error, "%s: [recorder] require-mount: %s", path,
           err->message);
       g_error_free (err);
       return FALSE;
@@ -534,7 +543,8 @@ rtr_config_check (RtrConfig * c, GError ** error)
       g_free (why);
       return FALSE;
     }
-    if (!rtr_places_writable (a, &why)) {
+    if (!rtr_places_writable (a, &why)
+        || (c->require_mount && !rtr_places_mounted (a, &why))) {
       rtr_config_fail (error, "%s", why);
       g_free (why);
       return FALSE;

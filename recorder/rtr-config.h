@@ -53,6 +53,8 @@ typedef struct
                                  * themselves after seconds (num-buffers) */
   gboolean overwrite;           /* a camera's file there already may be
                                  * recorded over (rtr-takes.h) */
+  gboolean require_mount;       /* every camera's directories on a
+                                 * filesystem other than the root's */
 } RtrConfig;
 
 RtrConfig *rtr_config_new (void);

@@ -89,6 +89,33 @@ rtr_places_writable (const RtrCamera * cam, gchar ** why)
   return ok;
 }
 
+gboolean
+rtr_places_mounted (const RtrCamera * cam, gchar ** why)
+{
+  gchar **places = rtr_places_of (cam);
+  struct stat root, st;
+  gboolean ok = TRUE;
+  guint i;
+
+  if (stat ("/", &root) != 0)
+    root.st_dev = 0;
+  for (i = 0; ok && places[i]; i++) {
+    gchar *dir = g_path_get_dirname (places[i]);
+
+    /* (one not there is rtr_places_writable()'s to tell) */
+    if (stat (dir, &st) == 0 && st.st_dev == root.st_dev) {
+      *why = g_strdup_printf ("camera %s: %s, the directory of %s, is on "
+          "the root filesystem, and require-mount asks for a disk mounted "
+          "there: is it mounted? (findmnt --target %s)", cam->name, dir,
+          places[i], dir);
+      ok = FALSE;
+    }
+    g_free (dir);
+  }
+  g_strfreev (places);
+  return ok;
+}
+
 /* The directory of path as a file: same when both are the same inode
  * (a link to a directory, "./x", "x/../x"); by text where one is not
  * there yet */

@@ -18,6 +18,11 @@ G_BEGIN_DECLS
  * user: found before anything records (exit 2), not once the pipeline
  * runs (exit 1, which a service restarts) */
 gboolean rtr_places_writable (const RtrCamera * cam, gchar ** why);
+/* FALSE, *why saying which, when the directory of one of the camera's
+ * places is on the root filesystem (require-mount): a data disk that did
+ * not mount leaves its mount point an empty directory of /, and the
+ * recording would fill the system's disk */
+gboolean rtr_places_mounted (const RtrCamera * cam, gchar ** why);
 /* FALSE, *why saying which, when a file name one of a's places makes is
  * one b's places make too (a directory compared as an inode) */
 gboolean rtr_places_apart (const RtrCamera * a, const RtrCamera * b,

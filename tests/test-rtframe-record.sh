@@ -94,6 +94,31 @@ bad "a status interval not whole" 'status-every: whole seconds' --status-every 1
 bad "no output directory" 'the directory of' --dir "$work/nowhere" --seconds 1
 : > "$work/plainfile"
 bad "an output directory that is a file" 'is no directory' --dir "$work/plainfile" --seconds 1
+# require-mount: a directory on the root filesystem (a data disk that did
+# not mount) is refused; one on a filesystem mounted elsewhere records
+on_root=$(mktemp -d /var/tmp/rtf-mount.XXXXXX)
+if [ "$(stat -c %d "$on_root")" = "$(stat -c %d /)" ]; then
+  bad "require-mount, a directory on /" 'is on the root filesystem' \
+    --require-mount --dir "$on_root" --seconds 1
+else
+  echo "skip: require-mount on /: /var/tmp is not on the root filesystem here"
+fi
+rmdir "$on_root"
+mounted=$(mktemp -d -p /dev/shm rtf-mount.XXXXXX)
+if [ "$(stat -c %d "$mounted")" != "$(stat -c %d /)" ]; then
+  conf "$work/mounted.conf" "[recorder]" "require-mount=true" "seconds=0.5" \
+    "[camera a]" "source=videotestsrc is-live=true" \
+    "caps=video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1" \
+    "location=$mounted/a.raw"
+  if out=$("$rec" --config "$work/mounted.conf" 2>&1) && [ -s "$mounted/a.raw" ]; then
+    echo "ok: require-mount with a directory on /dev/shm records"
+  else
+    echo "FAIL: require-mount with a directory on /dev/shm: $out"; fail=1
+  fi
+else
+  echo "skip: require-mount off /: /dev/shm is on the root filesystem here"
+fi
+rm -rf "$mounted"
 # one file by two spellings; a pattern the sink refuses; a camera named as
 # GStreamer names its own elements (the adversarial read of issue 25, L1,
 # L2: exit 1 at start, a CRITICAL)
