@@ -29,6 +29,7 @@
 #include "rtr-status.h"
 #include "rtr-takes.h"
 #include "rtr-filesystems.h"
+#include "rtr-durations.h"
 #include "rtf-pattern.h"
 #include "rtr-triggers.h"
 
@@ -559,6 +560,36 @@ config_from (Options * o, GError ** error)
   return c;
 }
 
+/* A time option: seconds, or with its unit (rtr-durations.h) */
+static gboolean
+on_time (const gchar * name, const gchar * value, gpointer data,
+    GError ** error)
+{
+  Options *o = data;
+  gdouble s;
+
+  if (!rtr_duration_seconds (value, &s)) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "%s: \"%s\" is no time (%s)", name, value, RTR_DURATION_FORMS);
+    return FALSE;
+  }
+  if (g_str_equal (name, "--seconds"))
+    o->seconds = s;
+  else if (g_str_equal (name, "--pre-record"))
+    o->pre_record = s;
+  else if (g_str_equal (name, "--post-record"))
+    o->post_record = s;
+  else if (g_str_equal (name, "--stop-timeout"))
+    o->stop_timeout = s;
+  else if (g_str_equal (name, "--http-idle-timeout"))
+    o->http_idle_timeout = s;
+  else if (g_str_equal (name, "--status-every"))
+    o->status_every = s;
+  else                          /* --rotate: whole seconds, else refused */
+    o->rotate = s == (gint) s ? (gint) s : -1;
+  return TRUE;
+}
+
 static gboolean
 parse (Options * o, int *argc, char ***argv, GError ** error)
 {
@@ -570,7 +601,7 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
           "device=/dev/video0\" (repeat: cam0, cam1, ...)", "DESC"},
     {"streams", 0, 0, G_OPTION_ARG_INT, &o->streams,
         "The demo: this many videotestsrc cameras (default 3)", "N"},
-    {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &o->seconds,
+    {"seconds", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "Record this long, then stop (0: until stopped; the demo's default "
           "5)", "S"},
     {"dir", 0, 0, G_OPTION_ARG_FILENAME, &o->dir,
@@ -580,7 +611,7 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
     {"sink-props", 0, 0, G_OPTION_ARG_STRING, &o->sink_props,
           "rtframesink properties of the --source cameras and the demo's",
         "\"NAME=VALUE ...\""},
-    {"rotate", 0, 0, G_OPTION_ARG_INT, &o->rotate,
+    {"rotate", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "A new file every S seconds: <camera>-%05d.raw", "S"},
     {"trigger", 0, 0, G_OPTION_ARG_NONE, &o->events,
         "Record events only: Enter or SIGUSR1 triggers one (SIGUSR2 "
@@ -590,21 +621,21 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
           "with --trigger)", NULL},
     {"event", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->event_at,
         "--trigger: a trigger T seconds in (repeat)", "T"},
-    {"pre-record", 0, 0, G_OPTION_ARG_DOUBLE, &o->pre_record,
+    {"pre-record", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "--trigger: seconds kept from before a trigger (default 2)", "S"},
-    {"post-record", 0, 0, G_OPTION_ARG_DOUBLE, &o->post_record,
+    {"post-record", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "--trigger: seconds recorded after a trigger (default 5)", "S"},
-    {"stop-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->stop_timeout,
+    {"stop-timeout", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "Seconds a stop waits for the cameras to end (default 10)", "S"},
     {"http", 0, 0, G_OPTION_ARG_STRING, &o->http,
           "Control and metrics over HTTP on HOST:PORT (or PORT: 127.0.0.1)",
         "ADDR"},
     {"http-token-file", 0, 0, G_OPTION_ARG_FILENAME, &o->http_token_file,
         "Every HTTP request must carry this file's token (Bearer)", "FILE"},
-    {"http-idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->http_idle_timeout,
+    {"http-idle-timeout", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "Seconds an HTTP connection may do nothing before it is closed "
           "(default 30)", "S"},
-    {"status-every", 0, 0, G_OPTION_ARG_DOUBLE, &o->status_every,
+    {"status-every", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "Where the output is no terminal (a log, the journal): a status "
           "line every S seconds (default 10; 0: none); on a terminal one "
           "line, rewritten every second", "S"},
@@ -621,15 +652,21 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
   };
   GOptionContext *ctx = g_option_context_new ("- record cameras with "
       "rtframesink");
+  GOptionGroup *main_group;
   gboolean ok;
 
   o->streams = NOT_GIVEN_INT;
   o->seconds = o->pre_record = o->post_record = o->stop_timeout =
       o->http_idle_timeout = o->status_every = NOT_GIVEN;
   o->rotate = NOT_GIVEN_INT;
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  /* (a group of the main options: the time options' callback gets o) */
+  main_group = g_option_group_new (NULL, NULL, NULL, o, NULL);
+  g_option_group_add_entries (main_group, entries);
+  g_option_context_set_main_group (ctx, main_group);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
-  g_option_context_set_description (ctx, "Exit status: 0 every frame "
+  g_option_context_set_description (ctx, "Times (S, T) are seconds, or a "
+      "number with its unit: 500ms, 2s, 1.5min, 1h.\n"
+      "Exit status: 0 every frame "
       "offered was written; 1 a recording ended with an error; 2 bad input "
       "(nothing recorded); 3 recorded, but frames were dropped or lost.");
   ok = g_option_context_parse (ctx, argc, argv, error);

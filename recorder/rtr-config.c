@@ -1,6 +1,7 @@
 /* rtframe-record: reading what to record */
 #include "rtf-pattern.h"
 #include "rtr-config.h"
+#include "rtr-durations.h"
 #include "rtr-places.h"
 
 #include <gst/gst.h>
@@ -248,23 +249,24 @@ get_text (GKeyFile * kf, const gchar * group, const gchar * key,
   return FALSE;
 }
 
+/* A time: seconds, or with its unit (rtr-durations.h) */
 static gboolean
-get_double (GKeyFile * kf, const gchar * group, const gchar * key,
+get_seconds (GKeyFile * kf, const gchar * group, const gchar * key,
     gdouble * v, const gchar * path, GError ** error)
 {
-  GError *err = NULL;
-  gdouble d;
+  gchar *text;
+  gboolean ok;
 
   if (!g_key_file_has_key (kf, group, key, NULL))
     return TRUE;
-  d = g_key_file_get_double (kf, group, key, &err);
-  if (err) {
-    rtr_config_fail (error, "%s: [%s] %s: %s", path, group, key, err->message);
-    g_error_free (err);
-    return FALSE;
-  }
-  *v = d;
-  return TRUE;
+  text = g_key_file_get_value (kf, group, key, NULL);
+  g_strstrip (text);
+  ok = rtr_duration_seconds (text, v);
+  if (!ok)
+    rtr_config_fail (error, "%s: [%s] %s: \"%s\" is no time (%s)", path,
+        group, key, text, RTR_DURATION_FORMS);
+  g_free (text);
+  return ok;
 }
 
 static gboolean
@@ -284,14 +286,14 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     if (!get_text (kf, g, "dir", &c->dir, path, error))
       return FALSE;
   }
-  if (!get_double (kf, g, "seconds", &c->seconds, path, error)
-      || !get_double (kf, g, "rotate", &rotate, path, error)
-      || !get_double (kf, g, "pre-record", &c->pre_record, path, error)
-      || !get_double (kf, g, "post-record", &c->post_record, path, error)
-      || !get_double (kf, g, "stop-timeout", &c->stop_timeout, path, error)
-      || !get_double (kf, g, "http-idle-timeout", &c->http_idle_timeout,
+  if (!get_seconds (kf, g, "seconds", &c->seconds, path, error)
+      || !get_seconds (kf, g, "rotate", &rotate, path, error)
+      || !get_seconds (kf, g, "pre-record", &c->pre_record, path, error)
+      || !get_seconds (kf, g, "post-record", &c->post_record, path, error)
+      || !get_seconds (kf, g, "stop-timeout", &c->stop_timeout, path, error)
+      || !get_seconds (kf, g, "http-idle-timeout", &c->http_idle_timeout,
           path, error)
-      || !get_double (kf, g, "status-every", &c->status_every, path, error))
+      || !get_seconds (kf, g, "status-every", &c->status_every, path, error))
     return FALSE;
   if (rotate < 0 || rotate > G_MAXUINT || rotate != (guint) rotate)
     return rtr_config_fail (error, "%s: [recorder] rotate: whole seconds",
@@ -522,14 +524,16 @@ rtr_config_check (RtrConfig * c, GError ** error)
     return rtr_config_fail (error, "idle is for takes (continuous "
         "recording): events record only what a trigger asks already");
   for (i = 0; c->event_at && c->event_at[i]; i++) {
-    gchar *end = NULL;
-    gdouble t = g_ascii_strtod (c->event_at[i], &end);
+    gdouble t;
 
     /* (inf fired at 0 s, nan never - the second adversarial read, M1) */
-    if (end == c->event_at[i] || *end != '\0' || !(t >= 0
-            && t <= RTR_MAX_SECONDS))
-      return rtr_config_fail (error, "event \"%s\": seconds from the start, "
-          "at most %u (30 days)", c->event_at[i], (guint) RTR_MAX_SECONDS);
+    if (!rtr_duration_seconds (c->event_at[i], &t) || t > RTR_MAX_SECONDS)
+      return rtr_config_fail (error, "event \"%s\": a time from the start "
+          "(%s), at most %u days", c->event_at[i], RTR_DURATION_FORMS,
+          (guint) (RTR_MAX_SECONDS / 86400));
+    /* (as seconds from here on: the triggers read them so) */
+    g_free (c->event_at[i]);
+    c->event_at[i] = g_strdup_printf ("%.9f", t);
   }
   for (i = 0; i < c->cameras->len; i++) {
     RtrCamera *a = g_ptr_array_index (c->cameras, i);

@@ -1,5 +1,6 @@
 /* rtframe-record: building and checking the pipeline */
 #include "rtr-pipeline.h"
+#include "rtr-durations.h"
 
 #include <string.h>
 
@@ -64,29 +65,6 @@ is_time (GParamSpec * pspec)
       && (strstr (blurb, "nanoseconds") || strstr (blurb, "(ns)"));
 }
 
-/* A time with its unit (50ms, 2s, 1.5s, 250us, 100ns) as nanoseconds
- * text; NULL when text has no unit (or is none): taken as it is */
-static gchar *
-duration_ns (const gchar * text)
-{
-  static const struct
-  {
-    const gchar *unit;
-    gdouble ns;
-  } units[] = { {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9} };
-  gchar *end = NULL;
-  gdouble v = g_ascii_strtod (text, &end);
-  guint i;
-
-  if (end == text || !(v >= 0))
-    return NULL;
-  for (i = 0; i < G_N_ELEMENTS (units); i++)
-    if (g_str_equal (end, units[i].unit) && v * units[i].ns < 1.8e19)
-      return g_strdup_printf ("%" G_GUINT64_FORMAT,
-          (guint64) (v * units[i].ns + 0.5));
-  return NULL;
-}
-
 static gboolean
 set_one (GstElement * sink, const gchar * cam, const gchar * word,
     GError ** error)
@@ -112,7 +90,7 @@ set_one (GstElement * sink, const gchar * cam, const gchar * word,
     rtr_config_fail (error, "camera %s: rtframesink's %s cannot be set", cam,
         kv[0]);
   } else {
-    gchar *ns = is_time (pspec) ? duration_ns (kv[1]) : NULL;
+    gchar *ns = is_time (pspec) ? rtr_duration_ns_text (kv[1]) : NULL;
 
     g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (pspec));
     if (!gst_value_deserialize_with_pspec (&v, ns ? ns : kv[1], pspec))

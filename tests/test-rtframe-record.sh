@@ -81,10 +81,12 @@ printf '[camera a]\nsource=videotestsrc\nlocation=%s/caf\351.raw\n' "$work" \
 bad "a value that is not UTF-8" 'location: ' --config "$work/latin.conf"
 # times: negative ones were taken for not given, NaN and huge ones wrapped
 # (the adversarial read of issue 25, M1, M2)
-bad "a negative time" 'seconds >= 0' --seconds -2
-bad "a time that is no number" 'seconds >= 0' --seconds nan
+bad "a negative time" '--seconds: "-2" is no time' --seconds -2
+bad "a time that is no number" '"nan" is no time' --seconds nan
+bad "a time of a unit not known" '"5parsecs" is no time (seconds, or a number with its unit' --seconds 5parsecs
 bad "a time past 30 days" 'at most 2592000' --seconds 4294967.5
-bad "a negative rotation" 'rotate: whole seconds' --rotate -7
+bad "a negative rotation" '"-7" is no time' --rotate -7
+bad "a rotation not whole" 'rotate: whole seconds' --rotate 1500ms
 bad "an idle timeout of 0" 'http-idle-timeout: whole seconds, 1 to 3600' --http-idle-timeout 0
 bad "an idle timeout not whole" 'http-idle-timeout: whole seconds' --http-idle-timeout 2.5
 bad "a status interval not whole" 'status-every: whole seconds' --status-every 1.5
@@ -150,8 +152,12 @@ bad "one file through a linked directory" 'names that can meet' --config "$work/
 printf '[recorder]\nevents=true\nevent=0.5\377\n[camera a]\nsource=videotestsrc\n' \
   > "$work/ev8.conf"
 bad "an event time that is not UTF-8" 'event' --config "$work/ev8.conf"
-bad "an event time that is infinite" 'at most 2592000' --trigger --event inf
-bad "an event time that is no number" 'at most 2592000' --trigger --event nan
+bad "an event time that is infinite" 'a time from the start' --trigger --event inf
+bad "an event time that is no number" 'a time from the start' --trigger --event nan
+conf "$work/evunit.conf" "[recorder]" "events=true" "pre-record=2parsecs" \
+  "[camera a]" "source=videotestsrc"
+bad "a config time of a unit not known" '[recorder] pre-record: "2parsecs" is no time' \
+  --config "$work/evunit.conf"
 bad "a negative number of demo streams" '--streams: 1 or more' --streams -1
 ln -sfn "$work/nowhere" "$work/link.raw"
 conf "$work/link.conf" "[camera a]" "source=videotestsrc" "location=$work/link.raw"
@@ -302,6 +308,24 @@ if [ "${tiny:-0}" -lt 15 ] || [ "${big:-1}" != 0 ]; then
   echo "FAIL: deadline=1ns missed ${tiny:-?}, deadline=1s missed ${big:-?}"; fail=1
 else
   echo "ok: times with units: deadline=1ns missed by $tiny frames, 1s by none"
+fi
+# the recorder's own times with units: the demo's 500ms are 10 frames at
+# 20/s; a config's seconds, pre-record, post-record and events in ms, s, min
+"$rec" --streams 1 --seconds 500ms --caps "$small" --dir "$work/units" --overwrite \
+  > "$work/units.out" 2>&1 < /dev/null
+n=$(awk '$1 == "cam0" {print $2}' "$work/units.out")
+conf "$work/units.conf" "[recorder]" "dir=$work/units/ev" "events=true" \
+  "seconds=1500ms" "pre-record=200ms" "post-record=0.005min" "event=500ms;" \
+  "[camera a]" "source=videotestsrc is-live=true" "caps=$small"
+mkdir -p "$work/units/ev"
+"$rec" --config "$work/units.conf" > "$work/units-ev.out" 2>&1 < /dev/null; st=$?
+# (pre-record 200 ms: 4 frames, post-record 0.3 s: 6 frames from the event)
+ev=$(awk '$1 == "a" {print $2}' "$work/units-ev.out")
+if [ "${n:-0}" != 10 ] || [ $st -ne 0 ] || [ "${ev:-0}" -lt 9 ] || [ "${ev:-0}" -gt 12 ]; then
+  echo "FAIL: --seconds 500ms: ${n:-?} frames; a config in ms/min: exit $st, ${ev:-?} frames"
+  tail -3 "$work/units-ev.out"; fail=1
+else
+  echo "ok: --seconds 500ms recorded $n frames; a config of 1500ms, 200ms, 0.005min, an event at 500ms: $ev frames"
 fi
 out=$("$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" \
   --overwrite --sink-props "deadline=50parsecs" 2>&1); status=$?
