@@ -255,8 +255,12 @@ static gchar *
 api_status (gpointer data)
 {
   Recorder *r = data;
+  GPtrArray *filesystems = rtr_filesystems_measure (r->figures, r->pipeline);
+  gchar *text = rtr_status_json (r->figures, state_name (r->state),
+      r->commands, filesystems);
 
-  return rtr_status_json (r->figures, state_name (r->state), r->commands);
+  g_ptr_array_unref (filesystems);
+  return text;
 }
 
 static gchar *

@@ -2,6 +2,7 @@
 #include "rtf-pattern.h"
 #include "rtr-status.h"
 #include "rtr-json.h"
+#include "rtr-filesystems.h"
 
 #include <json-glib/json-glib.h>
 
@@ -69,7 +70,7 @@ add_locations (JsonBuilder * b, const GstStructure * s)
 }
 
 static void
-add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
+add_camera (JsonBuilder * b, const RtrFigures * f, const RtrCameraFigures * cf)
 {
   const GstStructure *s = cf->stats;
   guint64 written = 0;
@@ -77,6 +78,9 @@ add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, cf->cam->name);
+  json_builder_set_member_name (b, "state");
+  json_builder_add_string_value (b,
+      rtr_camera_state_name (rtr_figures_camera_state (f, cf)));
   json_builder_set_member_name (b, "location");
   add_path (b, cf->cam->location);
   json_builder_set_member_name (b, "file");
@@ -109,9 +113,42 @@ add_camera (JsonBuilder * b, const RtrCameraFigures * cf)
   json_builder_end_object (b);
 }
 
+/* Each filesystem: its free space, reserve, the rate every camera
+ * writing there records at, the seconds of recording left (null: no
+ * rate known yet) */
+static void
+add_filesystems (JsonBuilder * b, const GPtrArray * fss)
+{
+  guint i;
+
+  json_builder_set_member_name (b, "filesystems");
+  json_builder_begin_array (b);
+  for (i = 0; fss && i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+    gdouble left = rtr_filesystem_time_left (fs);
+
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "mount");
+    add_path (b, fs->mount);
+    json_builder_set_member_name (b, "free-bytes");
+    json_builder_add_int_value (b, (gint64) MIN (fs->free, G_MAXINT64));
+    json_builder_set_member_name (b, "reserve-bytes");
+    json_builder_add_int_value (b, (gint64) MIN (fs->reserve, G_MAXINT64));
+    json_builder_set_member_name (b, "recording-rate-bytes");
+    json_builder_add_double_value (b, fs->rate);
+    json_builder_set_member_name (b, "time-left-seconds");
+    if (left >= 0)
+      json_builder_add_double_value (b, left);
+    else
+      json_builder_add_null_value (b);
+    json_builder_end_object (b);
+  }
+  json_builder_end_array (b);
+}
+
 gchar *
 rtr_status_json (const RtrFigures * f, const gchar * state,
-    RtrCommands * commands)
+    RtrCommands * commands, const GPtrArray * filesystems)
 {
   JsonBuilder *b = json_builder_new ();
   guint i;
@@ -130,8 +167,9 @@ rtr_status_json (const RtrFigures * f, const gchar * state,
   json_builder_set_member_name (b, "cameras");
   json_builder_begin_array (b);
   for (i = 0; i < f->cameras->len; i++)
-    add_camera (b, g_ptr_array_index (f->cameras, i));
+    add_camera (b, f, g_ptr_array_index (f->cameras, i));
   json_builder_end_array (b);
+  add_filesystems (b, filesystems);
   json_builder_end_object (b);
   return rtr_json_text (b);
 }

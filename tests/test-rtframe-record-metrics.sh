@@ -139,6 +139,15 @@ else
   echo "FAIL: not every camera armed:"; curl -s "$api/metrics" | grep camera_state; fail=1
 fi
 sleep 8                         # armed a while: what an alert would see
+# /status says the same: every camera armed, the same filesystems
+st=$(curl -s "$api/status" | $py -c '
+import json, sys
+j = json.load(sys.stdin)
+print(" ".join(c["state"] for c in j["cameras"]),
+      " ".join(sorted(f["mount"] for f in j["filesystems"])))')
+mounts=$(curl -s "$api/metrics" | sed -n 's/^rtframe_filesystem_free_bytes{mount="\(.*\)"} .*/\1/p' | sort | tr '\n' ' ')
+check "/status: every camera armed, the metrics' filesystems" \
+  "'$st' == 'armed armed armed ' + '$mounts'.strip()" "$st; metrics: $mounts"
 curl -s "$api/metrics" > "$work/metrics.txt"
 # (free space measured by the test at once after: the sinks preallocate
 # 128 MiB steps meanwhile, three cameras)
