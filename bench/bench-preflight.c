@@ -214,6 +214,10 @@ run_flat_out (const Preflight * p)
 /* one more reason, after a "; " */
 static void
 because (GString * why, const gchar * format, ...)
+G_GNUC_PRINTF (2, 3);
+
+static void
+because (GString * why, const gchar * format, ...)
 {
   va_list args;
 

@@ -8,6 +8,11 @@
 static void
 log_va (RtfWriter * w, RtfLogPart part, RtfLogLevel level,
     const gchar * format, va_list args)
+G_GNUC_PRINTF (4, 0);
+
+static void
+log_va (RtfWriter * w, RtfLogPart part, RtfLogLevel level,
+    const gchar * format, va_list args)
 {
   gchar *msg;
 
