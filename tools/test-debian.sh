@@ -24,7 +24,8 @@
 # system-wide sysctl and make loop devices, so they must not overlap
 # another run's; a test stopped while it had io_uring switched off gets the
 # sysctl restored before the lock is let go.  GST_CHECKS and
-# RTFRAME_TEST_TIME_SCALE pass through to the tests.
+# RTFRAME_TEST_TIME_SCALE pass through to the tests, RTFRAME_WERROR to the
+# build (tools/build.sh).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -220,6 +221,7 @@ in_root() {
       DEBIAN_FRONTEND=noninteractive TERM="${TERM:-dumb}" \
       RTFRAME_IN_DEBIAN_ROOT=1 \
       ${RTFRAME_TEST_TIME_SCALE:+RTFRAME_TEST_TIME_SCALE=$RTFRAME_TEST_TIME_SCALE} \
+      ${RTFRAME_WERROR:+RTFRAME_WERROR=$RTFRAME_WERROR} \
       ${GST_CHECKS:+GST_CHECKS=$GST_CHECKS} \
       /bin/bash -c "$1"
   ' in_root "$root" "$1" &
