@@ -14,6 +14,8 @@
 # its test decodes with avdec_ffv1 and matroskademux, and reads the stills'
 # depth with file(1).  groff-base: the man-pages test formats every page
 # (a minimal Debian root has no groff, and the test then skipped).
+# systemd: systemd-analyze, with which the units' tests verify them and
+# rate their sandbox.
 set -euo pipefail
 
 packages=(
@@ -25,7 +27,7 @@ packages=(
   xfsprogs e2fsprogs util-linux mount fio gnuplot-nox
   valgrind indent groff-base
   libaravis-0.8-0 aravis-tools gir1.2-aravis-0.8 iproute2
-  libsoup-3.0-dev libjson-glib-dev libsystemd-dev curl prometheus
+  libsoup-3.0-dev libjson-glib-dev libsystemd-dev curl prometheus systemd
 )
 # --deb: what tools/build-deb.sh needs besides (debian/control's
 # Build-Depends are all above)
