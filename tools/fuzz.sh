@@ -5,6 +5,7 @@
 # inputs it finds go to build-fuzz/corpus/<target> (copy the useful ones
 # into fuzz/corpus/), a crash leaves build-fuzz/crash-<target>-* and fails.
 #   tools/fuzz.sh [seconds=60] [target ...]    targets: caps properties bench-check index manifest take-manifest
+#                                              log-writes recorder-config
 # The suite (tools/test.sh) runs the same targets without libFuzzer: the
 # corpus and 3000 mutated inputs each (suite fuzz).
 set -euo pipefail
@@ -12,7 +13,8 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(caps properties bench-check index manifest take-manifest)
+[ ${#targets[@]} -eq 0 ] && targets=(caps properties bench-check index manifest take-manifest log-writes
+  recorder-config)
 
 tools/install-deps.sh >/dev/null
 missing=()
