@@ -125,6 +125,8 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
   in.events_overflowed = self->events_overflowed;
   in.interval_bytes = st->bytes_written - self->interval_bytes;
   in.interval_ns = now - self->interval_start;
+  in.frame_size = self->frame_size;
+  in.frame_rate = self->frame_rate;
   if (interval) {
     self->interval_bytes = st->bytes_written;
     self->interval_start = now;

@@ -218,6 +218,12 @@ struct _GstRtFrameSink
   guint64 events_overflowed;
   guint64 interval_bytes;       /* bytes-written at the last stats message */
   gint64 interval_start;
+  guint64 frame_size;           /* bytes of a frame as recorded, from the
+                                 * caps (0 before): the stats' copy of
+                                 * format.frame_size, the streaming
+                                 * thread's */
+  gdouble frame_rate;           /* the caps' frames a second (0: none, or
+                                 * variable) */
 };
 
 G_END_DECLS

@@ -166,6 +166,11 @@ gst_rtframe_sink_set_caps (GstBaseSink * sink, GstCaps * caps)
       && !gst_video_info_is_equal (&format.info, &self->format.info))
     gst_clear_object (&self->repack_pool);
   self->format = format;
+  g_mutex_lock (&self->stats_lock);
+  self->frame_size = format.frame_size;
+  self->frame_rate = format.fps_n > 0 && format.fps_d > 0 ?
+      (gdouble) format.fps_n / format.fps_d : 0;
+  g_mutex_unlock (&self->stats_lock);
   rtf_gap_detector_set_frame_duration (&self->gaps, frame_duration_of (caps));
   return gst_rtframe_sink_record_caps (self, caps);
 

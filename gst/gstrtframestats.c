@@ -20,6 +20,8 @@ static const GstRtFrameStatsField element_fields[] = {
   {"throughput", "bytes-written / elapsed, bytes/s"},
   {"throughput-interval", "since the previous stats message, bytes/s"},
   {"messages-lost", "frame messages not posted: more than the ring held"},
+  {"frame-size", "bytes of one frame as recorded, from the caps (0 before)"},
+  {"frame-rate", "the caps' frames a second (0: none given, or variable)"},
   {"rendered", "GstBaseSink's: frames written (frames-written)"},
   {"dropped", "GstBaseSink's: frames dropped (frames-dropped)"},
   {"average-rate", "GstBaseSink's: the share of frames written among those "
@@ -167,7 +169,9 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       "throughput", G_TYPE_DOUBLE, secs > 0 ? w->bytes_written / secs : 0.0,
       "throughput-interval", G_TYPE_DOUBLE,
       isecs > 0 ? in->interval_bytes / isecs : 0.0,
-      "messages-lost", G_TYPE_UINT64, in->events_overflowed, NULL);
+      "messages-lost", G_TYPE_UINT64, in->events_overflowed,
+      "frame-size", G_TYPE_UINT64, in->frame_size,
+      "frame-rate", G_TYPE_DOUBLE, in->frame_rate, NULL);
   /* GstBaseSink's stats fields, which this property replaces: generic
    * sink monitors read them (issue 26) */
   gst_structure_set (s,

@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 /* What a stats structure is made of (gstrtframestats.c): the writer's
  * figures (common/writer/rtf-stats.h) and what the element adds */
-typedef struct
+    typedef struct
 {
   const gchar *location;
   guint64 deadline;
@@ -23,6 +23,8 @@ typedef struct
   guint64 interval_bytes;       /* written since the last stats message */
   gint64 interval_ns;
   guint64 events_overflowed;    /* frame messages not posted (burst) */
+  guint64 frame_size;           /* bytes of a frame, 0 before caps */
+  gdouble frame_rate;           /* the caps' frames/s, 0: none */
 } GstRtFrameStatsInput;
 
 GstStructure *gst_rtframe_stats_new (const gchar * name,
