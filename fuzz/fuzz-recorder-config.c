@@ -27,9 +27,16 @@ fuzz_time (const gchar * text)
 
   if (rtr_duration_seconds (text, &s))
     g_assert (isfinite (s) && s >= 0);
-  ns = rtr_duration_ns_text (text);
+  ns = rtr_duration_ns_text (text, FALSE);
   if (ns) {
     g_assert (*ns && strspn (ns, "0123456789") == strlen (ns));
+    g_assert (strcmp (ns, "0") != 0 || s == 0);
+    g_free (ns);
+  }
+  ns = rtr_duration_ns_text (text, TRUE);
+  if (ns) {
+    g_assert (*ns && strspn (ns + (*ns == '-'), "0123456789") ==
+        strlen (ns + (*ns == '-')));
     g_free (ns);
   }
 }

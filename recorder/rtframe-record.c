@@ -207,8 +207,10 @@ api_record (gpointer data, gboolean start, GstClockTime at,
 {
   Recorder *r = data;
 
-  if (r->state != RUN_RECORDING)
+  if (r->state != RUN_RECORDING) {
+    rtr_commands_tally_refused (r->commands, start ? "start" : "stop");
     return not_recording (r, b);
+  }
   return start ? rtr_commands_start (r->commands, at, label, b) :
       rtr_commands_stop (r->commands, at, b);
 }
@@ -218,8 +220,10 @@ api_trigger (gpointer data, const gchar * label, JsonBuilder * b)
 {
   Recorder *r = data;
 
-  if (r->state != RUN_RECORDING)
+  if (r->state != RUN_RECORDING) {
+    rtr_commands_tally_refused (r->commands, "trigger");
     return not_recording (r, b);
+  }
   return rtr_commands_trigger (r->commands, label, b);
 }
 
@@ -255,7 +259,7 @@ static gchar *
 api_status (gpointer data)
 {
   Recorder *r = data;
-  GPtrArray *filesystems = rtr_filesystems_measure (r->figures, r->pipeline);
+  GPtrArray *filesystems = rtr_filesystems_measure (r->figures);
   gchar *text = rtr_status_json (r->figures, state_name (r->state),
       r->commands, filesystems);
 
@@ -267,7 +271,7 @@ static gchar *
 api_metrics (gpointer data)
 {
   Recorder *r = data;
-  GPtrArray *filesystems = rtr_filesystems_measure (r->figures, r->pipeline);
+  GPtrArray *filesystems = rtr_filesystems_measure (r->figures);
   gchar *text = rtr_metrics_text (r->figures, r->commands, filesystems);
 
   g_ptr_array_unref (filesystems);
@@ -410,6 +414,7 @@ typedef struct
   gchar *http_token_file;
   gboolean overwrite;
   gboolean require_mount;
+  gchar **require_mounts;
   gboolean idle;
   gboolean version;
 } Options;
@@ -423,6 +428,7 @@ options_clear (Options * o)
   g_free (o->caps);
   g_free (o->sink_props);
   g_strfreev (o->event_at);
+  g_strfreev (o->require_mounts);
   g_free (o->http);
   g_free (o->http_token_file);
 }
@@ -473,6 +479,10 @@ override (RtrConfig * c, Options * o)
     c->overwrite = TRUE;
   if (o->require_mount)
     c->require_mount = TRUE;
+  if (o->require_mounts) {
+    g_strfreev (c->require_mounts);
+    c->require_mounts = g_strdupv (o->require_mounts);
+  }
   if (o->idle)
     c->idle = TRUE;
 }
@@ -564,6 +574,24 @@ config_from (Options * o, GError ** error)
   return c;
 }
 
+/* --require-mount, or --require-mount=PATH (each one adds a mount) */
+static gboolean
+on_require_mount (const gchar * name, const gchar * value, gpointer data,
+    GError ** error)
+{
+  Options *o = data;
+
+  o->require_mount = TRUE;
+  if (value) {
+    guint n = o->require_mounts ? g_strv_length (o->require_mounts) : 0;
+
+    o->require_mounts = g_renew (gchar *, o->require_mounts, n + 2);
+    o->require_mounts[n] = g_strdup (value);
+    o->require_mounts[n + 1] = NULL;
+  }
+  return TRUE;
+}
+
 /* A time option: seconds, or with its unit (rtr-durations.h) */
 static gboolean
 on_time (const gchar * name, const gchar * value, gpointer data,
@@ -647,9 +675,12 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
           "Record over a camera's file that is there already (without it "
           "such a run is refused; a set goes on after the files there)",
         NULL},
-    {"require-mount", 0, 0, G_OPTION_ARG_NONE, &o->require_mount,
-        "Refuse to start (exit 2) when a camera's directory is on the "
-          "root filesystem: the data disk is not mounted", NULL},
+    {"require-mount", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+          on_require_mount,
+          "Refuse to start (exit 2) when a camera's directory is on the "
+          "root filesystem, or with =PATH (repeat) on none of the "
+          "filesystems mounted there: a data disk not mounted",
+        "[=PATH]"},
     {"version", 0, 0, G_OPTION_ARG_NONE, &o->version,
         "Print the version and exit", NULL},
     {NULL}

@@ -43,6 +43,15 @@ tally (RtrCommands * k, const gchar * command)
   k->outcome = NULL;
 }
 
+void
+rtr_commands_tally_refused (RtrCommands * k, const gchar * command)
+{
+  if (k == NULL)
+    return;
+  k->outcome = "refused";
+  tally (k, command);
+}
+
 guint
 rtr_commands_n_tallies (void)
 {

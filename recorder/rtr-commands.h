@@ -84,6 +84,9 @@ gchar *rtr_commands_list_json (RtrCommands * k);
  * outcome (done's word: "triggered", "extended", "started", "joined",
  * "stopped"; or "refused") with its count */
 guint rtr_commands_n_tallies (void);
+/* A command refused before the cameras were asked (the recorder not
+ * running yet, or stopping), counted with the refusals */
+void rtr_commands_tally_refused (RtrCommands * k, const gchar * command);
 guint64 rtr_commands_tally (RtrCommands * k, guint i, const gchar ** command,
     const gchar ** outcome);
 /* /status's members: "armed" (events, nothing recorded now), "recording"

@@ -54,6 +54,7 @@ rtr_config_free (RtrConfig * c)
   g_ptr_array_unref (c->cameras);
   g_free (c->dir);
   g_strfreev (c->event_at);
+  g_strfreev (c->require_mounts);
   g_free (c->http);
   g_free (c->http_token_file);
   g_free (c->origin);
@@ -269,6 +270,37 @@ get_seconds (GKeyFile * kf, const gchar * group, const gchar * key,
   return ok;
 }
 
+/* require-mount: true or false, or the mount points (a list) */
+static gboolean
+get_require_mount (RtrConfig * c, GKeyFile * kf, const gchar * path,
+    GError ** error)
+{
+  gchar *text = g_key_file_get_value (kf, "recorder", "require-mount", NULL);
+  GError *err = NULL;
+  gboolean ok = TRUE;
+
+  g_strstrip (text);
+  g_clear_pointer (&c->require_mounts, g_strfreev);
+  if (g_str_equal (text, "true") || g_str_equal (text, "false")) {
+    c->require_mount = g_str_equal (text, "true");
+  } else if (text[0] == '/') {
+    c->require_mounts = g_key_file_get_string_list (kf, "recorder",
+        "require-mount", NULL, &err);
+    c->require_mount = TRUE;
+  } else {
+    ok = rtr_config_fail (error, "%s: [recorder] require-mount: \"%s\" is "
+        "neither true, false nor mount points (/mnt/ssd0;/mnt/ssd1)", path,
+        text);
+  }
+  if (err) {
+    ok = rtr_config_fail (error, "%s: [recorder] require-mount: %s", path,
+        err->message);
+    g_error_free (err);
+  }
+  g_free (text);
+  return ok;
+}
+
 static gboolean
 load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
     GError ** error)
@@ -316,15 +348,9 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       return FALSE;
     }
   }
-  if (g_key_file_has_key (kf, g, "require-mount", NULL)) {
-    c->require_mount = g_key_file_get_boolean (kf, g, "require-mount", &err);
-    if (err) {
-      rtr_config_fail (error, "%s: [recorder] require-mount: %s", path,
-          err->message);
-      g_error_free (err);
-      return FALSE;
-    }
-  }
+  if (g_key_file_has_key (kf, g, "require-mount", NULL)
+      && !get_require_mount (c, kf, path, error))
+    return FALSE;
   if (g_key_file_has_key (kf, g, "idle", NULL)) {
     c->idle = g_key_file_get_boolean (kf, g, "idle", &err);
     if (err) {
@@ -495,6 +521,11 @@ rtr_config_check (RtrConfig * c, GError ** error)
 
   if (c->cameras->len == 0)
     return rtr_config_fail (error, "no camera");
+  for (i = 0; c->require_mounts && c->require_mounts[i]; i++)
+    if (!rtr_places_is_mount_point (c->require_mounts[i]))
+      return rtr_config_fail (error, "require-mount: %s is no mount point "
+          "now: is its disk mounted? (findmnt %s)", c->require_mounts[i],
+          c->require_mounts[i]);
   /* (finite, and at most RTR_MAX_SECONDS: the timers count milliseconds
    * in a guint, which 49.7 days overflow - the adversarial read of issue
    * 25, M1: --seconds 4294967.5 stopped after 0.2 s, inf recorded nothing,
@@ -548,7 +579,8 @@ rtr_config_check (RtrConfig * c, GError ** error)
       return FALSE;
     }
     if (!rtr_places_writable (a, &why)
-        || (c->require_mount && !rtr_places_mounted (a, &why))) {
+        || (c->require_mount
+            && !rtr_places_mounted (a, c->require_mounts, &why))) {
       rtr_config_fail (error, "%s", why);
       g_free (why);
       return FALSE;

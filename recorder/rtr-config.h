@@ -54,7 +54,9 @@ typedef struct
   gboolean overwrite;           /* a camera's file there already may be
                                  * recorded over (rtr-takes.h) */
   gboolean require_mount;       /* every camera's directories on a
-                                 * filesystem other than the root's */
+                                 * filesystem other than the root's, */
+  gchar **require_mounts;       /* or on one mounted at these (NULL: any
+                                 * but the root's) */
 } RtrConfig;
 
 RtrConfig *rtr_config_new (void);

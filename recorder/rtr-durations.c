@@ -50,14 +50,17 @@ rtr_duration_seconds (const gchar * text, gdouble * seconds)
 }
 
 gchar *
-rtr_duration_ns_text (const gchar * text)
+rtr_duration_ns_text (const gchar * text, gboolean negative_ok)
 {
-  gdouble v, unit;
+  gboolean negative = negative_ok && text[0] == '-';
+  gdouble v, unit, ns;
   gboolean has_unit;
 
-  if (!split (text, &v, &unit, &has_unit) || !has_unit
-      || v * unit * 1e9 >= 1.8e19)
+  if (!split (text + negative, &v, &unit, &has_unit) || !has_unit)
     return NULL;
-  return g_strdup_printf ("%" G_GUINT64_FORMAT,
-      (guint64) (v * unit * 1e9 + 0.5));
+  ns = v * unit * 1e9 + 0.5;
+  if (ns >= (negative_ok ? 9.2e18 : 1.8e19) || (v > 0 && ns < 1))
+    return NULL;
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT, negative ? "-" : "",
+      (guint64) ns);
 }

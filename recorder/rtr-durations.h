@@ -14,8 +14,10 @@ G_BEGIN_DECLS
     gboolean rtr_duration_seconds (const gchar * text, gdouble * seconds);
 
 /* A time with its unit as nanoseconds text, for a property counted in
- * nanoseconds; NULL when text has no unit (taken as it is) or is none */
-gchar *rtr_duration_ns_text (const gchar * text);
+ * nanoseconds (signed: "-5ms" too, as ts-offset takes); NULL when text
+ * has no unit (taken as it is), is none, or would round to 0 ns from
+ * more (0.4ns: 0 means "none" or "no limit" to most) */
+gchar *rtr_duration_ns_text (const gchar * text, gboolean negative_ok);
 
 /* What an error says a time may look like */
 #define RTR_DURATION_FORMS "seconds, or a number with its unit: 500ms, 2s, 1.5min, 1h"

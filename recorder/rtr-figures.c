@@ -15,6 +15,7 @@ rtr_figures_new (const RtrConfig * c)
   guint i;
 
   f->events = c->events;
+  f->process_start_us = g_get_real_time ();
   f->cameras = g_ptr_array_new ();
   for (i = 0; i < c->cameras->len; i++) {
     RtrCameraFigures *cf = g_new0 (RtrCameraFigures, 1);
@@ -253,6 +254,25 @@ rtr_camera_state_name (RtrCameraState state)
   return names[state];
 }
 
+/* Frames a second from the camera, armed or recording (a camera without
+ * a frame rate in its caps: the rate its frames take on disk) */
+static void
+take_arrival (RtrCameraFigures * cf, const GstStructure * s)
+{
+  guint64 received = u64 (s, "frames-received"), elapsed = u64 (s, "elapsed");
+
+  if (elapsed > cf->last_elapsed + GST_SECOND / 2
+      && received >= cf->last_received) {
+    cf->arrival_rate = (received - cf->last_received) /
+        ((elapsed - cf->last_elapsed) / 1e9);
+    cf->last_received = received;
+    cf->last_elapsed = elapsed;
+  } else if (elapsed < cf->last_elapsed) {      /* started again */
+    cf->last_received = received;
+    cf->last_elapsed = elapsed;
+  }
+}
+
 gboolean
 rtr_figures_take (RtrFigures * f, GstMessage * msg)
 {
@@ -266,8 +286,7 @@ rtr_figures_take (RtrFigures * f, GstMessage * msg)
     if (cf->stats)
       gst_structure_free (cf->stats);
     cf->stats = gst_structure_copy (s);
-    if (cf->recording && u64 (s, "write-rate") > 0)
-      cf->recording_rate = u64 (s, "write-rate");
+    take_arrival (cf, s);
   } else if (gst_structure_has_name (s, "rtframesink-frame-written")) {
     take_written (cf, s);
   } else if (gst_structure_has_name (s, "rtframesink-file-opened")) {

@@ -31,8 +31,10 @@ G_BEGIN_DECLS
   gboolean recording;           /* between its recording-started and
                                  * recording-stopped */
   gboolean failed;              /* its sink posted an error */
-  gdouble recording_rate;       /* bytes/s it last wrote at while
-                                 * recording (its stats' write-rate) */
+  gdouble arrival_rate;         /* frames/s from the camera, between its
+                                 * last two stats messages */
+  guint64 last_received;        /* frames-received, elapsed (ns) of the */
+  guint64 last_elapsed;         /* last stats message */
 } RtrCameraFigures;
 
 /* What a camera does now, for the metrics: one rule serves a continuous
@@ -56,6 +58,7 @@ typedef struct
   guint64 last_bytes;           /* bytes written then, all cameras */
   guint64 misses_printed;       /* deadline misses printed in full */
   gboolean events;              /* the recording is of triggered events */
+  gint64 process_start_us;      /* wall clock when the recorder started */
 } RtrFigures;
 
 RtrFigures *rtr_figures_new (const RtrConfig * c);

@@ -1,9 +1,8 @@
 /* rtframe-record: the filesystems the cameras write to (rtr-filesystems.h) */
 #include "rtr-filesystems.h"
-#include "rtr-pipeline.h"
 #include "rtr-places.h"
+#include "rtf-pattern.h"
 
-#include <gst/video/video.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -44,27 +43,35 @@ mount_of (const gchar * dir, dev_t dev)
   return at;
 }
 
-/* Bytes a second the camera writes while it records: its frame size at
- * its frame rate from the caps it negotiated; else the rate it last
- * wrote at (a format without a frame rate) */
+/* Bytes a second the camera writes while it records: the size of its
+ * frames (the sink's, from the caps: Bayer and every format it takes) at
+ * the caps' frame rate, or at the rate frames arrive where the caps give
+ * none (a variable rate, 0/1); 0 before the sink said */
 static gdouble
-camera_rate (const RtrCameraFigures * cf, GstElement * pipeline)
+camera_rate (const RtrCameraFigures * cf)
 {
-  GstElement *sink = pipeline ? rtr_pipeline_sink (pipeline, cf->cam) : NULL;
-  GstPad *pad = sink ? gst_element_get_static_pad (sink, "sink") : NULL;
-  GstCaps *caps = pad ? gst_pad_get_current_caps (pad) : NULL;
-  GstVideoInfo info;
-  gdouble rate = cf->recording_rate;
+  guint64 size = 0;
+  gdouble fps = 0;
 
-  if (caps && gst_video_info_from_caps (&info, caps) && info.fps_n > 0
-      && info.fps_d > 0)
-    rate = (gdouble) info.size * info.fps_n / info.fps_d;
-  gst_clear_caps (&caps);
-  if (pad)
-    gst_object_unref (pad);
-  if (sink)
-    gst_object_unref (sink);
-  return rate;
+  if (cf->stats == NULL
+      || !gst_structure_get_uint64 (cf->stats, "frame-size", &size))
+    return 0;
+  if (!gst_structure_get_double (cf->stats, "frame-rate", &fps) || fps <= 0)
+    fps = cf->arrival_rate;
+  return size * fps;
+}
+
+/* The state the sink gives a location of its spread (NULL: none said) */
+static const gchar *
+location_state (const RtrCameraFigures * cf, guint k)
+{
+  const GValue *list = cf->stats ?
+      gst_structure_get_value (cf->stats, "locations") : NULL;
+
+  if (list == NULL || k >= gst_value_array_get_size (list))
+    return NULL;
+  return gst_structure_get_string (gst_value_get_structure
+      (gst_value_array_get_value (list, k)), "state");
 }
 
 static guint64
@@ -99,7 +106,8 @@ find_or_add (GPtrArray * out, const gchar * dir, const struct stat *st,
 
 /* One place of a camera that writes `share` of its rate there */
 static void
-add_place (GPtrArray * out, const gchar * place, gdouble share, guint64 reserve)
+add_place (GPtrArray * out, const gchar * place, gdouble share,
+    guint64 reserve, gboolean recycles)
 {
   gchar *dir = g_path_get_dirname (place);
   gchar real[PATH_MAX];
@@ -113,6 +121,8 @@ add_place (GPtrArray * out, const gchar * place, gdouble share, guint64 reserve)
     return;
   }
   found = find_or_add (out, real, &st, &vfs);
+  found->fs.recycling = (found->fs.writers == 0 || found->fs.recycling)
+      && recycles;
   found->fs.rate += share;
   found->fs.reserve = MAX (found->fs.reserve, reserve);
   found->fs.writers++;
@@ -120,7 +130,7 @@ add_place (GPtrArray * out, const gchar * place, gdouble share, guint64 reserve)
 }
 
 GPtrArray *
-rtr_filesystems_measure (const RtrFigures * f, GstElement * pipeline)
+rtr_filesystems_measure (const RtrFigures * f)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (found_free);
   guint i, k;
@@ -128,13 +138,20 @@ rtr_filesystems_measure (const RtrFigures * f, GstElement * pipeline)
   for (i = 0; i < f->cameras->len; i++) {
     const RtrCameraFigures *cf = g_ptr_array_index (f->cameras, i);
     gchar **places = rtr_places_of (cf->cam);
-    guint n = g_strv_length (places);
+    guint n = g_strv_length (places), working = 0;
 
-    /* a spread shares its frames over its locations about evenly (each
-     * takes the next frame when its queue is the shortest) */
+    /* a spread shares its frames over its locations that have not failed
+     * about evenly (each takes the next frame when its queue is the
+     * shortest); a failed one takes none: the others take its share (the
+     * sink's locations are its property's, in order) */
     for (k = 0; k < n; k++)
-      add_place (out, places[k], camera_rate (cf, pipeline) / n,
-          min_free_space (cf));
+      working += g_strcmp0 (location_state (cf, k), "failed") != 0;
+    for (k = 0; k < n; k++)
+      add_place (out, places[k],
+          g_strcmp0 (location_state (cf, k), "failed") != 0 ?
+          camera_rate (cf) / MAX (working, 1) : 0, min_free_space (cf),
+          rtf_pattern_check (places[k], NULL) != RTF_PATTERN_NONE
+          && min_free_space (cf) > 0);
     g_strfreev (places);
   }
   return out;

@@ -23,13 +23,16 @@ G_BEGIN_DECLS typedef struct
                                  * while recording (0: none known yet) */
   guint writers;                /* cameras (a spread's locations each
                                  * count) writing there */
+  gboolean recycling;           /* every one of them deletes its own oldest
+                                 * files to stay above its reserve (a
+                                 * pattern and min-free-space): running
+                                 * out is how it records */
 } RtrFilesystem;
 
 /* The filesystems of every camera's places, in the order first met
  * (RtrFilesystem, freed with the array); a place that cannot be measured
  * is left out */
-GPtrArray *rtr_filesystems_measure (const RtrFigures * f,
-    GstElement * pipeline);
+GPtrArray *rtr_filesystems_measure (const RtrFigures * f);
 
 /* Seconds until `free` reaches `reserve` at `rate`; < 0: no rate known */
 gdouble rtr_filesystem_time_left (const RtrFilesystem * fs);

@@ -66,14 +66,17 @@ static const Metric location_metrics[] = {
       "Frames queued at this location."},
 };
 
-/* A label value, escaped as the format asks (\\, \", \n) */
+/* A label value, escaped as the format asks (\\, \", \n); bytes that are
+ * not UTF-8 (a path may hold any) as U+FFFD: Prometheus refuses a whole
+ * scrape for one such label, and says the recorder is down */
 static void
 append_label (GString * out, const gchar * name, const gchar * value)
 {
+  gchar *valid = g_utf8_make_valid (value ? value : "", -1);
   const gchar *p;
 
   g_string_append_printf (out, "%s=\"", name);
-  for (p = value ? value : ""; *p; p++) {
+  for (p = valid; *p; p++) {
     if (*p == '\\' || *p == '"')
       g_string_append_c (out, '\\');
     if (*p == '\n')
@@ -82,6 +85,7 @@ append_label (GString * out, const gchar * name, const gchar * value)
       g_string_append_c (out, *p);
   }
   g_string_append_c (out, '"');
+  g_free (valid);
 }
 
 static void
@@ -316,13 +320,22 @@ filesystems (GString * out, const GPtrArray * fss)
   }
   head (out, "rtframe_filesystem_recording_rate_bytes", "gauge", "Bytes a "
       "second every camera writing there writes while it records (frame "
-      "size at frame rate).");
+      "size at the caps' frame rate, or at the rate frames arrive).");
   for (i = 0; i < fss->len; i++) {
     const RtrFilesystem *fs = g_ptr_array_index (fss, i);
 
     if (fs->rate > 0)
       filesystem_line (out, "rtframe_filesystem_recording_rate_bytes", fs,
           fs->rate);
+  }
+  head (out, "rtframe_filesystem_recycling", "gauge", "1 when every camera "
+      "writing there deletes its own oldest files to stay above its "
+      "reserve (a pattern and min-free-space): running out is how it "
+      "records.");
+  for (i = 0; i < fss->len; i++) {
+    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+
+    filesystem_line (out, "rtframe_filesystem_recycling", fs, fs->recycling);
   }
   head (out, "rtframe_filesystem_time_left_seconds", "gauge", "Seconds of "
       "recording left on the filesystem with every camera writing there "
@@ -339,6 +352,12 @@ filesystems (GString * out, const GPtrArray * fss)
 static void
 recorder_info (GString * out, const RtrFigures * f)
 {
+  /* (a restart shows as a change of it: a recorder that fails and is
+   * started again by systemd is down for less than a scrape) */
+  head (out, "rtframe_recorder_start_time_seconds", "gauge", "When the "
+      "recorder process started, seconds since the Unix epoch.");
+  g_string_append_printf (out, "rtframe_recorder_start_time_seconds %.3f\n",
+      f->process_start_us / 1e6);
   head (out, "rtframe_recorder_info", "gauge", "The recorder: its version "
       "and mode (continuous: every frame or takes; events: triggered "
       "events).");

@@ -90,7 +90,8 @@ set_one (GstElement * sink, const gchar * cam, const gchar * word,
     rtr_config_fail (error, "camera %s: rtframesink's %s cannot be set", cam,
         kv[0]);
   } else {
-    gchar *ns = is_time (pspec) ? rtr_duration_ns_text (kv[1]) : NULL;
+    gchar *ns = is_time (pspec) ? rtr_duration_ns_text (kv[1],
+        G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_INT64) : NULL;
 
     g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (pspec));
     if (!gst_value_deserialize_with_pspec (&v, ns ? ns : kv[1], pspec))

@@ -54,6 +54,29 @@ rtr_places_of (const RtrCamera * cam)
   return locations ? array_strings (locations) : g_strdupv (one);
 }
 
+/* The directory a place's files go to, as the sink will name it ("%%"
+ * is "%"); NULL when the pattern's fields name it (made by none before
+ * the sink opens a file there, which says so) */
+static gchar *
+dir_of (const gchar * place)
+{
+  gchar *dir = g_path_get_dirname (place);
+  GString *plain = g_string_new (NULL);
+  const gchar *p;
+
+  for (p = dir; *p; p++) {
+    if (*p == '%' && p[1] != '%') {
+      g_string_free (plain, TRUE);
+      g_free (dir);
+      return NULL;
+    }
+    g_string_append_c (plain, *p);
+    p += *p == '%';
+  }
+  g_free (dir);
+  return g_string_free (plain, FALSE);
+}
+
 gboolean
 rtr_places_writable (const RtrCamera * cam, gchar ** why)
 {
@@ -62,21 +85,19 @@ rtr_places_writable (const RtrCamera * cam, gchar ** why)
   guint i;
 
   for (i = 0; ok && places[i]; i++) {
-    gchar *dir = g_path_get_dirname (places[i]);
+    gchar *dir = dir_of (places[i]);
     struct stat st;
     const gchar *what = NULL;
     gint err = 0;
 
-    /* (a directory named by the pattern's time fields is made by none:
-     * the sink says so when it opens a file there) */
-    if (strchr (dir, '%') == NULL) {
-      if (stat (dir, &st) != 0)
-        err = errno, what = "is not there";
-      else if (!S_ISDIR (st.st_mode))
-        what = "is no directory";
-      else if (access (dir, W_OK | X_OK) != 0)
-        err = errno, what = "cannot be written by this user";
-    }
+    if (dir == NULL)
+      continue;
+    if (stat (dir, &st) != 0)
+      err = errno, what = "is not there";
+    else if (!S_ISDIR (st.st_mode))
+      what = "is no directory";
+    else if (access (dir, W_OK | X_OK) != 0)
+      err = errno, what = "cannot be written by this user";
     if (what) {
       *why = g_strdup_printf ("camera %s: %s, the directory of %s, %s%s%s%s",
           cam->name, dir, places[i], what, err ? " (" : "",
@@ -90,7 +111,32 @@ rtr_places_writable (const RtrCamera * cam, gchar ** why)
 }
 
 gboolean
-rtr_places_mounted (const RtrCamera * cam, gchar ** why)
+rtr_places_is_mount_point (const gchar * path)
+{
+  gchar *up = g_build_filename (path, "..", NULL);
+  struct stat st, parent;
+  gboolean is = stat (path, &st) == 0 && stat (up, &parent) == 0
+      && (st.st_dev != parent.st_dev || st.st_ino == parent.st_ino);
+
+  g_free (up);
+  return is;
+}
+
+/* A directory is on one of the filesystems mounted at mounts */
+static gboolean
+on_mount (const struct stat *st, gchar ** mounts)
+{
+  struct stat m;
+  guint k;
+
+  for (k = 0; mounts[k]; k++)
+    if (stat (mounts[k], &m) == 0 && m.st_dev == st->st_dev)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+rtr_places_mounted (const RtrCamera * cam, gchar ** mounts, gchar ** why)
 {
   gchar **places = rtr_places_of (cam);
   struct stat root, st;
@@ -100,10 +146,24 @@ rtr_places_mounted (const RtrCamera * cam, gchar ** why)
   if (stat ("/", &root) != 0)
     root.st_dev = 0;
   for (i = 0; ok && places[i]; i++) {
-    gchar *dir = g_path_get_dirname (places[i]);
+    gchar *dir = dir_of (places[i]);
 
-    /* (one not there is rtr_places_writable()'s to tell) */
-    if (stat (dir, &st) == 0 && st.st_dev == root.st_dev) {
+    /* (one not there is rtr_places_writable()'s to tell; one the pattern
+     * names, the sink's) */
+    if (dir == NULL || stat (dir, &st) != 0) {
+      g_free (dir);
+      continue;
+    }
+    if (mounts && !on_mount (&st, mounts)) {
+      gchar *which = g_strjoinv (", ", mounts);
+
+      *why = g_strdup_printf ("camera %s: %s, the directory of %s, is on "
+          "none of the filesystems require-mount names (%s): is its disk "
+          "mounted? (findmnt --target %s)", cam->name, dir, places[i],
+          which, dir);
+      g_free (which);
+      ok = FALSE;
+    } else if (mounts == NULL && st.st_dev == root.st_dev) {
       *why = g_strdup_printf ("camera %s: %s, the directory of %s, is on "
           "the root filesystem, and require-mount asks for a disk mounted "
           "there: is it mounted? (findmnt --target %s)", cam->name, dir,

@@ -19,10 +19,14 @@ G_BEGIN_DECLS
  * runs (exit 1, which a service restarts) */
 gboolean rtr_places_writable (const RtrCamera * cam, gchar ** why);
 /* FALSE, *why saying which, when the directory of one of the camera's
- * places is on the root filesystem (require-mount): a data disk that did
- * not mount leaves its mount point an empty directory of /, and the
- * recording would fill the system's disk */
-gboolean rtr_places_mounted (const RtrCamera * cam, gchar ** why);
+ * places is on the root filesystem (mounts NULL), or on none of the
+ * filesystems mounted at mounts (require-mount): a data disk that did not
+ * mount leaves its mount point an empty directory of the filesystem
+ * below, and the recording would fill that disk */
+gboolean rtr_places_mounted (const RtrCamera * cam, gchar ** mounts,
+    gchar ** why);
+/* TRUE when path is where a filesystem is mounted (or /) */
+gboolean rtr_places_is_mount_point (const gchar * path);
 /* FALSE, *why saying which, when a file name one of a's places makes is
  * one b's places make too (a directory compared as an inode) */
 gboolean rtr_places_apart (const RtrCamera * a, const RtrCamera * b,

@@ -117,10 +117,32 @@ if [ "$(stat -c %d "$mounted")" != "$(stat -c %d /)" ]; then
   else
     echo "FAIL: require-mount with a directory on /dev/shm: $out"; fail=1
   fi
+  # the mount points named: a directory on another filesystem (/ here) is
+  # refused, as is a path that is no mount point (a disk not mounted there
+  # leaves a plain directory)
+  bad "require-mount=PATH, a directory elsewhere" 'none of the filesystems require-mount names (/dev/shm)' \
+    --require-mount=/dev/shm --dir "$work/bad" --seconds 1
+  mkdir -p "$work/notmounted"
+  bad "require-mount=PATH, no mount point" 'is no mount point now' \
+    --require-mount="$work/notmounted" --dir "$mounted" --seconds 1
+  conf "$work/mounted2.conf" "[recorder]" "require-mount=/dev/shm;" \
+    "seconds=0.5" "[camera a]" "source=videotestsrc is-live=true" \
+    "caps=video/x-raw,format=GRAY8,width=64,height=32,framerate=20/1" \
+    "location=$mounted/b.raw"
+  if out=$("$rec" --config "$work/mounted2.conf" 2>&1) && [ -s "$mounted/b.raw" ]; then
+    echo "ok: require-mount=/dev/shm with a directory there records"
+  else
+    echo "FAIL: require-mount=/dev/shm with a directory there: $out"; fail=1
+  fi
 else
   echo "skip: require-mount off /: /dev/shm is on the root filesystem here"
 fi
 rm -rf "$mounted"
+# a directory holding "%%" is the sink's "%": checked as such (it skipped
+# the checks, and recorded on the root filesystem under require-mount)
+printf '[camera a]\nsource=videotestsrc\nlocation=%s/100%%%%/a-%%05d.raw\n' \
+  "$work" > "$work/pct.conf"
+bad "a %% directory not there" "$work/100%, the directory of" --config "$work/pct.conf"
 # one file by two spellings; a pattern the sink refuses; a camera named as
 # GStreamer names its own elements (the adversarial read of issue 25, L1,
 # L2: exit 1 at start, a CRITICAL)
@@ -331,6 +353,20 @@ out=$("$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" \
   --overwrite --sink-props "deadline=50parsecs" 2>&1); status=$?
 if [ $status -ne 2 ] || ! grep -q "or a time with its unit" <<<"$out"; then
   echo "FAIL: deadline=50parsecs: exit $status: $out"; fail=1
+fi
+# a time that would round to 0 ns (none, no limit) is refused; a signed
+# one takes its sign (ts-offset)
+out=$("$rec" --streams 1 --seconds 1 --caps "$small" --dir "$work/units" \
+  --overwrite --sink-props "deadline=0.4ns" 2>&1); status=$?
+if [ $status -ne 2 ]; then
+  echo "FAIL: deadline=0.4ns: exit $status: $out"; fail=1
+fi
+out=$("$rec" --streams 1 --seconds 500ms --caps "$small" --dir "$work/units" \
+  --overwrite --sink-props "ts-offset=-5ms" 2>&1); status=$?
+if [ $status -ne 0 ]; then
+  echo "FAIL: ts-offset=-5ms: exit $status: $out"; fail=1
+else
+  echo "ok: deadline=0.4ns refused, ts-offset=-5ms taken"
 fi
 
 # --seconds 0: the demo records until stopped, not its 5 s (100 frames)
