@@ -240,7 +240,9 @@ in_root 'cd /root/rtframe && tools/install-deps.sh && tools/build.sh build &&
 # (tools/build-deb.sh: lintian errors fail), then installed with apt into
 # a clean one (debootstrap minbase, kept as $root-clean, copied for each
 # run), where GStreamer must find the plugin with no GST_PLUGIN_PATH, the
-# tools and the recorder answer, and a recording made there verifies
+# tools and the recorder answer, and a recording made there verifies; the
+# rig the package ships records as the user rtframe, then as its unit
+# under systemd booted in the root (tests/packages/)
 if [ "${1:-}" = --packages ]; then
   in_root 'cd /root/rtframe && tools/install-deps.sh --deb >/dev/null &&
     tools/build-deb.sh /root/debs' || die "$release: the packages did not build"
@@ -264,7 +266,7 @@ if [ "${1:-}" = --packages ]; then
     apt-get install -y -qq --no-install-recommends \
       ./root/debs/gstreamer1.0-rtframe_*.deb ./root/debs/rtframe-tools_*.deb \
       ./root/debs/rtframe-record_*.deb gstreamer1.0-tools \
-      gstreamer1.0-plugins-base >/dev/null
+      gstreamer1.0-plugins-base systemd curl iproute2 >/dev/null
     unset GST_PLUGIN_PATH GST_PLUGIN_PATH_1_0
     gst-inspect-1.0 rtframesink | grep -q "Filename .*/lib/.*/gstreamer-1.0/libgstrtframe.so"
     gst-inspect-1.0 rtframesrc >/dev/null
@@ -283,6 +285,14 @@ if [ "${1:-}" = --packages ]; then
     test -f /usr/share/man/man1/rtframe-export.1.gz
     test -f /usr/lib/systemd/system/rtframe-record@.service
     test -f /usr/share/doc/rtframe/reference.md' || status=$?
+  mkdir -p "$root/root/pkgtest"
+  cp "$src"/tests/packages/*.sh "$root/root/pkgtest/"
+  # (the recorder's own network namespace: the config's port is free)
+  [ $status -ne 0 ] || in_root '/root/pkgtest/installed.sh &&
+    unshare --net /root/pkgtest/record.sh setpriv' || status=$?
+  [ $status -ne 0 ] ||
+    "$src/tools/systemd-in-root.sh" "$root" /root/pkgtest/record.sh unit ||
+    status=$?
   cleanup
   rm -rf --one-file-system "$roots/$release-pkgtest"
   echo "test-debian: $release: packages exit $status"
