@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every PromQL expression of a Grafana dashboard, asked of a real
 Prometheus: each panel's targets and each query variable's label_values.
-Grafana's variables are given the values it would: $camera and $mount
-all (.*), $__rate_interval four scrape intervals, $__range the time the
+Grafana's variables are given the values it would: $instance, $camera
+and $mount all (.*), $__rate_interval four scrape intervals, $__range the time the
 test ran.  Prints one line an expression; exit 1 when one returns no
 series (or an error): a panel that would stay empty.
 Usage: dashboard-queries.py DASHBOARD.json PROMETHEUS_URL SCRAPE_SECONDS
@@ -31,7 +31,7 @@ def exprs(dash):
 def main():
     dash = json.load(open(sys.argv[1]))
     prom, scrape, span = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    values = {"camera": ".*", "mount": ".*",
+    values = {"instance": ".*", "camera": ".*", "mount": ".*",
               "__rate_interval": "%ds" % (4 * scrape),
               "__interval": "%ds" % scrape, "__range": "%ds" % span}
     bad = 0

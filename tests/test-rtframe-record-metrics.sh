@@ -87,16 +87,23 @@ if ! wait_for 10 curl -sf "$api/status"; then
   echo "FAIL: the recorder's API did not come up"; cat "$work/rec.out"; exit 1
 fi
 
-# the shipped rules, and the not-writing rule as it was (planted: it must
-# go off on the same data, or this test could not see a false alert)
+# the shipped rules; and beside them the shipped not-writing rule and the
+# rule as it was (no camera state), both with a `for:` of 5 s instead of
+# 30 s so that this short run can see them fire: the old one must go off
+# on the same data, or this test could not see a false alert.  (At a
+# recording's start its state may be scraped a second before its first
+# written frames: shorter than any `for:`.)
 cp "$src/examples/prometheus/rtframe-alerts.yml" "$work/"
-cat > "$work/planted.yml" <<'YML'
-groups:
-  - name: planted
-    rules:
-      - alert: PlantedNotWriting
-        expr: rate(rtframe_frames_written_total[30s]) == 0 and rate(rtframe_frames_received_total[30s]) > 0
-YML
+$py - "$work/rtframe-alerts.yml" > "$work/planted.yml" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"- alert: RtframeNotWriting\n        expr: >-\n((?:          .*\n)+)", text)
+shipped = " ".join(l.strip() for l in m.group(1).splitlines())
+old = shipped.split(" and on (job, instance, camera)")[0]
+print("groups:\n  - name: planted\n    rules:")
+for name, expr in (("ShippedNotWriting5s", shipped), ("PlantedNotWriting", old)):
+    print("      - alert: %s\n        expr: '%s'\n        for: 5s" % (name, expr))
+PY
 cat > "$work/prometheus.yml" <<PROM
 global:
   scrape_interval: 1s
@@ -228,9 +235,9 @@ wait_for 10 final
 
 # ---- alerts: none from the shipped rules; the planted one went off ------
 span=$((SECONDS - started))
-fired=$(query "max_over_time(ALERTS{alertname=~\"RtframeNotWriting|RtframeNoFrames|RtframeCameraFailed|RtframeLocationNotActive|RtframeFramesDroppedOrLost\"}[${span}s])")
+fired=$(query "max_over_time(ALERTS{alertstate=\"firing\",alertname=~\"ShippedNotWriting5s|RtframeNotWriting|RtframeNoFrames|RtframeCameraFailed|RtframeLocationNotActive|RtframeFramesDroppedOrLost\"}[${span}s])")
 check "armed cameras raised no alert" "'''$fired''' == ''" "${fired:-none}"
-planted=$(query "count(max_over_time(ALERTS{alertname=\"PlantedNotWriting\"}[${span}s]))" | awk '{print $NF}')
+planted=$(query "count(max_over_time(ALERTS{alertstate=\"firing\",alertname=\"PlantedNotWriting\"}[${span}s]))" | awk '{print $NF}')
 check "the planted rule went off on the same data" "'$planted' == '3'" "${planted:-none} cameras"
 
 # ---- the dashboard --------------------------------------------------------
