@@ -415,6 +415,7 @@ typedef struct
   gboolean overwrite;
   gboolean require_mount;
   gchar **require_mounts;
+  gchar *http_control;
   gboolean idle;
   gboolean version;
 } Options;
@@ -429,6 +430,7 @@ options_clear (Options * o)
   g_free (o->sink_props);
   g_strfreev (o->event_at);
   g_strfreev (o->require_mounts);
+  g_free (o->http_control);
   g_free (o->http);
   g_free (o->http_token_file);
 }
@@ -479,6 +481,8 @@ override (RtrConfig * c, Options * o)
     c->overwrite = TRUE;
   if (o->require_mount)
     c->require_mount = TRUE;
+  if (o->http_control)
+    c->http_control_open = g_str_equal (o->http_control, "open");
   if (o->require_mounts) {
     g_strfreev (c->require_mounts);
     c->require_mounts = g_strdupv (o->require_mounts);
@@ -540,6 +544,10 @@ config_from (Options * o, GError ** error)
 
   if (o->config)
     ok = rtr_config_load (c, o->config, error);
+  if (ok && o->http_control && !g_str_equal (o->http_control, "open")
+      && !g_str_equal (o->http_control, "token"))
+    ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--http-control: "
+        "\"%s\" is neither token nor open", o->http_control);
   if (ok)
     override (c, o);
   for (i = 0; ok && o->sources && o->sources[i]; i++) {
@@ -664,6 +672,10 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "ADDR"},
     {"http-token-file", 0, 0, G_OPTION_ARG_FILENAME, &o->http_token_file,
         "Every HTTP request must carry this file's token (Bearer)", "FILE"},
+    {"http-control", 0, 0, G_OPTION_ARG_STRING, &o->http_control,
+        "Without a token file: \"open\" lets anyone who reaches the "
+          "port send commands (stop, split, trigger); the default "
+          "\"token\" refuses them (403)", "token|open"},
     {"http-idle-timeout", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "Seconds an HTTP connection may do nothing before it is closed "
           "(default 30)", "S"},
@@ -763,7 +775,8 @@ start_api (Recorder * r, GError ** error)
   if (r->config->http == NULL)
     return TRUE;
   r->http = rtr_http_start (r->config->http, r->config->http_token_file,
-      (guint) r->config->http_idle_timeout, &control, r, error);
+      r->config->http_control_open, (guint) r->config->http_idle_timeout,
+      &control, r, error);
   if (r->http) {
     gchar *url = rtr_http_url (r->config->http);
 

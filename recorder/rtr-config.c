@@ -200,7 +200,7 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
   "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
-  "overwrite", "idle", "status-every", "require-mount", NULL
+  "overwrite", "idle", "status-every", "require-mount", "http-control", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -266,6 +266,24 @@ get_seconds (GKeyFile * kf, const gchar * group, const gchar * key,
   if (!ok)
     rtr_config_fail (error, "%s: [%s] %s: \"%s\" is no time (%s)", path,
         group, key, text, RTR_DURATION_FORMS);
+  g_free (text);
+  return ok;
+}
+
+/* http-control: token (commands need one) or open */
+static gboolean
+get_http_control (RtrConfig * c, GKeyFile * kf, const gchar * path,
+    GError ** error)
+{
+  gchar *text = g_key_file_get_value (kf, "recorder", "http-control", NULL);
+  gboolean ok = TRUE;
+
+  g_strstrip (text);
+  if (g_str_equal (text, "open") || g_str_equal (text, "token"))
+    c->http_control_open = g_str_equal (text, "open");
+  else
+    ok = rtr_config_fail (error, "%s: [recorder] http-control: \"%s\" is "
+        "neither token nor open", path, text);
   g_free (text);
   return ok;
 }
@@ -348,6 +366,9 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       return FALSE;
     }
   }
+  if (g_key_file_has_key (kf, g, "http-control", NULL)
+      && !get_http_control (c, kf, path, error))
+    return FALSE;
   if (g_key_file_has_key (kf, g, "require-mount", NULL)
       && !get_require_mount (c, kf, path, error))
     return FALSE;

@@ -48,6 +48,8 @@ typedef struct
                                  * this many seconds (0: none) */
   gchar *http;                  /* the API's HOST:PORT, or NULL: none */
   gchar *http_token_file;       /* its token, or NULL: none asked */
+  gboolean http_control_open;   /* no token: commands from anyone who
+                                 * reaches the port (http-control=open) */
   gchar *origin;                /* "the command line" or the file's path */
   gboolean demo;                /* the demo's cameras, which end by
                                  * themselves after seconds (num-buffers) */

@@ -16,6 +16,8 @@ struct _RtrHttp
   RtrHttpGate *gate;            /* listens; idle and surplus connections */
   RtrHttpLingers *lingers;      /* refused connections, drained, then closed */
   gchar *token;                 /* NULL: none asked */
+  gboolean control_open;        /* without a token, commands from anyone
+                                 * who reaches the port */
   const RtrControl *control;
   gpointer data;
 };
@@ -384,6 +386,22 @@ do_post (RtrHttp * h, SoupServerMessage * msg, const gchar * path)
   g_free (body.label);
 }
 
+/* A command (POST) with no token asked: only with http-control=open.
+ * Anyone on the machine reaches 127.0.0.1: a local user stopped the
+ * recording (200, and the service still looked healthy) and made the
+ * newest files go with seven splits under max-files */
+static gboolean
+control_closed (RtrHttp * h, SoupServerMessage * msg)
+{
+  return h->token == NULL && !h->control_open
+      && g_str_equal (soup_server_message_get_method (msg), "POST");
+}
+
+#define CONTROL_CLOSED "commands need a token: http-token-file (every " \
+  "request then carries it), or http-control=open (anyone who reaches " \
+  "the port may stop, split or trigger); GET /status, /metrics and " \
+  "/events answer without"
+
 static void
 refuse_unauthorized (SoupServerMessage * msg)
 {
@@ -414,6 +432,10 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
 
   if (!authorized (h, msg)) {
     refuse_unauthorized (msg);
+    return;
+  }
+  if (control_closed (h, msg)) {
+    reply_error (msg, SOUP_STATUS_FORBIDDEN, CONTROL_CLOSED);
     return;
   }
   /* (early() refused a larger one unread; this holds if it ever could
@@ -528,6 +550,8 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
   if (!authorized (h, msg)) {
     refuse_unread (h, msg, SOUP_STATUS_UNAUTHORIZED, "a token is needed: "
         "Authorization: Bearer <the token file's token>");
+  } else if (control_closed (h, msg)) {
+    refuse_unread (h, msg, SOUP_STATUS_FORBIDDEN, CONTROL_CLOSED);
   } else if (encoding != SOUP_ENCODING_NONE
       && (encoding != SOUP_ENCODING_CONTENT_LENGTH
           || soup_message_headers_get_content_length (in) < 0
@@ -545,8 +569,8 @@ early (SoupServer * server, SoupServerMessage * msg, const char *path,
 
 RtrHttp *
 rtr_http_start (const gchar * listen, const gchar * token_file,
-    guint idle_seconds, const RtrControl * control, gpointer data,
-    GError ** error)
+    gboolean control_open, guint idle_seconds, const RtrControl * control,
+    gpointer data, GError ** error)
 {
   GInetSocketAddress *a = parse_listen (listen, error);
   RtrHttp *h;
@@ -555,6 +579,7 @@ rtr_http_start (const gchar * listen, const gchar * token_file,
     return NULL;
   h = g_new0 (RtrHttp, 1);
   h->control = control;
+  h->control_open = control_open;
   h->data = data;
   if (token_file && (h->token = read_token (token_file, error)) == NULL) {
     g_object_unref (a);

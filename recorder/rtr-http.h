@@ -3,7 +3,8 @@
  * /record/stop (a running time or now; a start a label), /trigger (a
  * label), /split, GET /events, POST /events/<id>/note.  Bound to
  * localhost unless asked; with a token file every request must carry
- * "Authorization: Bearer <token>".  docs/deploying.md has the API. */
+ * "Authorization: Bearer <token>"; without one the commands (POST) are
+ * refused (403) unless control_open.  docs/deploying.md has the API. */
 #ifndef __RTR_HTTP_H__
 #define __RTR_HTTP_H__
 
@@ -38,8 +39,8 @@ gboolean rtr_http_check (const gchar * listen, const gchar * token_file,
 /* The address listen names as a URL (http://127.0.0.1:8096 for 8096) */
 gchar *rtr_http_url (const gchar * listen);
 RtrHttp *rtr_http_start (const gchar * listen, const gchar * token_file,
-    guint idle_seconds, const RtrControl * control, gpointer data,
-    GError ** error);
+    gboolean control_open, guint idle_seconds, const RtrControl * control,
+    gpointer data, GError ** error);
 void rtr_http_free (RtrHttp * h);
 
 /* The largest request body taken (bytes) */

@@ -39,6 +39,8 @@ events=true
 pre-record=0
 post-record=30
 http=127.0.0.1:$port
+# (commands without a token: this test is the only one on its port)
+http-control=open
 
 [camera a]
 source=videotestsrc is-live=true pattern=ball
@@ -398,6 +400,16 @@ mkdir -p "$odd"
 odd_pid=$!; pids+=($odd_pid)
 wait_for 10 curl -sf "$api/status"
 sleep 1
+# without a token nor http-control=open a command is refused (403), unread,
+# and changes nothing: anyone on the machine reaches 127.0.0.1
+files=$(ls "$odd")
+expect "POST /split without a token or http-control=open" 403 -X POST \
+  "$api/split" > /dev/null
+expect "POST /record/stop without a token or http-control=open" 403 -X POST \
+  "$api/record/stop" > /dev/null
+if ! grep -q "http-control=open" "$work/body" || [ "$(ls "$odd")" != "$files" ]; then
+  echo "FAIL: a closed command: $(cat "$work/body"); files $(ls "$odd")"; fail=1
+fi
 loc=$(curl -s "$api/status" | json 'j["cameras"][0]["location"]')
 if [ "$loc" != "$work/caf"$'\xef\xbf\xbd'"/cam0.raw" ]; then
   echo "FAIL: /status with a directory that is not UTF-8: '$loc'"; fail=1

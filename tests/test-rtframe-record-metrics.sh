@@ -52,6 +52,7 @@ events=true
 pre-record=1
 post-record=3
 http=127.0.0.1:$port
+http-control=open
 
 [camera a]
 source=videotestsrc is-live=true

@@ -43,6 +43,7 @@ events=true
 pre-record=0.5
 post-record=0.6
 http=127.0.0.1:$port
+http-control=open
 
 [camera left]
 source=videotestsrc is-live=true pattern=ball
@@ -231,6 +232,7 @@ cat > "$work/takes.conf" <<CONF
 dir=$work/takes
 idle=true
 http=127.0.0.1:$port
+http-control=open
 
 [camera a]
 source=videotestsrc is-live=true pattern=ball
