@@ -39,10 +39,18 @@ for unit in rtframe-record.service rtframe-record@lab.service; do
   else
     echo "ok: $unit: exposure $score (at most $max)"
   fi
+  # (every line of the sandbox: three of them gone scored 2.9, still
+  # under the limit)
   for want in User=rtframe Group=rtframe ProtectSystem=strict ProtectHome=yes \
       PrivateTmp=yes NoNewPrivileges=yes CapabilityBoundingSet= \
-      SystemCallFilter=@system-service SystemCallArchitectures=native \
-      DevicePolicy=closed StateDirectory=rtframe UMask=0027; do
+      SystemCallFilter=@system-service SystemCallFilter=~@privileged \
+      SystemCallArchitectures=native DevicePolicy=closed \
+      StateDirectory=rtframe UMask=0027 ProtectKernelTunables=yes \
+      ProtectKernelModules=yes ProtectKernelLogs=yes ProtectControlGroups=yes \
+      ProtectClock=yes ProtectHostname=yes ProtectProc=invisible \
+      ProcSubset=pid RestrictNamespaces=yes RestrictSUIDSGID=yes \
+      LockPersonality=yes RemoveIPC=yes \
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK"; do
     grep -qx "$want" "$work/$unit" || { echo "FAIL: $unit: no line $want"; fail=1; }
   done
   ! grep -q '^RestrictRealtime=yes' "$work/$unit" ||

@@ -12,7 +12,9 @@
 #                      (tools/systemd-in-root.sh), and the process's
 #                      sandbox: its user, no capability, the seccomp
 #                      filter, no new privileges; its files' mode (UMask=);
-#                      io_uring and ORC's compiled code working in it
+#                      io_uring and ORC's compiled code working in it; the
+#                      package upgraded while it records (the .deb again):
+#                      the recorder restarted, recording, not stopped
 set -eu
 mode=$1
 dir=/var/lib/rtframe
@@ -26,18 +28,18 @@ written() {
   curl -s --max-time 2 "http://127.0.0.1:$port/metrics" |
     awk '/^rtframe_frames_written_total\{camera="cam0"\}/ { print $2 }'
 }
-# frames written, seen in the metrics within 20 s
+# a second of frames (20) written, seen in the metrics within 20 s
 wait_frames() {
   local n=""
   for _ in $(seq 40); do
     n=$(written)
-    [ "${n:-0}" -gt 0 ] && break
+    [ "${n:-0}" -ge 20 ] && break
     sleep 0.5
   done
-  if [ "${n:-0}" -gt 0 ]; then
+  if [ "${n:-0}" -ge 20 ]; then
     say "ok: rtframe_frames_written_total{camera=\"cam0\"} $n"
   else
-    bad "no frame written in the metrics after 20 s"
+    bad "${n:-no} frames written in the metrics after 20 s, not 20"
   fi
 }
 
@@ -87,6 +89,18 @@ Seccomp:	2"
       say "ok: pid $pid as rtframe, no capability, no new privileges, seccomp"
     else
       bad "pid $pid: $got"
+    fi
+    wait_frames
+    # an upgrade (the same .deb again: preinst upgrade, postinst configure
+    # with the old version): the running recorder is restarted, not
+    # stopped (debhelper's --no-start alone stopped it for good)
+    dpkg -i /root/debs/rtframe-record_*.deb >/tmp/upgrade.log 2>&1 ||
+      bad "dpkg -i: $(tail -3 /tmp/upgrade.log)"
+    after=$(systemctl show -p MainPID --value $unit)
+    if systemctl -q is-active $unit && [ "$after" != "$pid" ] && [ "$after" != 0 ]; then
+      say "ok: upgraded while recording: restarted (pid $pid -> $after)"
+    else
+      bad "after the upgrade: $(systemctl is-active $unit), pid $pid -> $after"
     fi
     wait_frames
     systemctl stop $unit
