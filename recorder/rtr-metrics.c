@@ -290,62 +290,73 @@ commands (GString * out, RtrCommands * k)
   }
 }
 
-static void
-filesystem_line (GString * out, const gchar * name, const RtrFilesystem * fs,
-    gdouble v)
+/* A filesystem's figures: each a value, or < 0 where it is not known */
+static gdouble
+fs_free (const RtrFilesystem * fs)
 {
-  g_string_append_printf (out, "%s{", name);
-  append_label (out, "mount", fs->mount);
-  g_string_append_printf (out, "} %.17g\n", v);
+  return fs->free;
 }
+
+static gdouble
+fs_reserve (const RtrFilesystem * fs)
+{
+  return fs->reserve;
+}
+
+static gdouble
+fs_rate (const RtrFilesystem * fs)
+{
+  return fs->rate > 0 ? fs->rate : -1;
+}
+
+static gdouble
+fs_recycling (const RtrFilesystem * fs)
+{
+  return fs->recycling;
+}
+
+static const struct
+{
+  const gchar *name;
+    gdouble (*value) (const RtrFilesystem * fs);
+  const gchar *help;
+} filesystem_metrics[] = {
+  {"rtframe_filesystem_free_bytes", fs_free,
+      "Bytes free on a filesystem the cameras write to."},
+  {"rtframe_filesystem_reserve_bytes", fs_reserve,
+      "Bytes the sinks writing there keep free (the most min-free-space of "
+        "them)."},
+  {"rtframe_filesystem_recording_rate_bytes", fs_rate,
+      "Bytes a second every camera writing there writes while it records "
+        "(frame size at the caps' frame rate, or at the rate frames "
+        "arrive)."},
+  {"rtframe_filesystem_recycling", fs_recycling,
+      "1 when every camera writing there deletes its own oldest files to "
+        "stay above its reserve (a pattern and min-free-space): running out "
+        "is how it records."},
+  {"rtframe_filesystem_time_left_seconds", rtr_filesystem_time_left,
+      "Seconds of recording left on the filesystem with every camera "
+        "writing there recording, until the free space reaches the "
+        "reserve."},
+};
 
 static void
 filesystems (GString * out, const GPtrArray * fss)
 {
-  guint i;
+  guint i, k;
 
-  head (out, "rtframe_filesystem_free_bytes", "gauge", "Bytes free on a "
-      "filesystem the cameras write to.");
-  for (i = 0; i < fss->len; i++) {
-    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+  for (k = 0; k < G_N_ELEMENTS (filesystem_metrics); k++) {
+    head (out, filesystem_metrics[k].name, "gauge", filesystem_metrics[k].help);
+    for (i = 0; i < fss->len; i++) {
+      const RtrFilesystem *fs = g_ptr_array_index (fss, i);
+      gdouble v = filesystem_metrics[k].value (fs);
 
-    filesystem_line (out, "rtframe_filesystem_free_bytes", fs, fs->free);
-  }
-  head (out, "rtframe_filesystem_reserve_bytes", "gauge", "Bytes the sinks "
-      "writing there keep free (the most min-free-space of them).");
-  for (i = 0; i < fss->len; i++) {
-    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
-
-    filesystem_line (out, "rtframe_filesystem_reserve_bytes", fs, fs->reserve);
-  }
-  head (out, "rtframe_filesystem_recording_rate_bytes", "gauge", "Bytes a "
-      "second every camera writing there writes while it records (frame "
-      "size at the caps' frame rate, or at the rate frames arrive).");
-  for (i = 0; i < fss->len; i++) {
-    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
-
-    if (fs->rate > 0)
-      filesystem_line (out, "rtframe_filesystem_recording_rate_bytes", fs,
-          fs->rate);
-  }
-  head (out, "rtframe_filesystem_recycling", "gauge", "1 when every camera "
-      "writing there deletes its own oldest files to stay above its "
-      "reserve (a pattern and min-free-space): running out is how it "
-      "records.");
-  for (i = 0; i < fss->len; i++) {
-    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
-
-    filesystem_line (out, "rtframe_filesystem_recycling", fs, fs->recycling);
-  }
-  head (out, "rtframe_filesystem_time_left_seconds", "gauge", "Seconds of "
-      "recording left on the filesystem with every camera writing there "
-      "recording, until the free space reaches the reserve.");
-  for (i = 0; i < fss->len; i++) {
-    const RtrFilesystem *fs = g_ptr_array_index (fss, i);
-    gdouble left = rtr_filesystem_time_left (fs);
-
-    if (left >= 0)
-      filesystem_line (out, "rtframe_filesystem_time_left_seconds", fs, left);
+      if (v < 0)
+        continue;
+      g_string_append_printf (out, "%s{", filesystem_metrics[k].name);
+      append_label (out, "mount", fs->mount);
+      g_string_append_printf (out, "} %.17g\n", v);
+    }
   }
 }
 
