@@ -22,13 +22,9 @@ cleanup() { for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf 
 trap cleanup EXIT
 fail=0
 py=/usr/bin/python3
+. "$(dirname "$0")/lib-recorder-http.sh"
 
-# two free loopback ports
-read -r port prom_port < <($py -c '
-import socket
-s=[socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1",0))
-print(*[x.getsockname()[1] for x in s])')
+read -r port prom_port < <(free_ports 2)
 api="http://127.0.0.1:$port"
 caps="video/x-raw,format=GRAY8,width=640,height=480,framerate=20/1"
 
@@ -54,14 +50,6 @@ mkdir -p "$work/rec"
 "$rec" --config "$work/rig.conf" > "$work/rec.out" 2>&1 < /dev/null &
 rec_pid=$!; pids+=($rec_pid)
 
-wait_for() {  # seconds, command...: until it succeeds
-  local n=$(( $1 * 10 )); shift
-  for _ in $(seq $n); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  return 1
-}
-json() {  # the JSON on stdin, a Python expression over it as j
-  $py -c "import json,sys; j=json.load(sys.stdin); print($1)"
-}
 expect() {  # name, want status, curl args...: prints the body
   local name=$1 want=$2; shift 2
   local out code
@@ -78,33 +66,11 @@ if ! wait_for 10 curl -sf "$api/status"; then
   echo "FAIL: the recorder's API did not come up"; cat "$work/rec.out"; exit 1
 fi
 
-cat > "$work/prometheus.yml" <<PROM
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: rtframe
-    static_configs:
-      - targets: ['127.0.0.1:$port']
-PROM
-"$prometheus" --config.file="$work/prometheus.yml" \
-  --storage.tsdb.path="$work/prom" --web.listen-address="127.0.0.1:$prom_port" \
-  > "$work/prom.out" 2>&1 &
-pids+=($!)
-prom="http://127.0.0.1:$prom_port"
+prometheus_start "$prom_port" "$port"
 query() {  # PromQL: the first result's value, or empty
   curl -s --get "$prom/api/v1/query" --data-urlencode "query=$1" \
     | json 'j["data"]["result"][0]["value"][1] if j["data"]["result"] else ""'
 }
-if ! wait_for 30 curl -sf "$prom/-/ready"; then
-  echo "FAIL: prometheus did not come up"; tail -5 "$work/prom.out"; exit 1
-fi
-# until it has scraped the recorder
-scraped() { test -n "$(query 'up{job="rtframe"} == 1')"; }
-if ! wait_for 20 scraped; then
-  echo "FAIL: prometheus does not scrape the recorder"
-  curl -s "$prom/api/v1/targets" | head -c 600; exit 1
-fi
 echo "ok: prometheus scrapes the recorder"
 
 # ---- the bad requests first: nothing may change -------------------------

@@ -37,11 +37,8 @@ fail=0
 py=/usr/bin/python3
 started=$SECONDS
 
-read -r port prom_port < <($py -c '
-import socket
-s=[socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1",0))
-print(*[x.getsockname()[1] for x in s])')
+. "$src/tests/lib-recorder-http.sh"
+read -r port prom_port < <(free_ports 2)
 api="http://127.0.0.1:$port"
 caps="video/x-raw,format=GRAY8,width=320,height=240,framerate=20/1"
 mkdir -p "$work/rec"
@@ -72,11 +69,6 @@ CONF
 "$rec" --config "$work/rig.conf" > "$work/rec.out" 2>&1 < /dev/null &
 pids+=($!)
 
-wait_for() {  # seconds, command...: until it succeeds
-  local n=$(( $1 * 10 )); shift
-  for _ in $(seq $n); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  return 1
-}
 check() {  # name, python condition, printed detail
   if $py -c "import sys; sys.exit(not ($2))"; then
     echo "ok: $1 ($3)"
@@ -105,38 +97,11 @@ print("groups:\n  - name: planted\n    rules:")
 for name, expr in (("ShippedNotWriting5s", shipped), ("PlantedNotWriting", old)):
     print("      - alert: %s\n        expr: '%s'\n        for: 5s" % (name, expr))
 PY
-cat > "$work/prometheus.yml" <<PROM
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files: [rtframe-alerts.yml, planted.yml]
-scrape_configs:
-  - job_name: rtframe
-    static_configs:
-      - targets: ['127.0.0.1:$port']
-PROM
-"$prometheus" --config.file="$work/prometheus.yml" \
-  --storage.tsdb.path="$work/prom" --web.listen-address="127.0.0.1:$prom_port" \
-  > "$work/prom.out" 2>&1 &
-pids+=($!)
-disown                          # (killed at the end: no word of it)
-prom="http://127.0.0.1:$prom_port"
-query() {  # PromQL: every result as "labels value" lines
-  curl -s --get "$prom/api/v1/query" --data-urlencode "query=$1" | $py -c '
-import json, sys
-for r in json.load(sys.stdin)["data"]["result"]:
-    m = r["metric"]; m.pop("__name__", None)
-    print(",".join("%s=%s" % kv for kv in sorted(m.items())), r["value"][1])'
-}
+prometheus_start "$prom_port" "$port" rtframe-alerts.yml planted.yml
+query() { prometheus_results "$@"; }
 metric() {  # name{labels} from the recorder's own /metrics: its value
   curl -s "$api/metrics" | grep -F "$1 " | awk '{print $2}'
 }
-if ! wait_for 30 curl -sf "$prom/-/ready"; then
-  echo "FAIL: prometheus did not come up"; tail -5 "$work/prom.out"; exit 1
-fi
-scraped() { test -n "$(query 'up{job="rtframe"} == 1')"; }
-wait_for 20 scraped || { echo "FAIL: prometheus does not scrape"; exit 1; }
-
 # ---- armed: states, and the filesystems against what the rig asked ------
 state_is() {  # state: every camera in it, as the recorder says now
   test "$(curl -s "$api/metrics" | grep -c "^rtframe_camera_state{.*state=\"$1\"} 1")" = 3
