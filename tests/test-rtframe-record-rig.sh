@@ -113,6 +113,12 @@ if [ "$code" != 200 ] || [ ! -f "$work/rec/$id.rtftake" ]; then
   echo "FAIL: trigger $code, no $work/rec/$id.rtftake: $(cat "$work/ev.json")"; fail=1
 elif ! "$verify" -q "$work/rec/$id.rtftake" > "$work/v" 2>&1; then
   echo "FAIL: rtframe-verify $id.rtftake:"; cat "$work/v"; fail=1
+elif mkdir -p "$work/moved" && cp "$work/rec/$id.rtftake" "$work/moved/" &&
+    "$verify" "$work/moved/$id.rtftake" > "$work/v" 2>&1; then
+  echo "FAIL: the take's manifest without its files verifies:"; cat "$work/v"; fail=1
+elif ! grep -q "^event $id: UNREADABLE" "$work/v"; then
+  # (a take whose files cannot be read: exit 2, and the word for it)
+  echo "FAIL: a take without its files is not told UNREADABLE:"; tail -3 "$work/v"; fail=1
 elif ! "$info" --json "$work/rec/$id.rtftake" > "$work/info.json" \
     || ! $py - "$work/info.json" "$id" <<'PY'
 import json, sys

@@ -55,6 +55,9 @@ static const GOptionEntry entries[] = {
 /* --json: the document, built as the checks go; the faults and notes,
  * written at its end */
 static JsonOut js;
+/* a recording or a take's file could not be opened (a take's exit 2 then
+ * says UNREADABLE, not IN USE) */
+static gboolean unreadable_seen;
 static GPtrArray *js_faults, *js_notes;
 
 /* A fault: a line "FAULT <text>", or an item of "faults" */
@@ -505,6 +508,7 @@ verify_location (const gchar * location, gboolean nested)
 
   rec = rtf_recording_open_settled (location, start_index, wait_ms, &error);
   if (rec == NULL) {
+    unreadable_seen = TRUE;
     fprintf (stderr, "rtframe-verify: %s\n", error->message);
     if (json && nested) {
       json_out_begin_object (&js, NULL);
@@ -613,6 +617,14 @@ check_part (const gchar * manifest, const RtfTakeCamera * c, guint64 * found)
   return faults;
 }
 
+/* A take's verdict: a file that could not be read is no file in use */
+static const gchar *
+take_verdict (gint status)
+{
+  return status == 1 ? "FAULTS FOUND" : status != 2 ? "OK" :
+      unreadable_seen ? "UNREADABLE" : "IN USE";
+}
+
 /* A take's manifest: every camera's files checked, each camera holding
  * the frames its part was told to have */
 static gint
@@ -689,16 +701,14 @@ verify_take (const gchar * path)
     gchar *text;
 
     json_out_end_array (&js);
-    json_out_string (&js, "verdict", status == 1 ? "FAULTS FOUND" :
-        status == 2 ? "IN USE" : "OK");
+    json_out_string (&js, "verdict", take_verdict (status));
     json_out_u64 (&js, "exit", status);
     json_out_end_object (&js);
     text = json_out_finish (&js);
     fputs (text, stdout);
     g_free (text);
   } else if (!quiet) {
-    printf ("%s %s: %s\n", m->kind, m->id, status == 1 ? "FAULTS FOUND" :
-        status == 2 ? "IN USE" : "OK");
+    printf ("%s %s: %s\n", m->kind, m->id, take_verdict (status));
   }
   rtf_take_manifest_free (m);
   return status;
