@@ -284,6 +284,18 @@ assert_left (Rec * r, const GstStructure * st, const gchar * location,
   rtf_test_assert_accounting (st);
 }
 
+/* Fills the filesystem of dir with a file of another owner (path) until
+ * `room` bytes are left there */
+static void
+fill_leaving (const gchar * dir, const gchar * path, guint64 room)
+{
+  gchar *cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) "
+      "- %" G_GUINT64_FORMAT " )) %s", dir, room, path);
+
+  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  g_free (cmd);
+}
+
 /* The location stalled and left */
 static void
 assert_stalled (Rec * r, const gchar * location)
@@ -349,16 +361,14 @@ GST_START_TEST (test_one_full)
 {
   guint64 n = 100;
   GstStructure *st;
-  gchar **locs, *cmd, *theirs, *manifest;
+  gchar **locs, *theirs, *manifest;
   Disks d;
   Rec *r;
   GStatBuf sb;
 
   disks_new (&d, 2);
   theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
-  cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
-      "30000000 )) %s", d.fs[1]->dir, theirs);
-  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  fill_leaving (d.fs[1]->dir, theirs, 30000000);
   fail_unless (g_stat (theirs, &sb) == 0);
   locs = locations_on (&d, 2, "full.raw");
   st = record_paced (locs, PROPS " min-free-space=0 placement=round-robin", n,
@@ -381,7 +391,6 @@ GST_START_TEST (test_one_full)
   gst_structure_free (st);
   g_free (manifest);
   g_free (theirs);
-  g_free (cmd);
   g_strfreev (locs);
   disks_free (&d);
 }
@@ -398,7 +407,7 @@ GST_END_TEST;
 GST_START_TEST (test_held_frames_fail_over)
 {
   GstStructure *st;
-  gchar **locs, *cmd, *theirs, *manifest, *out = NULL, *played, *desc;
+  gchar **locs, *theirs, *manifest, *out = NULL, *played, *desc;
   guint64 *seqs = NULL, i;
   GstElement *pipe;
   gboolean ok = FALSE;
@@ -409,9 +418,7 @@ GST_START_TEST (test_held_frames_fail_over)
   disks_new (&d, 2);
   theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
   /* room for about three frames and their index */
-  cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
-      "3000000 )) %s", d.fs[1]->dir, theirs);
-  fail_unless_equals_int (rtf_test_run (cmd), 0);
+  fill_leaving (d.fs[1]->dir, theirs, 3000000);
   locs = locations_on (&d, 2, "ev-%05d.raw");
   r = rtf_test_spread_start (locs, PROPS " min-free-space=0 preallocate=0 "
       "placement=round-robin record=false pre-record-time=1000000000", CAPS);
@@ -459,7 +466,6 @@ GST_START_TEST (test_held_frames_fail_over)
   gst_structure_free (st);
   g_free (manifest);
   g_free (theirs);
-  g_free (cmd);
   g_strfreev (locs);
   disks_free (&d);
 }
@@ -482,7 +488,7 @@ GST_START_TEST (test_full_out_of_order)
   guint round, n = 600;
 
   for (round = 0; round < 5; round++) {
-    gchar **locs, *cmd, *theirs, *manifest, *name;
+    gchar **locs, *theirs, *manifest, *name;
     GstStructure *st;
     Disks d;
     Rec *r;
@@ -490,9 +496,7 @@ GST_START_TEST (test_full_out_of_order)
     disks_new (&d, 2);
     theirs = g_build_filename (d.fs[1]->dir, "theirs.bin", NULL);
     /* room for about 20 frames there */
-    cmd = g_strdup_printf ("fallocate -l $(( $(stat -f -c '%%a*%%S' %s) - "
-        "1400000 )) %s", d.fs[1]->dir, theirs);
-    fail_unless_equals_int (rtf_test_run (cmd), 0);
+    fill_leaving (d.fs[1]->dir, theirs, 1400000);
     name = g_strdup_printf ("ooo%u.raw", round);
     locs = locations_on (&d, 2, name);
     r = rtf_test_spread_start (locs, "deadline=5000000000 io-depth=16 "
@@ -519,7 +523,6 @@ GST_START_TEST (test_full_out_of_order)
     g_free (manifest);
     g_free (name);
     g_free (theirs);
-    g_free (cmd);
     g_strfreev (locs);
     disks_free (&d);
   }
