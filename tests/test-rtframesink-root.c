@@ -110,12 +110,22 @@ save_io_uring_sysctl (void)
   g_file_get_contents (IO_URING_SYSCTL, &saved_io_uring_disabled, NULL, NULL);
 }
 
+/* The value saved before the tests, put back (and kept for the next
+ * test: without fork, CK_FORK=no, the tests share this process, and the
+ * second one that disabled io_uring left it disabled for every test after
+ * it, which then hung in gst_task_cleanup_all()) */
+static void
+put_back_io_uring_sysctl (void)
+{
+  if (saved_io_uring_disabled)
+    write_sysctl (saved_io_uring_disabled);
+}
+
 /* Runs in the parent process, also after a test that failed. */
 static void
 restore_io_uring_sysctl (void)
 {
-  if (saved_io_uring_disabled)
-    write_sysctl (saved_io_uring_disabled);
+  put_back_io_uring_sysctl ();
   g_clear_pointer (&saved_io_uring_disabled, g_free);
 }
 
@@ -143,7 +153,7 @@ GST_START_TEST (test_no_io_uring_falls_back_to_pwrite)
     fail_unless_equals_int (rtf_test_rec_push (r, 0, i), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
   rtf_test_rec_stop (r);
-  restore_io_uring_sysctl ();
+  put_back_io_uring_sysctl ();
   rtf_test_assert_file (path, USER_FRAME_SIZE, 0, 10);
   rtf_test_tmpdir_free (dir);
   g_free (path);
@@ -172,7 +182,7 @@ GST_START_TEST (test_no_io_uring_forced_is_an_error)
   set_io_uring_disabled ("2");
   fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
-  restore_io_uring_sysctl ();
+  put_back_io_uring_sysctl ();
   rtf_test_assert_message (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_SETTINGS, "io_uring");
   gst_element_set_state (sink, GST_STATE_NULL);
