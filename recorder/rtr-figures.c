@@ -15,6 +15,7 @@ rtr_figures_new (const RtrConfig * c)
   guint i;
 
   f->events = c->events;
+  f->continuous = !c->events && !c->idle;
   f->process_start_us = g_get_real_time ();
   f->cameras = g_ptr_array_new ();
   for (i = 0; i < c->cameras->len; i++) {

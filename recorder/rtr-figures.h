@@ -58,6 +58,9 @@ typedef struct
   guint64 last_bytes;           /* bytes written then, all cameras */
   guint64 misses_printed;       /* deadline misses printed in full */
   gboolean events;              /* the recording is of triggered events */
+  gboolean continuous;          /* every frame recorded from the start
+                                 * (not events, not takes started on
+                                 * command) */
   gint64 process_start_us;      /* wall clock when the recorder started */
 } RtrFigures;
 

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
@@ -146,12 +147,15 @@ rtr_filesystems_measure (const RtrFigures * f)
      * sink's locations are its property's, in order) */
     for (k = 0; k < n; k++)
       working += g_strcmp0 (location_state (cf, k), "failed") != 0;
+    /* recycling by design: a continuous recording to a set whose guard
+     * deletes its oldest files (a dashcam's loop); an event's or a take's
+     * files deleted so are recordings lost, which the disk alerts tell */
     for (k = 0; k < n; k++)
       add_place (out, places[k],
           g_strcmp0 (location_state (cf, k), "failed") != 0 ?
           camera_rate (cf) / MAX (working, 1) : 0, min_free_space (cf),
-          rtf_pattern_check (places[k], NULL) != RTF_PATTERN_NONE
-          && min_free_space (cf) > 0);
+          f->continuous && min_free_space (cf) > 0
+          && rtf_pattern_check (places[k], NULL) != RTF_PATTERN_NONE);
     g_strfreev (places);
   }
   return out;

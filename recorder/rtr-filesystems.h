@@ -23,10 +23,11 @@ G_BEGIN_DECLS typedef struct
                                  * while recording (0: none known yet) */
   guint writers;                /* cameras (a spread's locations each
                                  * count) writing there */
-  gboolean recycling;           /* every one of them deletes its own oldest
-                                 * files to stay above its reserve (a
-                                 * pattern and min-free-space): running
-                                 * out is how it records */
+  gboolean recycling;           /* every one of them records continuously
+                                 * and deletes its own oldest files to
+                                 * stay above its reserve (a pattern and
+                                 * min-free-space): running out is how it
+                                 * records */
 } RtrFilesystem;
 
 /* The filesystems of every camera's places, in the order first met

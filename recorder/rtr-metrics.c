@@ -331,9 +331,9 @@ static const struct
         "(frame size at the caps' frame rate, or at the rate frames "
         "arrive)."},
   {"rtframe_filesystem_recycling", fs_recycling,
-      "1 when every camera writing there deletes its own oldest files to "
-        "stay above its reserve (a pattern and min-free-space): running out "
-        "is how it records."},
+      "1 when every camera writing there records continuously and deletes "
+        "its own oldest files to stay above its reserve (a pattern and "
+        "min-free-space): running out is how it records."},
   {"rtframe_filesystem_time_left_seconds", rtr_filesystem_time_left,
       "Seconds of recording left on the filesystem with every camera "
         "writing there recording, until the free space reaches the "

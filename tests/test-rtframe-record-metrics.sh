@@ -146,8 +146,11 @@ bad = 0
 for mount, (rate, reserve) in asked.items():
     g = got.get(mount, {})
     st = os.statvfs(mount); free = st.f_bavail * st.f_frsize
+    # (an event rig's files deleted by the guard are events lost: no
+    # filesystem of it recycles by design, and the disk alerts fire)
     ok = (g.get("recording_rate_bytes") == rate
           and g.get("reserve_bytes") == reserve
+          and g.get("recycling") == 0
           and abs(g.get("free_bytes", -1e18) - free) <= 4 * 128 * 2**20
           and abs(g.get("time_left_seconds", -1) -
                   (g["free_bytes"] - reserve) / rate) < 1e-6 * g["time_left_seconds"])
