@@ -236,6 +236,20 @@ gst_rtframe_message_file_deleted (GstObject * src, const RtfFileDeleted * info)
   return gst_message_new_element (src, s);
 }
 
+/* rtframesink-file-kept: a ring's file now in a recording's directory */
+GstMessage *
+gst_rtframe_message_file_kept (GstObject * src, const RtfFileKept * info)
+{
+  GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_FILE_KEPT,
+      "number", G_TYPE_UINT64, info->keep,
+      "index", G_TYPE_UINT64, info->number, NULL);
+
+  gst_rtframe_structure_set_path (s, "location", info->kept_path);
+  gst_rtframe_structure_set_path (s, "ring-location", info->path);
+  gst_rtframe_structure_set_path (s, "directory", info->dir);
+  return gst_message_new_element (src, s);
+}
+
 /* rtframesink-disk-space: the free space crossed a level */
 GstMessage *
 gst_rtframe_message_disk_space (GstObject * src, const RtfSpaceReport * r)

@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 #define GST_RTFRAME_MSG_RECORDING_REQUEST "rtframesink-recording-request"
 #define GST_RTFRAME_MSG_UPSTREAM_GAP "rtframesink-upstream-gap"
 #define GST_RTFRAME_MSG_FILE_DELETED "rtframesink-file-deleted"
+#define GST_RTFRAME_MSG_FILE_KEPT "rtframesink-file-kept"
 #define GST_RTFRAME_MSG_DISK_SPACE "rtframesink-disk-space"
 #define GST_RTFRAME_MSG_LOCATION_LEFT "rtframesink-location-left"
     GstMessage * gst_rtframe_message_missed (GstObject * src,
@@ -46,6 +47,10 @@ GstMessage *gst_rtframe_message_qos_drop (GstObject * src,
     const RtfFrameReport * m, guint64 processed, guint64 dropped);
 GstMessage *gst_rtframe_message_file_deleted (GstObject * src,
     const RtfFileDeleted * info);
+/* rtframesink-file-kept: a ring's file linked into a recording's
+ * directory */
+GstMessage *gst_rtframe_message_file_kept (GstObject * src,
+    const RtfFileKept * info);
 GstMessage *gst_rtframe_message_disk_space (GstObject * src,
     const RtfSpaceReport * r);
 

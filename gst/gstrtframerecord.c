@@ -22,6 +22,7 @@
 #include "gstrtframesplits.h"
 #include "gstrtframemessages.h"
 #include "gstrtframeparts.h"
+#include "gstrtframering.h"
 #include "rtf-clock.h"
 
 #include <string.h>
@@ -31,6 +32,9 @@
 /* Most frames held for pre-record, whatever the bytes allow: the writer
  * keeps a queue cell (about 1 KiB) for each */
 #define MAX_HELD_FRAMES 4096
+/* ... and with a ring on disk, whose memory holds a frame's number and
+ * times only (about 100 bytes): 27 minutes at 20 Hz */
+#define MAX_RING_FRAMES 16384
 
 /* ---- the pools this sink proposes ------------------------------------- */
 
@@ -90,8 +94,12 @@ gst_rtframe_sink_record_begin (GstRtFrameSink * self)
   RtfRecorder *rec;
 
   GST_OBJECT_LOCK (self);
-  rec = rtf_recorder_new (self->record, self->pre_record_time,
-      gst_rtframe_sink_backlog_cells (self), self->pre_record_max_bytes);
+  if (self->ring)
+    rec = rtf_recorder_new (self->record, self->pre_record_time,
+        MAX_RING_FRAMES, 0);
+  else
+    rec = rtf_recorder_new (self->record, self->pre_record_time,
+        gst_rtframe_sink_backlog_cells (self), self->pre_record_max_bytes);
   if (self->record && self->record_id[0])
     rtf_recorder_name_first (rec, self->record_id);
   self->recorder = rec;
@@ -135,6 +143,10 @@ let_go_all (GstRtFrameSink * self)
 
   if (self->recorder == NULL)
     return;
+  if (self->ring) {
+    gst_rtframe_sink_ring_forget_all (self);
+    return;
+  }
   while (rtf_recorder_pop_all (self->recorder, &h)) {
     let_go (self, &h);
     n++;
@@ -150,6 +162,9 @@ gst_rtframe_sink_record_end (GstRtFrameSink * self)
 
   if (self->writer)
     let_go_all (self);
+  /* with a ring, the recording on ends before the writer does */
+  if (self->ring && self->recording_open && self->writer)
+    gst_rtframe_sink_end_recording (self, G_MAXUINT64, "end");
   /* with locations the recording on ends as the writers finish */
   if (self->parts && self->recording_open && !self->start_carry)
     gst_rtframe_parts_end (self, self->recordings_marked - 1, G_MAXUINT64,
@@ -235,6 +250,8 @@ gst_rtframe_sink_record_caps (GstRtFrameSink * self, GstCaps * caps)
   if (self->recorder == NULL || self->pre_record_time == 0)
     return TRUE;
   let_go_all (self);
+  if (self->ring)
+    return gst_rtframe_sink_ring_caps (self, MAX_RING_FRAMES);
   if (self->hold_pool) {
     gst_buffer_pool_set_active (self->hold_pool, FALSE);
     gst_clear_object (&self->hold_pool);
@@ -496,8 +513,9 @@ ask_copy (GstRtFrameSink * self, guint64 number, gboolean take)
 }
 
 /* The recording on ends with the last frame handed over */
-static void
-end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
+void
+gst_rtframe_sink_end_recording (GstRtFrameSink * self, guint64 asked,
+    const gchar * reason)
 {
   GstRtFrameRecordAsk *a;
 
@@ -524,14 +542,16 @@ end_recording (GstRtFrameSink * self, guint64 asked, const gchar * reason)
   a->stop_asked = asked;
   a->stop_reason = reason;
   g_mutex_unlock (&self->record_lock);
-  if (self->last_seq != G_MAXUINT64)
+  if (self->ring)
+    gst_rtframe_sink_ring_keep_end (self);
+  else if (self->last_seq != G_MAXUINT64)
     rtf_writer_end_recording (self->writer, self->last_seq);
 }
 
 /* The first frame of a recording goes: what it was asked with is kept
  * for its messages */
-static guint
-mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
+guint
+gst_rtframe_sink_mark_first (GstRtFrameSink * self, const RtfRecordTurn * turn,
     guint prerecorded, guint64 prerecorded_from)
 {
   GstRtFrameRecordAsk *a;
@@ -629,7 +649,9 @@ hand_over_backlog (GstRtFrameSink * self, const RtfRecordTurn * turn)
     if (n++ == 0) {
       /* how far back the recording reaches */
       /* (told before the writer can report the start) */
-      f->flags |= mark_first (self, turn, turn->backlog, h.times.running_time);
+      f->flags |=
+          gst_rtframe_sink_mark_first (self, turn, turn->backlog,
+          h.times.running_time);
       f->split = self->rotate;
       /* a split asked for while idle, or at a running time up to the
        * recording's start: this new file is it (not one more at the
@@ -741,10 +763,15 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
 
   *flags = 0;
   *ret = GST_FLOW_OK;
+  if (self->ring) {
+    /* every frame goes into the ring */
+    gst_rtframe_sink_ring_frame (self, times, gst_buffer_get_size (frame_buf));
+    return TRUE;
+  }
   action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
   for (;;) {
     if (turn.stopped)
-      end_recording (self, turn.stop_asked, "stop-recording");
+      gst_rtframe_sink_end_recording (self, turn.stop_asked, "stop-recording");
     let_go_expired (self);
     if (turn.started && !hand_over_backlog (self, &turn)) {
       gst_buffer_unref (frame_buf);
@@ -752,7 +779,7 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
       return FALSE;
     }
     if (turn.ended)
-      end_recording (self, turn.end_asked, "stop-recording");
+      gst_rtframe_sink_end_recording (self, turn.end_asked, "stop-recording");
     if (turn.started && !turn.ended) {
       last_start = turn;
       live_start = &last_start;
@@ -766,7 +793,7 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
     return FALSE;
   }
   if (!self->recording_open)
-    *flags = mark_first (self, live_start, 0, G_MAXUINT64);
+    *flags = gst_rtframe_sink_mark_first (self, live_start, 0, G_MAXUINT64);
   /* the first frame was dropped or refused: this one starts it */
   *flags |= self->start_carry;
   self->start_carry = 0;
@@ -776,12 +803,16 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
 void
 gst_rtframe_sink_record_not_taken (GstRtFrameSink * self, guint flags)
 {
+  if (self->ring)
+    gst_rtframe_sink_ring_committed (self, G_MAXUINT64);
   self->start_carry |= flags & RTF_FRAME_EVENT_START;
 }
 
 void
 gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq)
 {
+  if (self->ring && self->recorder)
+    gst_rtframe_sink_ring_committed (self, seq);
   self->last_seq = seq;
 }
 
@@ -790,8 +821,8 @@ void
 gst_rtframe_sink_record_eos (GstRtFrameSink * self)
 {
   let_go_all (self);
-  if (self->recording_open && self->start_carry)
-    end_recording (self, G_MAXUINT64, "eos");   /* (no frame: undone) */
+  if (self->recording_open && (self->start_carry || self->ring))
+    gst_rtframe_sink_end_recording (self, G_MAXUINT64, "eos");  /* (no frame: undone; a ring's: ended now) */
   if (self->recording_open && self->parts)
     gst_rtframe_parts_end (self, self->recordings_marked - 1, G_MAXUINT64,
         "eos", TRUE);

@@ -47,6 +47,13 @@ void gst_rtframe_sink_record_committed (GstRtFrameSink * self, guint64 seq);
 /* The frame render was given the flags for was dropped or refused: a
  * recording's start goes to the next frame taken */
 void gst_rtframe_sink_record_not_taken (GstRtFrameSink * self, guint flags);
+/* The recording on ends (a stop, EOS, the end: reason) / a recording's
+ * first frame goes: what each was asked with is kept for its messages
+ * (also a ring's, gstrtframering.c) */
+void gst_rtframe_sink_end_recording (GstRtFrameSink * self, guint64 asked,
+    const gchar * reason);
+guint gst_rtframe_sink_mark_first (GstRtFrameSink * self,
+    const RtfRecordTurn * turn, guint prerecorded, guint64 prerecorded_from);
 void gst_rtframe_sink_record_eos (GstRtFrameSink * self);
 void gst_rtframe_sink_record_flush (GstRtFrameSink * self);
 /* The writer's announcements of a recording, made messages */

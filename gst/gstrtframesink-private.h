@@ -124,6 +124,8 @@ struct _GstRtFrameSink
   gchar record_id[RTF_RECORDING_ID_MAX];        /* ... and its id */
   guint64 pre_record_time;
   guint64 pre_record_max_bytes;
+  gchar *keep_location;         /* a ring on disk: each recording's
+                                 * directory (gstrtframering.c) */
   /* which GstReferenceTimestampMeta is kept (NULL: the first a buffer
    * carries, then the ones of its caps) */
   GstCaps *reference_timestamp_caps;
@@ -201,6 +203,20 @@ struct _GstRtFrameSink
    * recordings asked in the past, each its backlog alone) */
   GMutex record_lock;
   GHashTable *asked;
+  /* a ring on disk (gstrtframering.c; start .. stop, streaming thread):
+   * whether it is on, the next recording directory's number, and the
+   * recording keeping files now - its first frame and what it holds */
+  gboolean ring;
+  guint64 keep_next;
+  guint64 keep_first, keep_last;
+  guint64 keep_frames, keep_bytes, keep_prerecorded, keep_last_rt;
+  gboolean ring_hold;           /* the frame being offered is held */
+  RtfFrameTimes ring_times;     /* ... with these times */
+  gsize ring_size;              /* ... and size */
+  guint64 ring_floor;           /* (atomic) no recording wants an older
+                                 * frame: the file helper's deletions for
+                                 * space tell when they go past it */
+  gint ring_short_told;         /* (atomic) the ring was short: said once */
 
   /* frame events: writer/streaming thread -> reporter task -> bus */
   RtfEvents *events;

@@ -43,6 +43,7 @@
 #include "gstrtframesinkprops.h"
 #include "gstrtframesinkrender.h"
 #include "gstrtframerecord.h"
+#include "gstrtframering.h"
 #include "gstrtframesplits.h"
 #include "gstrtframespread.h"
 #include "gstrtframetasks.h"
@@ -295,6 +296,7 @@ gst_rtframe_sink_finalize (GObject * object)
   GstRtFrameSink *self = GST_RTFRAME_SINK (object);
 
   g_free (self->location);
+  g_free (self->keep_location);
   g_strfreev (self->locations);
   g_array_unref (self->split_times);
   g_free (self->split_owed);
@@ -440,6 +442,19 @@ gst_rtframe_sink_start (GstBaseSink * sink)
       goto bad_location;
   }
   self->rotate = config.rotate;
+  if (!gst_rtframe_sink_ring_check (self, location, config.rotate, &why)) {
+    GST_OBJECT_UNLOCK (self);
+    goto bad_location;
+  }
+  if (self->ring) {
+    /* every frame into the ring, in files a recording keeps whole: a
+     * second a file unless the rotation says otherwise (the most a
+     * recording keeps before its first frame and after its last) */
+    config.ring = TRUE;
+    config.backlog_frames = 0;
+    if (!config.max_file_size && !config.max_file_duration)
+      config.max_file_duration = DEFAULT_RING_FILE_DURATION;
+  }
   /* the first file of a set waits for its first frame like every later
    * one: what its name holds (an earlier take, a user's file) is left as
    * it was until a frame goes there - an event recorder's until its first

@@ -128,6 +128,47 @@ writer_file_deleted (const RtfFileDeleted * info, gpointer user_data)
       rtf_delete_reason_name (info->reason));
   gst_rtframe_sink_queue_message (self,
       gst_rtframe_message_file_deleted (GST_OBJECT_CAST (self), info));
+  /* the disk took frames the ring should still hold */
+  if (self->ring && info->reason == RTF_DELETE_MIN_FREE_SPACE
+      && info->last_seq >= __atomic_load_n (&self->ring_floor, __ATOMIC_RELAXED)
+      && !g_atomic_int_add (&self->ring_short_told, 1)) {
+    GError *err = g_error_new (GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_NO_SPACE_LEFT, "The disk is short: the ring "
+        "holds less than pre-record-time (min-free-space deleted %s, "
+        "frames %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ").",
+        info->path, info->first_seq, info->last_seq);
+
+    gst_rtframe_sink_queue_message (self,
+        gst_message_new_warning (GST_OBJECT_CAST (self), err,
+            "min-free-space recycles the ring's files first"));
+    g_error_free (err);
+  }
+}
+
+/* A ring's file kept by a recording (or not: a warning), on the file
+ * helper thread */
+static void
+writer_file_kept (const RtfFileKept * info, gpointer user_data)
+{
+  GstRtFrameSink *self = GST_RTFRAME_SINK (user_data);
+  GError *err;
+  gchar *dbg;
+
+  if (info->error == 0) {
+    gst_rtframe_sink_queue_message (self,
+        gst_rtframe_message_file_kept (GST_OBJECT_CAST (self), info));
+    return;
+  }
+  err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
+      "Recording %" G_GUINT64_FORMAT " could not keep a file of the ring: "
+      "%s.", info->keep, info->why ? info->why : g_strerror (info->error));
+  dbg = g_strdup_printf ("keep-location %s: %s", info->dir,
+      g_strerror (info->error));
+  GST_WARNING_OBJECT (self, "%s", err->message);
+  gst_rtframe_sink_queue_message (self,
+      gst_message_new_warning (GST_OBJECT_CAST (self), err, dbg));
+  g_error_free (err);
+  g_free (dbg);
 }
 
 /* A level crossed, on the writer thread: through the ring, like the
@@ -205,5 +246,6 @@ const RtfWriterCallbacks gst_rtframe_sink_writer_callbacks = {
   .recording_stopped = writer_recording_stopped,
   .upstream_gap = writer_upstream_gap,
   .file_deleted = writer_file_deleted,
+  .file_kept = writer_file_kept,
   .disk_space = writer_disk_space,
 };

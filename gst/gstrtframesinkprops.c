@@ -41,6 +41,7 @@
 #define DEFAULT_RECORD TRUE
 #define DEFAULT_PRE_RECORD_TIME 0
 #define DEFAULT_PRE_RECORD_MAX_BYTES (512 * 1024 * 1024)
+#define DEFAULT_KEEP_LOCATION NULL
 #define DEFAULT_REFERENCE_TIMESTAMP_CAPS NULL
 /* auto: 1 GiB, or 5% of the filesystem when that is less
  * (common/files/rtf-space-guard.h) */
@@ -83,6 +84,7 @@ enum
   PROP_RECORD,
   PROP_PRE_RECORD_TIME,
   PROP_PRE_RECORD_MAX_BYTES,
+  PROP_KEEP_LOCATION,
   PROP_REFERENCE_TIMESTAMP_CAPS,
   PROP_MIN_FREE_SPACE,
   PROP_LOCATIONS,
@@ -340,6 +342,16 @@ gst_rtframe_sink_install_properties (GObjectClass * gobject_class)
           "frames as pre-record-time holds at the frame rate", 0,
           G_MAXUINT64, DEFAULT_PRE_RECORD_MAX_BYTES, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_KEEP_LOCATION,
+      g_param_spec_string ("keep-location", "Keep location",
+          "Pre-record on disk: a directory pattern with one integer "
+          "conversion (events/event-%05d).  Set, every frame is written at "
+          "location (a pattern) as a ring holding pre-record-time, and each "
+          "recording keeps the files holding its frames by linking them "
+          "(never copying) into a directory of its own, numbered on from "
+          "the highest there; on location's filesystem",
+          DEFAULT_KEEP_LOCATION, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CURRENT_IO_ENGINE,
       g_param_spec_enum ("current-io-engine", "Current I/O engine",
           "The I/O engine in use (io-uring or psync; auto before start)",
@@ -560,6 +572,10 @@ gst_rtframe_sink_set_property (GObject * object, guint prop_id,
     case PROP_PRE_RECORD_TIME:
       self->pre_record_time = g_value_get_uint64 (value);
       break;
+    case PROP_KEEP_LOCATION:
+      g_free (self->keep_location);
+      self->keep_location = g_value_dup_string (value);
+      break;
     case PROP_PRE_RECORD_MAX_BYTES:
       self->pre_record_max_bytes = g_value_get_uint64 (value);
       break;
@@ -690,6 +706,9 @@ gst_rtframe_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PRE_RECORD_TIME:
       g_value_set_uint64 (value, self->pre_record_time);
+      break;
+    case PROP_KEEP_LOCATION:
+      g_value_set_string (value, self->keep_location);
       break;
     case PROP_PRE_RECORD_MAX_BYTES:
       g_value_set_uint64 (value, self->pre_record_max_bytes);

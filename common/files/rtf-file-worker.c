@@ -5,6 +5,7 @@
  * open(2), the fsync of a finished file and unlink(2) never run on the
  * thread that keeps the disk busy. */
 #include "rtf-file-worker.h"
+#include "rtf-file-keep.h"
 #include "rtf-pattern.h"
 #include "rtf-safe-open.h"
 #include "rtf-space-guard.h"
@@ -20,7 +21,9 @@ typedef enum
   JOB_RETIRE,
   JOB_DROP,
   JOB_TRIM,
-  JOB_ROOM
+  JOB_ROOM,
+  JOB_KEEP,
+  JOB_RING
 } JobKind;
 
 /* A file of this recording, closed: what max-files and min-free-space
@@ -47,6 +50,15 @@ typedef struct
                                  * bytes; PREPARE: the most it may reserve
                                  * (the writer's grant) */
   guint64 reserved;             /* RETIRE: reserved past its frames */
+  /* KEEP: recording `keep` keeps, in dir, the closed files holding frames
+   * from seq on (G_MAXUINT64: none) and the files open named in open[]
+   * (their inodes in open_st); RING: the files whose frames are all
+   * before seq go */
+  guint64 keep, seq;
+  gchar *dir;
+  gchar *open[2];
+  struct stat open_st[2];
+  guint64 open_number[2];
 } Job;
 
 struct _RtfFileWorker
@@ -54,6 +66,7 @@ struct _RtfFileWorker
   gchar *pattern;
   RtfOutputConfig config;
   guint max_files;
+  gboolean ring;                /* the closed files are a ring's */
   RtfFileWorkerCallbacks cb;
   gpointer data;
   RtfThread *thread;
@@ -102,7 +115,15 @@ kept_free (Kept * k)
 const gchar *
 rtf_delete_reason_name (RtfDeleteReason reason)
 {
-  return reason == RTF_DELETE_MAX_FILES ? "max-files" : "min-free-space";
+  switch (reason) {
+    case RTF_DELETE_MAX_FILES:
+      return "max-files";
+    case RTF_DELETE_MIN_FREE_SPACE:
+      return "min-free-space";
+    case RTF_DELETE_RING:
+      return "pre-record-time";
+  }
+  return "?";
 }
 
 /* What became of a closed file of the recording asked to go */
@@ -248,10 +269,11 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
       refused = "it could not be deleted";
     } else {
       fate = KEPT_DELETED;
-      *freed = (guint64) k->data.st_blocks * 512;
+      /* a ring's file a recording keeps (linked) gives nothing back */
+      *freed = st.st_nlink > 1 ? 0 : (guint64) k->data.st_blocks * 512;
       /* its index goes with it, if it is still the one written */
       if (ifd >= 0 && rtf_same_file (index, &k->index) && unlink (index) == 0)
-        *freed += (guint64) k->index.st_blocks * 512;
+        *freed += st.st_nlink > 1 ? 0 : (guint64) k->index.st_blocks * 512;
       else
         g_clear_pointer (&index, g_free);
       g_mutex_lock (&fw->lock);
@@ -424,7 +446,7 @@ do_retire (RtfFileWorker * fw, Job * job)
   if (fw->cb.closed && !o->closed)
     fw->cb.closed (&info, fw->data);
   g_mutex_lock (&fw->lock);
-  keeping = fw->max_files || fw->min_free;
+  keeping = fw->max_files || fw->min_free || fw->ring;
   g_mutex_unlock (&fw->lock);
   if (!empty && keeping)
     keep (fw, o);
@@ -435,6 +457,138 @@ do_retire (RtfFileWorker * fw, Job * job)
   fw->retiring -= job->bytes;
   g_mutex_unlock (&fw->lock);
   do_trim (fw);
+}
+
+/* ---- the ring ------------------------------------------------------- */
+
+static void
+tell_kept (RtfFileWorker * fw, Job * job, const gchar * path,
+    guint64 number, guint64 first_seq, guint64 last_seq,
+    const gchar * kept_path, gint err, const gchar * why)
+{
+  RtfFileKept info = { 0 };
+
+  info.keep = job->keep;
+  info.dir = job->dir;
+  info.path = path;
+  info.kept_path = kept_path;
+  info.number = number;
+  info.first_seq = first_seq;
+  info.last_seq = last_seq;
+  info.error = err;
+  info.why = why;
+  if (fw->cb.kept)
+    fw->cb.kept (&info, fw->data);
+}
+
+/* A closed file of the ring kept: linked while it is still the file
+ * written (as a deletion proves it), then known by its new times (a link
+ * changes the inode's ctime, which the proof compares) */
+static void
+keep_closed (RtfFileWorker * fw, Job * job, Kept * k)
+{
+  gchar *why = NULL, *kept = NULL, *index = rtf_index_path (k->path);
+  struct stat st;
+  gint err, fd = rtf_safe_open (k->path, FALSE, &st, &why);
+  const gchar *refused = NULL;
+
+  if (fd < 0) {
+    err = ENOENT;
+  } else if ((refused = not_ours (fw, k, fd, &st)) != NULL) {
+    err = ESTALE;
+    why = g_strdup_printf ("%s: %s", k->path, refused);
+  } else {
+    err = rtf_file_keep_link (k->path, &k->data, k->has_index, job->dir,
+        &kept, &why);
+  }
+  if (fd >= 0)
+    close (fd);
+  /* linked or not, it is still the ring's file: its stat as it is now */
+  if (err == 0) {
+    g_mutex_lock (&fw->lock);
+    if (lstat (k->path, &st) == 0 && st.st_ino == k->data.st_ino)
+      k->data = st;
+    if (k->has_index && lstat (index, &st) == 0 && st.st_ino == k->index.st_ino)
+      k->index = st;
+    fw->kept_bytes -= k->freed;
+    k->freed = 0;               /* deleting its ring name frees nothing */
+    g_mutex_unlock (&fw->lock);
+  }
+  tell_kept (fw, job, k->path, k->number, k->first_seq, k->last_seq, kept,
+      err, why);
+  g_free (kept);
+  g_free (why);
+  g_free (index);
+}
+
+/* KEEP: the closed files with frames from job->seq on, then the open ones */
+static void
+do_keep (RtfFileWorker * fw, Job * job)
+{
+  gchar *why = NULL, *kept = NULL;
+  GList *l, *closed = NULL;
+  gint err = rtf_file_keep_dir (job->dir, &why);
+  guint i;
+
+  if (err != 0) {
+    tell_kept (fw, job, NULL, 0, 0, 0, NULL, err, why);
+    g_free (why);
+    return;
+  }
+  /* (only this thread takes files out of the list: they stay valid) */
+  g_mutex_lock (&fw->lock);
+  for (l = fw->kept.head; job->seq != G_MAXUINT64 && l; l = l->next)
+    if (((Kept *) l->data)->last_seq >= job->seq)
+      closed = g_list_prepend (closed, l->data);
+  g_mutex_unlock (&fw->lock);
+  closed = g_list_reverse (closed);
+  for (l = closed; l; l = l->next)
+    keep_closed (fw, job, l->data);
+  g_list_free (closed);
+  for (i = 0; i < G_N_ELEMENTS (job->open) && job->open[i]; i++) {
+    err = rtf_file_keep_link (job->open[i], &job->open_st[i],
+        fw->config.index, job->dir, &kept, &why);
+    tell_kept (fw, job, job->open[i], job->open_number[i], G_MAXUINT64,
+        G_MAXUINT64, kept, err, why);
+    g_clear_pointer (&kept, g_free);
+    g_clear_pointer (&why, g_free);
+  }
+}
+
+/* RING: the closed files whose frames are all before job->seq go, oldest
+ * first (one in use stays, and goes at a later turn) */
+static void
+do_ring (RtfFileWorker * fw, guint64 floor)
+{
+  GQueue in_use = G_QUEUE_INIT;
+  guint64 freed;
+  Kept *k;
+
+  for (;;) {
+    g_mutex_lock (&fw->lock);
+    k = g_queue_peek_head (&fw->kept);
+    if (k && k->last_seq < floor) {
+      g_queue_pop_head (&fw->kept);
+      fw->kept_bytes -= k->freed;
+    } else {
+      k = NULL;
+    }
+    g_mutex_unlock (&fw->lock);
+    if (k == NULL)
+      break;
+    switch (delete_kept (fw, k, RTF_DELETE_RING, &freed)) {
+      case KEPT_IN_USE:
+        g_queue_push_tail (&in_use, k);
+        break;
+      case KEPT_UNHEARD:
+        g_queue_push_tail (&in_use, k);
+        put_back (fw, &in_use);
+        return;
+      default:
+        break;
+    }
+  }
+  put_back (fw, &in_use);
 }
 
 /* What a file opened ahead reserves: preallocate, no more than the
@@ -536,7 +690,16 @@ worker_thread (gpointer data)
       case JOB_ROOM:
         do_room (fw, job->bytes);
         break;
+      case JOB_KEEP:
+        do_keep (fw, job);
+        break;
+      case JOB_RING:
+        do_ring (fw, job->seq);
+        break;
     }
+    g_free (job->dir);
+    g_free (job->open[0]);
+    g_free (job->open[1]);
     g_free (job);
 
     g_mutex_lock (&fw->lock);
@@ -739,6 +902,49 @@ rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
   *reserved = fw->reserved;
   *deletable = fw->kept_bytes + fw->retiring;
   *room_pending = fw->room_pending;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_set_ring (RtfFileWorker * fw)
+{
+  g_mutex_lock (&fw->lock);
+  fw->ring = TRUE;
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_keep (RtfFileWorker * fw, guint64 keep, const gchar * dir,
+    guint64 from_seq, RtfOutput ** open, guint n_open)
+{
+  Job *job;
+  guint i, j = 0;
+
+  g_mutex_lock (&fw->lock);
+  job = push (fw, JOB_KEEP, 0, NULL);
+  job->keep = keep;
+  job->seq = from_seq;
+  job->dir = g_strdup (dir);
+  for (i = 0; i < n_open && j < G_N_ELEMENTS (job->open); i++) {
+    if (open[i] == NULL || fstat (open[i]->file.fd, &job->open_st[j]) != 0)
+      continue;
+    job->open[j] = g_strdup (open[i]->path);
+    job->open_number[j++] = open[i]->number;
+  }
+  g_mutex_unlock (&fw->lock);
+}
+
+void
+rtf_file_worker_ring_floor (RtfFileWorker * fw, guint64 floor)
+{
+  Kept *k;
+
+  g_mutex_lock (&fw->lock);
+  k = g_queue_peek_head (&fw->kept);
+  /* (the files being finished join the list first: asked at a later
+   * floor) */
+  if (k && k->last_seq < floor)
+    push (fw, JOB_RING, 0, NULL)->seq = floor;
   g_mutex_unlock (&fw->lock);
 }
 

@@ -6,6 +6,7 @@
 #define __RTF_FILE_WORKER_H__
 
 #include "rtf-output.h"
+#include "rtf-file-keep.h"
 #include "rtf-thread.h"
 
 G_BEGIN_DECLS
@@ -16,10 +17,14 @@ typedef struct _RtfFileWorker RtfFileWorker;
 typedef enum
 {
   RTF_DELETE_MAX_FILES,         /* more files than max-files */
-  RTF_DELETE_MIN_FREE_SPACE     /* the free space fell under min-free-space */
+  RTF_DELETE_MIN_FREE_SPACE,    /* the free space fell under min-free-space */
+  RTF_DELETE_RING               /* a ring's file whose frames are all older
+                                 * than pre-record-time, and no recording
+                                 * needs (one that kept it keeps its own
+                                 * link) */
 } RtfDeleteReason;
 
-/* "max-files", "min-free-space" */
+/* "max-files", "min-free-space", "pre-record-time" */
 const gchar *rtf_delete_reason_name (RtfDeleteReason reason);
 
 /* A file of the recording, deleted */
@@ -55,6 +60,9 @@ typedef struct
    * begin FALSE - `deleted` comes between the two, on the worker thread.
    * NULL: every deletion is allowed. */
   gboolean (*deleting) (gboolean begin, gpointer data);
+  /* A ring's file was linked into a recording's directory, or could not
+   * be (info->error); on the worker thread. */
+  void (*kept) (const RtfFileKept * info, gpointer data);
 } RtfFileWorkerCallbacks;
 
 /* pattern: what rtf_pattern_format() turns into each file name.
@@ -92,6 +100,23 @@ void rtf_file_worker_current (RtfFileWorker * fw, guint64 number);
 /* Closes a prepared file never reached and deletes what preparing it
  * created (and forgets it). */
 void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
+
+/* ---- a ring (pre-record on disk) -------------------------------------- */
+
+/* The closed files are a ring's: kept in the list that
+ * rtf_file_worker_ring_floor() deletes from */
+void rtf_file_worker_set_ring (RtfFileWorker * fw);
+/* Recording `keep` keeps, in dir (made if need be), every closed file
+ * holding frames from from_seq on (G_MAXUINT64: none) and the files
+ * open[0..n_open) (those being written, at their names: at most two),
+ * each linked with its index under its own name (rtf-file-keep.h) and
+ * told through cb.kept.  In order with every other job: a file asked to
+ * go later is kept first. */
+void rtf_file_worker_keep (RtfFileWorker * fw, guint64 keep,
+    const gchar * dir, guint64 from_seq, RtfOutput ** open, guint n_open);
+/* The ring turns: closed files whose frames all come before frame
+ * `floor` go (RTF_DELETE_RING), their ring names only */
+void rtf_file_worker_ring_floor (RtfFileWorker * fw, guint64 floor);
 
 /* ---- the free-space guard (rtf-writer-space.c) ---------------------- */
 

@@ -192,6 +192,17 @@ held_at (RtfRecorder * r, guint i)
   return &r->ring[(r->first + i) % r->capacity];
 }
 
+guint64
+rtf_recorder_oldest_held (RtfRecorder * r)
+{
+  guint64 seq;
+
+  g_mutex_lock (&r->lock);
+  seq = r->count > 0 ? held_at (r, 0)->seq : G_MAXUINT64;
+  g_mutex_unlock (&r->lock);
+  return seq;
+}
+
 /* A frame's position: its running time, or, when it has none or is not
  * after the frame before it (a flushing seek starts running time over),
  * just after the frame before: the recorder's axis only goes forward */

@@ -109,6 +109,10 @@ gboolean rtf_recorder_wanted (RtfRecorder * r);
 /* How many frames and bytes are held now */
 guint rtf_recorder_held (RtfRecorder * r, guint64 * bytes);
 
+/* The number of the oldest frame held, expired or not (G_MAXUINT64:
+ * none) */
+guint64 rtf_recorder_oldest_held (RtfRecorder * r);
+
 /* ---- the producer's thread ------------------------------------------- */
 
 /* The next frame, of running time rt (G_MAXUINT64: none), comes.  Before

@@ -132,6 +132,7 @@ rtf_writer_begin_file (RtfWriter * w, RtfFrame * f)
     if (!rtf_output_is_named (w->cur))
       rtf_file_worker_name (w->worker, w->cur);
     rtf_file_worker_current (w->worker, w->cur->number);
+    rtf_writer_ring_file_begun (w);
     prepare_next (w, w->cur->number + 1);
   }
 }
@@ -426,6 +427,8 @@ rtf_writer_end_at_eos (RtfWriter * w)
   gint ret;
 
   if (w->worker) {
+    /* a recording that ends with the stream: kept, and told */
+    rtf_writer_ring_take (w, G_MAXUINT64);
     rtf_file_worker_drop_prepared (w->worker);
     rtf_file_worker_wait_idle (w->worker);
     g_free (w->fail_path);
@@ -464,6 +467,8 @@ rtf_writer_close_files (RtfWriter * w)
     w->waiting = NULL;
   }
   rtf_writer_recording_close (w);
+  if (w->worker)
+    rtf_writer_ring_end (w);
   rtf_writer_seal_outputs (w);
   if (w->worker) {
     rtf_file_worker_free (w->worker);

@@ -156,6 +156,12 @@ struct _RtfWriter
   guint64 last_released_seq;    /* G_MAXUINT64: none yet */
   gboolean finish_pending;      /* a recording of a set ended: its file is
                                  * finished once the next one is ready */
+  /* a ring (rtf-writer-ring.c): the asks not yet taken (under lock,
+   * Ask), and on the writer thread the recording keeping files now */
+  GQueue ring_asks;
+  gboolean keep_open;
+  guint64 keep_number, keep_first_seq;
+  gchar *keep_dir;
   /* under lock: set by the producer (rtf_writer_end_recording()) */
   guint64 end_seq;              /* last frame of a recording that ended,
                                  * G_MAXUINT64 none */
@@ -303,6 +309,12 @@ G_GNUC_PRINTF (3, 4);
      void rtf_writer_recording_release (RtfWriter * w, RtfFrame * f);
      void rtf_writer_recording_check_end (RtfWriter * w);
      void rtf_writer_recording_close (RtfWriter * w);
+
+/* ---- rtf-writer-ring.c: a ring and what recordings keep of it --------- */
+     void rtf_writer_ring_take (RtfWriter * w, guint64 seq);
+     void rtf_writer_ring_file_begun (RtfWriter * w);
+     void rtf_writer_ring_end (RtfWriter * w);
+     void rtf_writer_ring_clear (RtfWriter * w);
 
 /* ---- rtf-writer-files.c: the files --------------------------------- */
 

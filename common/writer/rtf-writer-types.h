@@ -65,6 +65,11 @@ typedef struct
    * camera's buffers must go back, and such a frame is lost instead) */
   gboolean unpin_behind_backlog;
 
+  /* a ring (rotate): every frame is written, the closed files go as the
+   * owner raises the floor, and recordings keep files by linking them
+   * (rtf_writer_keep_begin()) */
+  gboolean ring;
+
   /* the free-space guard: bytes kept free on the filesystem (0: off,
    * RTF_SPACE_AUTO: 1 GiB or 5% of the filesystem, the lesser); with
    * rotate the oldest files go to stay above it, else the recording ends
@@ -198,6 +203,10 @@ typedef struct
    * follows, when those writes end.  The writer thread, callback lock
    * held; not turned off by rtf_writer_abandon(). */
   gboolean (*frame_handed_back) (RtfFrame * frame, gpointer user_data);
+  /* A ring's file was linked into a recording's directory (a ring:
+   * rtf_writer_keep_begin()), or could not be (info->error): the file
+   * helper thread. */
+  void (*file_kept) (const RtfFileKept * info, gpointer user_data);
 } RtfWriterCallbacks;
 
 /* Latency of the frames written so far, in ns */

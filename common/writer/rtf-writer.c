@@ -117,12 +117,27 @@ worker_left (const gchar * path, const gchar * why, gpointer data)
   rtf_writer_log (data, RTF_LOG_WARNING, "not deleting %s: %s", path, why);
 }
 
+static void
+worker_kept (const RtfFileKept * info, gpointer data)
+{
+  RtfWriter *w = data;
+
+  if (info->error)
+    rtf_writer_log (w, RTF_LOG_WARNING, "recording %" G_GUINT64_FORMAT
+        ": %s", info->keep, info->why);
+  else
+    rtf_writer_log_in (w, RTF_LOG_FILES, RTF_LOG_DEBUG, "recording %"
+        G_GUINT64_FORMAT " keeps %s", info->keep, info->kept_path);
+  RTF_WRITER_CALLBACK (w, file_kept, info);
+}
+
 static const RtfFileWorkerCallbacks worker_callbacks = {
   .wake = worker_wake,
   .closed = worker_closed,
   .deleted = worker_deleted,
   .left = worker_left,
   .deleting = worker_deleting,
+  .kept = worker_kept,
 };
 
 /* ---- making one ------------------------------------------------------ */
@@ -431,6 +446,8 @@ take_frames (RtfWriter * w)
         w->waiting = f;
       return;
     }
+    /* (a ring's asks: before the file begins) */
+    rtf_writer_ring_take (w, f->seq);
     if (!w->cur->begun)
       rtf_writer_begin_file (w, f);
     if (rtf_frame_opens_recording (f->flags))
@@ -656,6 +673,8 @@ rtf_writer_run (RtfWriter * w)
   if (w->config.rotate)
     w->worker = rtf_file_worker_new (w->location, &w->out_config,
         w->config.max_files, w->config.threads, &worker_callbacks, w);
+  if (w->worker && w->config.ring)
+    rtf_file_worker_set_ring (w->worker);
   rtf_writer_space_start (w);
   w->last_sync_ns = rtf_clock_now_ns ();
 
@@ -879,6 +898,7 @@ writer_destroy (RtfWriter * w)
   g_free (w->fail_path);
   rtf_writer_plans_free (w);
   g_free (w->rec_path);
+  rtf_writer_ring_clear (w);
   g_free (w->misses);
   rtf_regions_unref (w->config.regions);
   rtf_queue_free (w->queue);
