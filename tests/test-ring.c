@@ -327,7 +327,23 @@ GST_START_TEST (test_ring_as_the_rules_say)
     fail_unless (n <= r->last - r->first + 1 + 2 * 4, "%" G_GUINT64_FORMAT
         " frames kept for %" G_GUINT64_FORMAT, n, r->last - r->first + 1);
     g_array_unref (seqs);
+    /* a set the readers read as it is */
+    {
+      gchar *set = g_build_filename (want_dir, "ring-%05d.raw", NULL), *out;
+
+      fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", set,
+              NULL), 0);
+      g_free (out);
+      g_free (set);
+    }
     g_free (want_dir);
+  }
+  {
+    gchar *out;
+
+    fail_unless_equals_int (rtf_test_run_tool (&out, "rtframe-verify", ring,
+            NULL), 0);
+    g_free (out);
   }
   /* 1 s before the first start: frames from 40 on */
   fail_unless_equals_uint64 (heard.told[0].first, 40);
