@@ -242,7 +242,9 @@ gst_rtframe_message_file_kept (GstObject * src, const RtfFileKept * info)
 {
   GstStructure *s = gst_structure_new (GST_RTFRAME_MSG_FILE_KEPT,
       "number", G_TYPE_UINT64, info->keep,
-      "index", G_TYPE_UINT64, info->number, NULL);
+      "index", G_TYPE_UINT64, info->number,
+      "first-frame", G_TYPE_UINT64, info->first_seq,
+      "last-frame", G_TYPE_UINT64, info->last_seq, NULL);
 
   gst_rtframe_structure_set_path (s, "location", info->kept_path);
   gst_rtframe_structure_set_path (s, "ring-location", info->path);

@@ -186,8 +186,11 @@ keep_begin (GstRtFrameSink * self, const RtfRecordTurn * turn)
     self->keep_last_rt = h.times.running_time;
   }
   self->keep_prerecorded = n;
-  if (first == G_MAXUINT64)
+  /* none held: it starts with the frame coming */
+  if (first == G_MAXUINT64) {
     first = next_seq (self);
+    from_rt = self->ring_times.running_time;
+  }
   self->keep_first = first;
   (void) gst_rtframe_sink_mark_first (self, turn, n, from_rt);
   dir = rtf_pattern_format (self->keep_location, self->keep_next++);
@@ -195,14 +198,15 @@ keep_begin (GstRtFrameSink * self, const RtfRecordTurn * turn)
       "from %" G_GUINT64_FORMAT " (%u before its start) in %s",
       self->recordings_marked - 1, first, n, dir);
   rtf_writer_keep_begin (self->writer, self->recordings_marked - 1, first,
-      dir, next_seq (self));
+      from_rt, dir, next_seq (self));
   g_free (dir);
 }
 
 void
 gst_rtframe_sink_ring_keep_end (GstRtFrameSink * self)
 {
-  rtf_writer_keep_end (self->writer, self->keep_last, self->keep_frames,
+  rtf_writer_keep_end (self->writer, self->keep_last, self->keep_last_rt,
+      self->keep_frames,
       self->keep_bytes, self->keep_prerecorded, next_seq (self));
   /* its last file ends with it: the next frame starts a new one, which
    * the ring alone holds */
@@ -218,6 +222,8 @@ gst_rtframe_sink_ring_frame (GstRtFrameSink * self,
   const RtfRecordTurn *live_start = NULL;
   RtfRecordTurn last_start;
 
+  self->ring_times = *times;
+  self->ring_size = size;
   action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
   for (;;) {
     if (turn.stopped)
@@ -240,8 +246,6 @@ gst_rtframe_sink_ring_frame (GstRtFrameSink * self,
   if (action == RTF_RECORD_WRITE && !self->recording_open)
     keep_begin (self, live_start);
   self->ring_hold = action == RTF_RECORD_HOLD;
-  self->ring_times = *times;
-  self->ring_size = size;
   return action == RTF_RECORD_WRITE;
 }
 

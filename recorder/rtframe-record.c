@@ -416,6 +416,7 @@ typedef struct
   gboolean require_mount;
   gchar **require_mounts;
   gchar *http_control;
+  gchar *pre_record_on;
   gboolean idle;
   gboolean version;
 } Options;
@@ -431,6 +432,7 @@ options_clear (Options * o)
   g_strfreev (o->event_at);
   g_strfreev (o->require_mounts);
   g_free (o->http_control);
+  g_free (o->pre_record_on);
   g_free (o->http);
   g_free (o->http_token_file);
 }
@@ -483,6 +485,8 @@ override (RtrConfig * c, Options * o)
     c->require_mount = TRUE;
   if (o->http_control)
     c->http_control_open = g_str_equal (o->http_control, "open");
+  if (o->pre_record_on)
+    c->pre_record_on_disk = g_str_equal (o->pre_record_on, "disk");
   if (o->require_mounts) {
     g_strfreev (c->require_mounts);
     c->require_mounts = g_strdupv (o->require_mounts);
@@ -510,8 +514,32 @@ prepend_prop (RtrConfig * c, const gchar * prop)
   }
 }
 
+/* pre-record-on=disk: each camera's events in directories beside its
+ * ring (<camera>-event-%05d), on its filesystem */
+static void
+add_keep_locations (RtrConfig * c)
+{
+  guint i;
+
+  for (i = 0; i < c->cameras->len; i++) {
+    RtrCamera *cam = g_ptr_array_index (c->cameras, i);
+    gchar *dir = g_path_get_dirname (cam->location);
+    gchar *base = g_strconcat (cam->name, "-event-%05d", NULL);
+    gchar *keep = g_build_filename (dir, base, NULL);
+    guint n = g_strv_length (cam->sink);
+
+    cam->sink = g_renew (gchar *, cam->sink, n + 2);
+    memmove (cam->sink + 1, cam->sink, (n + 1) * sizeof (gchar *));
+    cam->sink[0] = g_strdup_printf ("keep-location=%s", keep);
+    g_free (keep);
+    g_free (base);
+    g_free (dir);
+  }
+}
+
 /* Rotation: max-file-duration.  Events: the sinks hold pre-record
- * seconds and write only what a trigger asks for. */
+ * seconds (in memory, or on the disk) and write only what a trigger asks
+ * for. */
 static void
 add_recorder_props (RtrConfig * c)
 {
@@ -529,6 +557,8 @@ add_recorder_props (RtrConfig * c)
     prepend_prop (c, prop);
     g_free (prop);
     prepend_prop (c, "record=false");
+    if (c->pre_record_on_disk)
+      add_keep_locations (c);
   } else if (c->idle) {
     /* the first take waits for a start (POST /record/start) */
     prepend_prop (c, "record=false");
@@ -548,6 +578,10 @@ config_from (Options * o, GError ** error)
       && !g_str_equal (o->http_control, "token"))
     ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--http-control: "
         "\"%s\" is neither token nor open", o->http_control);
+  if (ok && o->pre_record_on && !g_str_equal (o->pre_record_on, "memory")
+      && !g_str_equal (o->pre_record_on, "disk"))
+    ok = FALSE, g_set_error (error, RTR_CONFIG_ERROR, 0, "--pre-record-on: "
+        "\"%s\" is neither memory nor disk", o->pre_record_on);
   if (ok)
     override (c, o);
   for (i = 0; ok && o->sources && o->sources[i]; i++) {
@@ -663,6 +697,11 @@ parse (Options * o, int *argc, char ***argv, GError ** error)
         "--trigger: a trigger T seconds in (repeat)", "T"},
     {"pre-record", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "--trigger: seconds kept from before a trigger (default 2)", "S"},
+    {"pre-record-on", 0, 0, G_OPTION_ARG_STRING, &o->pre_record_on,
+        "--trigger: where the pre-record seconds are kept: in memory "
+          "(the default: seconds), or on the disk, in a ring of files "
+          "(<camera>-ring-%05d.raw) of which each event keeps its own "
+          "(<camera>-event-%05d/): minutes", "memory|disk"},
     {"post-record", 0, 0, G_OPTION_ARG_CALLBACK, on_time,
         "--trigger: seconds recorded after a trigger (default 5)", "S"},
     {"stop-timeout", 0, 0, G_OPTION_ARG_CALLBACK, on_time,

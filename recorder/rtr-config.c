@@ -200,7 +200,8 @@ rtr_config_add_demo (RtrConfig * c, guint n, const gchar * caps,
 static const gchar *const recorder_keys[] = {
   "dir", "seconds", "rotate", "events", "pre-record", "post-record",
   "event", "stop-timeout", "http", "http-token-file", "http-idle-timeout",
-  "overwrite", "idle", "status-every", "require-mount", "http-control", NULL
+  "overwrite", "idle", "status-every", "require-mount", "http-control",
+  "pre-record-on", NULL
 };
 
 static const gchar *const camera_keys[] = {
@@ -270,20 +271,25 @@ get_seconds (GKeyFile * kf, const gchar * group, const gchar * key,
   return ok;
 }
 
-/* http-control: token (commands need one) or open */
+/* A [recorder] key of two words: *second when it is the second (the
+ * key not there: left as it is).  http-control: token (commands need
+ * one) or open; pre-record-on: memory or disk. */
 static gboolean
-get_http_control (RtrConfig * c, GKeyFile * kf, const gchar * path,
+get_choice (GKeyFile * kf, const gchar * key, const gchar * first,
+    const gchar * second, gboolean * is_second, const gchar * path,
     GError ** error)
 {
-  gchar *text = g_key_file_get_value (kf, "recorder", "http-control", NULL);
+  gchar *text = g_key_file_get_value (kf, "recorder", key, NULL);
   gboolean ok = TRUE;
 
+  if (text == NULL)
+    return TRUE;
   g_strstrip (text);
-  if (g_str_equal (text, "open") || g_str_equal (text, "token"))
-    c->http_control_open = g_str_equal (text, "open");
+  if (g_str_equal (text, first) || g_str_equal (text, second))
+    *is_second = g_str_equal (text, second);
   else
-    ok = rtr_config_fail (error, "%s: [recorder] http-control: \"%s\" is "
-        "neither token nor open", path, text);
+    ok = rtr_config_fail (error, "%s: [recorder] %s: \"%s\" is neither %s "
+        "nor %s", path, key, text, first, second);
   g_free (text);
   return ok;
 }
@@ -366,8 +372,10 @@ load_recorder (RtrConfig * c, GKeyFile * kf, const gchar * path,
       return FALSE;
     }
   }
-  if (g_key_file_has_key (kf, g, "http-control", NULL)
-      && !get_http_control (c, kf, path, error))
+  if (!get_choice (kf, "http-control", "token", "open",
+          &c->http_control_open, path, error)
+      || !get_choice (kf, "pre-record-on", "memory", "disk",
+          &c->pre_record_on_disk, path, error))
     return FALSE;
   if (g_key_file_has_key (kf, g, "require-mount", NULL)
       && !get_require_mount (c, kf, path, error))
@@ -526,8 +534,8 @@ rtr_config_load (RtrConfig * c, const gchar * path, GError ** error)
 static gchar *
 default_location (const RtrConfig * c, const RtrCamera * cam)
 {
-  const gchar *tail = c->events ? "-event-%05d.raw" : c->rotate ?
-      "-%05d.raw" : ".raw";
+  const gchar *tail = c->events && c->pre_record_on_disk ? "-ring-%05d.raw" :
+      c->events ? "-event-%05d.raw" : c->rotate ? "-%05d.raw" : ".raw";
   gchar *base = g_strconcat (cam->name, tail, NULL);
   gchar *path = g_build_filename (c->dir, base, NULL);
 
@@ -572,6 +580,12 @@ rtr_config_check (RtrConfig * c, GError ** error)
   if (c->event_at && !c->events)
     return rtr_config_fail (error,
         "timed events need events recording (--trigger, or " "events=true)");
+  if (c->pre_record_on_disk && !c->events)
+    return rtr_config_fail (error, "pre-record-on=disk is for events "
+        "(--trigger, or events=true)");
+  if (c->pre_record_on_disk && !(c->pre_record > 0))
+    return rtr_config_fail (error, "pre-record-on=disk keeps pre-record "
+        "seconds on the disk: pre-record must be more than 0");
   if (c->idle && c->events)
     return rtr_config_fail (error, "idle is for takes (continuous "
         "recording): events record only what a trigger asks already");

@@ -39,6 +39,9 @@ typedef struct
   gboolean events;              /* record only what a trigger asks */
   gboolean idle;                /* takes: none until one is started */
   gdouble pre_record;           /* events: seconds kept from before */
+  gboolean pre_record_on_disk;  /* ... in a ring of files on the disk,
+                                 * each event keeping its files in a
+                                 * directory of its own (keep-location) */
   gdouble post_record;          /* events: seconds after a trigger */
   gchar **event_at;             /* events: triggers at these seconds */
   gdouble stop_timeout;         /* a stop's EOS waited for, seconds */

@@ -28,6 +28,9 @@ typedef struct
   gchar *name;                  /* relative to DIR when in it */
   guint64 last_frame;           /* its last frame once it is closed, else
                                  * RTF_TAKE_NONE */
+  gchar *ring;                  /* pre-record on disk: the ring's name of
+                                 * the file an event keeps at `name` (its
+                                 * file-closed names that), else NULL */
 } CameraFile;
 
 struct _RtrManifests
@@ -65,6 +68,7 @@ static void
 camera_file_clear (gpointer data)
 {
   g_free (((CameraFile *) data)->name);
+  g_free (((CameraFile *) data)->ring);
 }
 
 RtrManifests *
@@ -216,8 +220,9 @@ know_file (RtrManifests * m, guint cam, const GstStructure * s,
 {
   GArray *files = m->files[cam];
   gchar *name = file_name (m, gst_structure_get_string (s, "location"));
+  const gchar *ring = gst_structure_get_string (s, "ring-location");
   guint where = 0;
-  CameraFile f = { first_frame, 0, name, RTF_TAKE_NONE };
+  CameraFile f = { first_frame, 0, name, RTF_TAKE_NONE, NULL };
   guint i;
 
   gst_structure_get_uint (s, "location-index", &where);
@@ -234,6 +239,7 @@ know_file (RtrManifests * m, guint cam, const GstStructure * s,
       return;
     }
   }
+  f.ring = ring ? file_name (m, ring) : NULL;
   g_array_append_val (files, f);
   g_array_sort (files, by_first_frame);
 }
@@ -340,7 +346,10 @@ started (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
     c->first_running_time = field (s, "first-running-time");
   }
   e->started[cam] = TRUE;
-  if (location && c->first_frame != RTF_TAKE_NONE)
+  /* (on disk: the location is the event's directory; its files come as
+   * they are kept) */
+  if (location && c->first_frame != RTF_TAKE_NONE
+      && !m->config->pre_record_on_disk)
     know_file (m, cam, s, c->first_frame);
   refresh (m, e);
   write_entry (m, e);
@@ -361,7 +370,8 @@ stopped (RtrManifests * m, guint cam, const GstStructure * s, const gchar * id)
   /* (a camera's part may be recorded in turns: an event extended after
    * it ended on that camera) */
   c->frames += frames != RTF_TAKE_NONE ? frames : 0;
-  if (location && frames > 0 && c->last_frame != RTF_TAKE_NONE)
+  if (location && frames > 0 && c->last_frame != RTF_TAKE_NONE
+      && !m->config->pre_record_on_disk)
     know_file (m, cam, s, c->last_frame);
   refresh (m, e);
   write_entry (m, e);
@@ -409,6 +419,13 @@ file_closed (RtrManifests * m, guint cam, const GstStructure * s)
   for (i = 0; i < files->len; i++) {
     CameraFile *x = &g_array_index (files, CameraFile, i);
 
+    /* (a ring's file closes under its ring name: every event's name of
+     * it learns its end) */
+    if (x->ring && g_str_equal (x->ring, name) && frames != 0) {
+      x->last_frame = field (s, "last-frame");
+      tell_file_changed (m, cam, x->first_frame, x->last_frame);
+      continue;
+    }
     if (!g_str_equal (x->name, name))
       continue;
     if (frames != 0) {
@@ -445,6 +462,33 @@ rtr_manifests_take (RtrManifests * m, GstMessage * msg)
     return;
   s = gst_message_get_structure (msg);
   id = gst_structure_get_string (s, "id");
+  if (gst_structure_has_name (s, "rtframesink-file-kept")) {
+    location = gst_structure_get_string (s, "location");
+    if (location && field (s, "first-frame") != RTF_TAKE_NONE) {
+      know_file (m, cam, s, field (s, "first-frame"));
+      if (field (s, "last-frame") != RTF_TAKE_NONE) {
+        CameraFile *x = NULL;
+        guint i;
+        gchar *name = file_name (m, location);
+
+        for (i = 0; i < m->files[cam]->len && x == NULL; i++)
+          if (g_str_equal (g_array_index (m->files[cam], CameraFile,
+                      i).name, name))
+            x = &g_array_index (m->files[cam], CameraFile, i);
+        if (x)
+          x->last_frame = field (s, "last-frame");
+        g_free (name);
+      }
+      tell_file_changed (m, cam, field (s, "first-frame"),
+          field (s, "last-frame") != RTF_TAKE_NONE ?
+          field (s, "last-frame") : field (s, "first-frame"));
+    }
+    return;
+  }
+  /* (on disk the ring's own names are no event's) */
+  if (gst_structure_has_name (s, "rtframesink-file-opened")
+      && m->config->pre_record_on_disk)
+    return;
   if (gst_structure_has_name (s, "rtframesink-file-opened")) {
     location = gst_structure_get_string (s, "location");
     if (location && field (s, "first-frame") != RTF_TAKE_NONE) {

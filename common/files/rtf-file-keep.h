@@ -19,8 +19,9 @@ typedef struct
   const gchar *path;            /* the ring's file */
   const gchar *kept_path;       /* ... its name in dir (NULL: none) */
   guint64 number;               /* in the set */
-  guint64 first_seq, last_seq;  /* its frames (G_MAXUINT64: not known yet:
-                                 * the file being written) */
+  guint64 first_seq, last_seq;  /* its frames (G_MAXUINT64: not known:
+                                 * the last of a file being written, the
+                                 * first of one that has none yet) */
   gint error;                   /* 0: linked, with its index */
   const gchar *why;             /* when error: what failed, for a person */
 } RtfFileKept;

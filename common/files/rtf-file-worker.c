@@ -58,7 +58,7 @@ typedef struct
   gchar *dir;
   gchar *open[2];
   struct stat open_st[2];
-  guint64 open_number[2];
+  guint64 open_number[2], open_first[2];
 } Job;
 
 struct _RtfFileWorker
@@ -548,8 +548,8 @@ do_keep (RtfFileWorker * fw, Job * job)
   for (i = 0; i < G_N_ELEMENTS (job->open) && job->open[i]; i++) {
     err = rtf_file_keep_link (job->open[i], &job->open_st[i],
         fw->config.index, job->dir, &kept, &why);
-    tell_kept (fw, job, job->open[i], job->open_number[i], G_MAXUINT64,
-        G_MAXUINT64, kept, err, why);
+    tell_kept (fw, job, job->open[i], job->open_number[i],
+        job->open_first[i], G_MAXUINT64, kept, err, why);
     g_clear_pointer (&kept, g_free);
     g_clear_pointer (&why, g_free);
   }
@@ -929,6 +929,7 @@ rtf_file_worker_keep (RtfFileWorker * fw, guint64 keep, const gchar * dir,
     if (open[i] == NULL || fstat (open[i]->file.fd, &job->open_st[j]) != 0)
       continue;
     job->open[j] = g_strdup (open[i]->path);
+    job->open_first[j] = open[i]->begun ? open[i]->first_seq : G_MAXUINT64;
     job->open_number[j++] = open[i]->number;
   }
   g_mutex_unlock (&fw->lock);

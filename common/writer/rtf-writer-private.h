@@ -160,7 +160,7 @@ struct _RtfWriter
    * Ask), and on the writer thread the recording keeping files now */
   GQueue ring_asks;
   gboolean keep_open;
-  guint64 keep_number, keep_first_seq;
+  guint64 keep_number, keep_first_seq, keep_first_rt;
   gchar *keep_dir;
   /* under lock: set by the producer (rtf_writer_end_recording()) */
   guint64 end_seq;              /* last frame of a recording that ended,

@@ -30,6 +30,8 @@ typedef struct
   guint64 seq;                  /* BEGIN: its first frame; END: its last;
                                  * FLOOR: the floor */
   guint64 keep;                 /* the recording's number */
+  guint64 running_time;         /* BEGIN: of its first frame; END: of its
+                                 * last (NONE: not known) */
   gchar *dir;                   /* BEGIN: where it keeps its files */
   guint64 frames, bytes, prerecorded;   /* END: what it holds */
 } Ask;
@@ -54,11 +56,12 @@ push_ask (RtfWriter * w, Ask * a)
 
 void
 rtf_writer_keep_begin (RtfWriter * w, guint64 keep, guint64 from_seq,
-    const gchar * dir, guint64 at_seq)
+    guint64 from_rt, const gchar * dir, guint64 at_seq)
 {
   Ask *a = g_new0 (Ask, 1);
 
   a->kind = ASK_KEEP_BEGIN;
+  a->running_time = from_rt;
   a->at_seq = at_seq;
   a->seq = from_seq;
   a->keep = keep;
@@ -67,12 +70,13 @@ rtf_writer_keep_begin (RtfWriter * w, guint64 keep, guint64 from_seq,
 }
 
 void
-rtf_writer_keep_end (RtfWriter * w, guint64 last_seq, guint64 frames,
-    guint64 bytes, guint64 prerecorded, guint64 at_seq)
+rtf_writer_keep_end (RtfWriter * w, guint64 last_seq, guint64 last_rt,
+    guint64 frames, guint64 bytes, guint64 prerecorded, guint64 at_seq)
 {
   Ask *a = g_new0 (Ask, 1);
 
   a->kind = ASK_KEEP_END;
+  a->running_time = last_rt;
   a->at_seq = at_seq;
   a->seq = last_seq;
   a->frames = frames;
@@ -125,12 +129,13 @@ keep_begin (RtfWriter * w, Ask * a)
   w->keep_dir = g_strdup (a->dir);
   w->keep_number = a->keep;
   w->keep_first_seq = a->seq;
+  w->keep_first_rt = a->running_time;
   w->keep_open = TRUE;
   info.number = a->keep;
   info.path = a->dir;
   info.first_seq = a->seq;
-  info.last_seq = info.first_running_time = info.last_running_time =
-      G_MAXUINT64;
+  info.first_running_time = a->running_time;
+  info.last_seq = info.last_running_time = G_MAXUINT64;
   RTF_WRITER_CALLBACK (w, recording_started, &info);
 }
 
@@ -146,7 +151,8 @@ keep_end (RtfWriter * w, Ask * a)
   info.path = w->keep_dir;
   info.first_seq = w->keep_first_seq;
   info.last_seq = a->seq;
-  info.first_running_time = info.last_running_time = G_MAXUINT64;
+  info.first_running_time = w->keep_first_rt;
+  info.last_running_time = a->running_time;
   info.frames = a->frames;
   info.bytes = a->bytes;
   info.prerecorded = a->prerecorded;
