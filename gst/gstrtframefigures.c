@@ -120,6 +120,12 @@ gst_rtframe_sink_stats_of (GstRtFrameSink * self, const gchar * name,
   in.deadline = self->deadline;
   in.frames_repacked = self->frames_repacked;
   in.pre_record_copies = self->hold_copies;
+  /* (the recorder is the object lock's, held here) */
+  if (self->recorder) {
+    in.pre_record_frames = rtf_recorder_held (self->recorder,
+        &in.pre_record_bytes);
+    in.pre_record_span = rtf_recorder_held_span (self->recorder);
+  }
   g_mutex_lock (&self->stats_lock);
   in.elapsed_ns = now - self->start_ns;
   in.events_overflowed = self->events_overflowed;

@@ -22,6 +22,11 @@ static const GstRtFrameStatsField element_fields[] = {
   {"messages-lost", "frame messages not posted: more than the ring held"},
   {"frame-size", "bytes of one frame as recorded, from the caps (0 before)"},
   {"frame-rate", "the caps' frames a second (0: none given, or variable)"},
+  {"pre-record-frames", "frames a recording starting now would begin "
+        "with: held in memory, or in the ring on disk (keep-location)"},
+  {"pre-record-bytes", "... their bytes"},
+  {"pre-record-span", "... the running time from the oldest to the newest, "
+        "ns: how far back a recording starting now reaches"},
   {"rendered", "GstBaseSink's: frames written (frames-written)"},
   {"dropped", "GstBaseSink's: frames dropped (frames-dropped)"},
   {"average-rate", "GstBaseSink's: the share of frames written among those "
@@ -171,7 +176,10 @@ gst_rtframe_stats_new (const gchar * name, const GstRtFrameStatsInput * in)
       isecs > 0 ? in->interval_bytes / isecs : 0.0,
       "messages-lost", G_TYPE_UINT64, in->events_overflowed,
       "frame-size", G_TYPE_UINT64, in->frame_size,
-      "frame-rate", G_TYPE_DOUBLE, in->frame_rate, NULL);
+      "frame-rate", G_TYPE_DOUBLE, in->frame_rate,
+      "pre-record-frames", G_TYPE_UINT64, in->pre_record_frames,
+      "pre-record-bytes", G_TYPE_UINT64, in->pre_record_bytes,
+      "pre-record-span", G_TYPE_UINT64, in->pre_record_span, NULL);
   /* GstBaseSink's stats fields, which this property replaces: generic
    * sink monitors read them (issue 26) */
   gst_structure_set (s,

@@ -25,6 +25,9 @@ G_BEGIN_DECLS
   guint64 events_overflowed;    /* frame messages not posted (burst) */
   guint64 frame_size;           /* bytes of a frame, 0 before caps */
   gdouble frame_rate;           /* the caps' frames/s, 0: none */
+  /* what a recording starting now would begin with (record=false,
+   * pre-record-time): frames held in memory, or in the ring on disk */
+  guint64 pre_record_frames, pre_record_bytes, pre_record_span;
 } GstRtFrameStatsInput;
 
 GstStructure *gst_rtframe_stats_new (const gchar * name,

@@ -38,6 +38,12 @@ static const Metric camera_metrics[] = {
       "Files deleted by max-files or min-free-space."},
   {"rtframe_recordings_total", COUNTER, "recordings", 1,
       "Recordings (events, takes) the sink started."},
+  {"rtframe_pre_record_seconds", GAUGE, "pre-record-span", 1e-9,
+      "Seconds before now an event starting now would begin with (held in "
+        "memory, or in the ring on disk): under pre-record when the camera "
+        "has not run that long, or the memory or the disk is short."},
+  {"rtframe_pre_record_bytes", GAUGE, "pre-record-bytes", 1,
+      "Bytes of those frames (in memory, or in the ring on disk)."},
   {"rtframe_queue_frames", GAUGE, "frames-queued", 1,
       "Frames queued for the writer, not yet taken."},
   {"rtframe_frames_in_flight", GAUGE, "frames-in-flight", 1,

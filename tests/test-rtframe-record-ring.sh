@@ -38,10 +38,26 @@ printf '[recorder]\nevents=true\npre-record-on=tape\n[camera a]\nsource=videotes
 bad "pre-record-on in a config" "neither memory nor disk" --config "$work/tape.conf"
 
 # ---- two events on three cameras -------------------------------------
+# (its metrics read 3.5 s in, before the first event: how far back an
+# event would reach, by each camera)
 mkdir -p "$work/rec"
-out=$(timeout 60 "$rec" --dir "$work/rec" --streams 3 --caps "$CAPS" --trigger \
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+timeout 60 "$rec" --dir "$work/rec" --streams 3 --caps "$CAPS" --trigger \
   --event 4 --event 8 --pre-record 2 --post-record 1 --pre-record-on disk \
-  --seconds 11 2>&1); status=$?
+  --http "127.0.0.1:$port" --seconds 11 > "$work/rec.out" 2>&1 &
+pid=$!
+sleep 3.5
+metrics=$(curl -s "http://127.0.0.1:$port/metrics" || true)
+wait $pid; status=$?
+out=$(cat "$work/rec.out")
+reach=$(awk '/^rtframe_pre_record_seconds\{/ { n++; if ($2 >= 1.85 && $2 <= 2.0) ok++ }
+  END { print ok + 0, n + 0 }' <<<"$metrics")
+if [ "$reach" != "3 3" ]; then
+  echo "FAIL: 3.5 s in, an event would not reach 2 s back on every camera" \
+    "($reach): $(grep '^rtframe_pre_record' <<<"$metrics")"; fail=1
+else
+  echo "ok: 3.5 s in, rtframe_pre_record_seconds is 1.85-2 s on every camera"
+fi
 if [ $status -ne 0 ]; then
   echo "FAIL: the recording exited $status:"; echo "$out" | tail -20; exit 1
 fi

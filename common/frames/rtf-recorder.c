@@ -193,6 +193,18 @@ held_at (RtfRecorder * r, guint i)
 }
 
 guint64
+rtf_recorder_held_span (RtfRecorder * r)
+{
+  guint64 span;
+
+  g_mutex_lock (&r->lock);
+  span = r->count > 0 ? held_at (r, r->count - 1)->position -
+      held_at (r, r->n_expired < r->count ? r->n_expired : 0)->position : 0;
+  g_mutex_unlock (&r->lock);
+  return span;
+}
+
+guint64
 rtf_recorder_oldest_held (RtfRecorder * r)
 {
   guint64 seq;

@@ -109,6 +109,9 @@ gboolean rtf_recorder_wanted (RtfRecorder * r);
 /* How many frames and bytes are held now */
 guint rtf_recorder_held (RtfRecorder * r, guint64 * bytes);
 
+/* The positions (running times) the frames held span, not expired: how
+ * far back a recording starting now reaches (0: none or one held) */
+guint64 rtf_recorder_held_span (RtfRecorder * r);
 /* The number of the oldest frame held, expired or not (G_MAXUINT64:
  * none) */
 guint64 rtf_recorder_oldest_held (RtfRecorder * r);

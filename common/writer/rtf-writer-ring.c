@@ -131,6 +131,9 @@ keep_begin (RtfWriter * w, Ask * a)
   w->keep_first_seq = a->seq;
   w->keep_first_rt = a->running_time;
   w->keep_open = TRUE;
+  g_mutex_lock (&w->lock);
+  w->stats.recordings++;
+  g_mutex_unlock (&w->lock);
   info.number = a->keep;
   info.path = a->dir;
   info.first_seq = a->seq;
