@@ -91,6 +91,14 @@ guint64
 bench_frame_verify_file (const gchar * path, gsize size, guint stream,
     guint64 * bad, gchar ** first_error)
 {
+  return bench_frame_verify_numbers (path, size, stream, NULL, bad,
+      first_error);
+}
+
+guint64
+bench_frame_verify_numbers (const gchar * path, gsize size, guint stream,
+    GArray * numbers, guint64 * bad, gchar ** first_error)
+{
   guint8 *tmpl = g_malloc (size), *buf = g_malloc (size);
   guint64 checked = 0, last = 0, frame;
   gboolean have_last = FALSE;
@@ -151,6 +159,8 @@ bench_frame_verify_file (const gchar * path, gsize size, guint stream,
       } else {
         last = frame;
         have_last = TRUE;
+        if (numbers)
+          g_array_append_val (numbers, frame);
       }
     }
     pos += size;

@@ -32,6 +32,7 @@ bench_log_add (BenchLog * log)
   f = &log->chunk[k / BENCH_CHUNK][k % BENCH_CHUNK];
   f->offer = -1;
   f->done = -1;
+  f->event = -1;
   log->n = k + 1;
   return f;
 }

@@ -46,11 +46,30 @@ bench_dist_from (BenchDist * d, gdouble * ms, guint64 n)
   d->p999 = percentile (ms, n, 0.999);
 }
 
-/* --trigger: the held frames of an event recording (the backlog) - how
- * many, how many written, and when the last was (-1: none); the live
- * frames offered before then were written beside the backlog */
+guint
+bench_trigger_count (const BenchConfig * cfg)
+{
+  gdouble d = cfg->duration * GST_SECOND;
+
+  if (cfg->trigger_ns == 0 || cfg->trigger_ns >= d)
+    return 0;
+  if (cfg->trigger_every_ns == 0)
+    return 1;
+  return (guint) ((d - 1 - cfg->trigger_ns) / cfg->trigger_every_ns) + 1;
+}
+
+guint64
+bench_trigger_at (const BenchConfig * cfg, guint k)
+{
+  return cfg->trigger_ns + k * cfg->trigger_every_ns;
+}
+
+/* --trigger: the held frames of each trigger's event recording (its
+ * backlog) - how many, how many written, and when the last was (-1:
+ * none) - in ev[event]; returns the last of all */
 static gint64
-count_backlog (BenchResult * res)
+count_backlog (BenchResult * res, BenchEvent * ev, gint64 * last_of,
+    guint n_events)
 {
   gint64 last = -1;
   guint64 i;
@@ -61,23 +80,28 @@ count_backlog (BenchResult * res)
     for (i = 0; i < res->logs[s]->n; i++) {
       BenchFrame *f = bench_log_frame (res->logs[s], i);
 
-      if (f->part != BENCH_FRAME_HELD)
+      if (f->part != BENCH_FRAME_HELD || f->event < 0
+          || (guint) f->event >= n_events)
         continue;
       res->held++;
+      ev[f->event].held++;
       if (f->done >= 0) {
         res->held_written++;
+        ev[f->event].held_written++;
         last = MAX (last, f->done);
+        last_of[f->event] = MAX (last_of[f->event], f->done);
       }
     }
   }
   return last;
 }
 
-/* The live frames offered while the backlog was written (before
- * backlog_end): their latency and misses */
+/* The live frames of one event (all: ev NULL) offered while its backlog
+ * was written (from its trigger to backlog_end): latency and misses */
 static void
 compute_during_backlog (const BenchConfig * cfg, BenchResult * res,
-    gint64 backlog_end)
+    gint event, guint64 trigger, gint64 backlog_end, guint64 * count,
+    guint64 * misses, BenchDist * during)
 {
   guint64 total = 0, n = 0, i;
   gdouble *lat;
@@ -86,22 +110,112 @@ compute_during_backlog (const BenchConfig * cfg, BenchResult * res,
   for (s = 0; s < res->n_logs; s++)
     total += res->logs[s]->n;
   lat = g_new (gdouble, MAX (total, 1));
-  res->during_backlog = res->during_misses = 0;
+  *count = *misses = 0;
   for (s = 0; s < res->n_logs; s++) {
     for (i = 0; i < res->logs[s]->n; i++) {
       BenchFrame *f = bench_log_frame (res->logs[s], i);
 
-      if (f->part != BENCH_FRAME_LIVE || f->offer < (gint64) cfg->trigger_ns
-          || f->offer > backlog_end)
+      if (f->part != BENCH_FRAME_LIVE || f->offer < (gint64) trigger
+          || f->offer > backlog_end || (event >= 0 && f->event != event))
         continue;
-      res->during_backlog++;
-      res->during_misses += bench_frame_missed (f, cfg->deadline_ns);
+      (*count)++;
+      *misses += bench_frame_missed (f, cfg->deadline_ns);
       if (f->done >= 0)
         lat[n++] = (f->done - f->offer) / 1e6;
     }
   }
-  bench_dist_from (&res->during, lat, n);
+  bench_dist_from (during, lat, n);
   g_free (lat);
+}
+
+/* Several triggers: each one's backlog and the live frames beside it,
+ * into res->events (an event sink's; a ring's come from bench-ring.c) */
+static gint64
+compute_events (const BenchConfig * cfg, BenchResult * res)
+{
+  guint n = bench_trigger_count (cfg), k;
+  gint64 *last_of = g_new (gint64, MAX (n, 1)), last;
+
+  if (res->events == NULL) {
+    res->events = g_new0 (BenchEvent, MAX (n, 1));
+    res->n_events = n;
+  }
+  for (k = 0; k < n; k++) {
+    last_of[k] = -1;
+    res->events[k].trigger_ns = bench_trigger_at (cfg, k);
+  }
+  last = count_backlog (res, res->events, last_of, n);
+  for (k = 0; k < n; k++) {
+    BenchEvent *e = &res->events[k];
+
+    e->drain = last_of[k] >= 0 ? (last_of[k] - (gint64) e->trigger_ns) /
+        1e9 : 0;
+    if (last_of[k] >= 0)
+      compute_during_backlog (cfg, res, k, e->trigger_ns, last_of[k],
+          &e->during_backlog, &e->during_misses, &e->during);
+  }
+  g_free (last_of);
+  return last;
+}
+
+/* A sink that writes every frame, with triggers: its frames within 2 s
+ * of a trigger against the others, over the whole run - does a trigger
+ * (a ring's links) cost the frames around it? */
+static void
+compute_near_far (const BenchConfig * cfg, BenchResult * res)
+{
+  guint n = bench_trigger_count (cfg), s, k;
+  guint64 total = 0, i, na = 0, nn = 0, nf = 0;
+  gdouble *all, *near, *far;
+
+  res->every_frame = n > 0 && res->spec->kind != BENCH_FIO;
+  for (s = 0; s < res->n_logs && res->every_frame; s++)
+    for (i = 0; i < res->logs[s]->n; i++)
+      if (bench_log_frame (res->logs[s], i)->part != BENCH_FRAME_LIVE)
+        res->every_frame = FALSE;
+  if (!res->every_frame)
+    return;
+  for (s = 0; s < res->n_logs; s++)
+    total += res->logs[s]->n;
+  all = g_new (gdouble, MAX (total, 1));
+  near = g_new (gdouble, MAX (total, 1));
+  far = g_new (gdouble, MAX (total, 1));
+  res->misses_all = res->misses_near = res->misses_far = 0;
+  for (s = 0; s < res->n_logs; s++) {
+    for (i = 0; i < res->logs[s]->n; i++) {
+      BenchFrame *f = bench_log_frame (res->logs[s], i);
+      gboolean missed = bench_frame_missed (f, cfg->deadline_ns);
+      gboolean is_near = FALSE;
+      gdouble lat = (f->done - f->offer) / 1e6;
+
+      if (f->offer < 0)
+        continue;
+      for (k = 0; k < n && !is_near; k++) {
+        gint64 d = f->offer - (gint64) bench_trigger_at (cfg, k);
+
+        is_near = d >= -2 * (gint64) GST_SECOND && d <= 2 * (gint64)
+            GST_SECOND;
+      }
+      res->misses_all += missed;
+      if (is_near)
+        res->misses_near += missed;
+      else
+        res->misses_far += missed;
+      if (f->done < 0)
+        continue;
+      all[na++] = lat;
+      if (is_near)
+        near[nn++] = lat;
+      else
+        far[nf++] = lat;
+    }
+  }
+  bench_dist_from (&res->lat_all, all, na);
+  bench_dist_from (&res->lat_near, near, nn);
+  bench_dist_from (&res->lat_far, far, nf);
+  g_free (all);
+  g_free (near);
+  g_free (far);
 }
 
 /* Counts and distributions from the per-frame records.  A frame misses
@@ -118,11 +232,21 @@ bench_result_compute (const BenchConfig * cfg, BenchResult * res)
   gint64 last_offer = 0, backlog_end;
   guint s;
 
-  backlog_end = count_backlog (res);
-  res->drain = backlog_end >= 0 ? (backlog_end - (gint64) cfg->trigger_ns)
-      / 1e9 : 0;
-  if (backlog_end >= 0)
-    compute_during_backlog (cfg, res, backlog_end);
+  if (res->events == NULL) {
+    /* (a ring's events are bench-ring.c's; it holds no frames back) */
+    backlog_end = compute_events (cfg, res);
+    res->drain = backlog_end >= 0 ? (backlog_end -
+        (gint64) cfg->trigger_ns) / 1e9 : 0;
+    if (backlog_end >= 0)
+      compute_during_backlog (cfg, res, -1, cfg->trigger_ns, backlog_end,
+          &res->during_backlog, &res->during_misses, &res->during);
+    if (res->held == 0) {
+      g_free (res->events);
+      res->events = NULL;
+      res->n_events = 0;
+    }
+  }
+  compute_near_far (cfg, res);
   for (s = 0; s < res->n_logs; s++)
     total += res->logs[s]->n;
   block = g_new (gdouble, MAX (total, 1));
@@ -247,6 +371,42 @@ print_phases (const BenchConfig * cfg, const BenchResult * r)
   printf ("\n");
 }
 
+/* Several triggers, or a ring: a line an event */
+static void
+print_events (const BenchConfig * cfg, const BenchResult * r)
+{
+  guint k;
+
+  for (k = 0; k < r->n_events; k++) {
+    const BenchEvent *e = &r->events[k];
+
+    if (!e->ring && r->n_events > 1)
+      printf ("%-28s       event %u at %.1f s: %" G_GUINT64_FORMAT " held "
+          "frames, %" G_GUINT64_FORMAT " written, the last %.0f ms after the "
+          "trigger; %" G_GUINT64_FORMAT " live frames beside them: lat p99 "
+          "%.2f ms, max %.2f ms, %" G_GUINT64_FORMAT " misses\n", "", k,
+          e->trigger_ns / 1e9, e->held, e->held_written, e->drain * 1e3,
+          e->during_backlog, e->during.p99, e->during.max, e->during_misses);
+    else if (e->ring) {
+      gchar kept[48];
+
+      if (e->kept_s >= 0)
+        g_snprintf (kept, sizeof kept, "%.0f ms", e->kept_s * 1e3);
+      else
+        g_strlcpy (kept, "not all", sizeof kept);
+      printf ("%-28s       ring event %u at %.1f s: frames %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " (wanted %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ", %s), %"
+          G_GUINT64_FORMAT " frames exact; %" G_GUINT64_FORMAT " pre-trigger "
+          "files kept %s after the trigger; checked %.1f s after its stop: "
+          "%s\n", "", k, e->trigger_ns / 1e9, e->first_frame, e->last_frame,
+          e->want_first, e->want_last, e->frames_agree ? "every stream" :
+          "NOT on every stream", e->verified, e->files_pre, kept, e->verify_s,
+          e->verdict ? e->verdict : "?");
+    }
+  }
+}
+
 void
 bench_report_table (const BenchConfig * cfg, GPtrArray * results)
 {
@@ -271,6 +431,12 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
         "when the next is begun (--rotate: rtframesink max-file-size %"
         G_GUINT64_FORMAT " and max-files 1, fio unlink_each_loop)\n",
         cfg->rotate_frames, cfg->rotate_frames * cfg->frame_size);
+  if (cfg->trigger_every_ns || cfg->post_ns)
+    printf ("%u trigger(s) from %.1f s, every %.1f s; each recording asked "
+        "to stop %.1f s after its trigger (start-recording and "
+        "stop-recording together, on every stream)\n",
+        bench_trigger_count (cfg), cfg->trigger_ns / 1e9,
+        cfg->trigger_every_ns / 1e9, cfg->post_ns / 1e9);
   printf ("\n%-28s %5s %7s %7s %5s %5s %6s | %8s %8s | %7s %7s %7s %8s | "
       "%7s | %6s %6s | %6s %7s | %6s %5s | %s\n", "sink", "round", "offered",
       "written", "drop", "camlost", "misses", "block99", "blockmax", "lat50",
@@ -317,13 +483,39 @@ bench_report_table (const BenchConfig * cfg, GPtrArray * results)
       printf ("%-28s       durable: %" G_GUINT64_FORMAT " fdatasyncs "
           "(sync-interval), the longest %.2f ms\n", "", r->syncs, r->sync_max);
     print_phases (cfg, r);
-    if (r->held)
+    if (r->held && r->n_events <= 1)
       printf ("%-28s       event: %" G_GUINT64_FORMAT " held frames, %"
           G_GUINT64_FORMAT " written, the last %.0f ms after the trigger; %"
           G_GUINT64_FORMAT " live frames beside them: lat p99 %.2f ms, max "
           "%.2f ms, %" G_GUINT64_FORMAT " misses\n", "", r->held,
           r->held_written, r->drain * 1e3, r->during_backlog, r->during.p99,
           r->during.max, r->during_misses);
+    print_events (cfg, r);
+    if (r->every_frame)
+      printf ("%-28s       every frame: %" G_GUINT64_FORMAT " lat p99 %.2f "
+          "p99.9 %.2f max %.2f ms, %" G_GUINT64_FORMAT " misses; within 2 s "
+          "of a trigger: %" G_GUINT64_FORMAT " p99 %.2f p99.9 %.2f max %.2f "
+          "ms, %" G_GUINT64_FORMAT " misses; far from them: %"
+          G_GUINT64_FORMAT " p99 %.2f p99.9 %.2f max %.2f ms, %"
+          G_GUINT64_FORMAT " misses\n", "", r->lat_all.count, r->lat_all.p99,
+          r->lat_all.p999, r->lat_all.max, r->misses_all, r->lat_near.count,
+          r->lat_near.p99, r->lat_near.p999, r->lat_near.max, r->misses_near,
+          r->lat_far.count, r->lat_far.p99, r->lat_far.p999, r->lat_far.max,
+          r->misses_far);
+    if (r->rss_samples && cfg->duration >= 120)
+      printf ("%-28s       rss (VmRSS each second): peak %.1f MB in 60-120 "
+          "s, %.1f MB in the last minute (%+.1f%%), %.1f MB over the run\n",
+          "", r->rss_min2_mb, r->rss_last_mb, r->rss_min2_mb > 0 ?
+          100 * (r->rss_last_mb - r->rss_min2_mb) / r->rss_min2_mb : 0,
+          r->rss_max_mb);
+    else if (r->rss_samples)
+      printf ("%-28s       rss (VmRSS each second): peak %.1f MB over the "
+          "run\n", "", r->rss_max_mb);
+    if (r->space_frames)
+      printf ("%-28s       space: each stream stopped at frame %"
+          G_GUINT64_FORMAT " (%.1f s), what fits in 80%% of the free space "
+          "(this sink cannot rotate)\n", "", r->space_frames,
+          (gdouble) r->space_frames / cfg->fps);
     if (r->error)
       printf ("%-28s       ERROR: %s\n", "", r->error);
   }

@@ -122,13 +122,22 @@ typedef struct
   GMutex lock;
   GCond cond;
   guint64 dirty_peak_kb;
+  GArray *rss;                  /* RssSample, one a second */
 } Sampler;
+
+/* The process's VmRSS at a time of the run */
+typedef struct
+{
+  gdouble t;                    /* s from the run's start */
+  gdouble mb;
+} RssSample;
 
 static gpointer
 sampler_thread (gpointer user_data)
 {
   Sampler *sm = user_data;
   gint64 next_print = g_get_monotonic_time () + G_USEC_PER_SEC;
+  gint64 next_rss = g_get_monotonic_time ();
   guint64 last_written = 0;
   gboolean tty = isatty (STDERR_FILENO);
 
@@ -138,6 +147,16 @@ sampler_thread (gpointer user_data)
         proc_kb ("/proc/meminfo", "Writeback:");
 
     sm->dirty_peak_kb = MAX (sm->dirty_peak_kb, dirty);
+    /* the RSS over time (VmHWM gives the peak only): flat however long
+     * a ring's pre-record-time, or growing? */
+    if (g_get_monotonic_time () >= next_rss) {
+      RssSample r;
+
+      r.t = (bench_now () - sm->t0) / 1e9;
+      r.mb = proc_kb ("/proc/self/status", "VmRSS:") / 1024.0;
+      g_array_append_val (sm->rss, r);
+      next_rss += G_USEC_PER_SEC;
+    }
     if (sm->cfg->progress && g_get_monotonic_time () >= next_print) {
       gdouble t = (bench_now () - sm->t0) / 1e9;
 
@@ -193,9 +212,27 @@ spec_rotates (const BenchConfig * cfg, const BenchSinkSpec * spec)
     return TRUE;
   for (p = spec->props; spec->kind == BENCH_RTFRAMESINK && p && *p; p++)
     if (g_str_has_prefix (*p, "max-file-size=")
-        || g_str_has_prefix (*p, "max-file-duration="))
+        || g_str_has_prefix (*p, "max-file-duration=")
+        || g_str_has_prefix (*p, "keep-location="))
       return TRUE;
   return FALSE;
+}
+
+/* A sink that writes every frame into one file: the filesinks, and
+ * rtframesink without a pattern that records all the time */
+static gboolean
+spec_one_file (const BenchConfig * cfg, const BenchSinkSpec * spec)
+{
+  gchar **p;
+
+  if (spec->kind == BENCH_FILESINK || spec->kind == BENCH_QUEUE_FILESINK)
+    return TRUE;
+  if (spec->kind != BENCH_RTFRAMESINK || spec_rotates (cfg, spec))
+    return FALSE;
+  for (p = spec->props; p && *p; p++)
+    if (g_str_equal (*p, "record=false") || g_str_equal (*p, "record=0"))
+      return FALSE;
+  return TRUE;
 }
 
 /* The files a stream was recorded to: one, or each of a set in order from
@@ -353,6 +390,7 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
   BenchConfig run_cfg = *config, *cfg = &run_cfg;
   BenchResult *res = g_new0 (BenchResult, 1);
   gchar **paths = g_new0 (gchar *, cfg->streams + 1);
+  gchar *keep;
   Sampler sm = { 0 };
   GThread *sampler;
   gdouble cpu0, cpu_children0, busy0;
@@ -374,11 +412,31 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
     remove_recording (paths[s]);
     g_free (name);
   }
+  keep = bench_keep_pattern (cfg, spec);
+  if (keep)
+    bench_keep_remove (keep);
   settle (cfg);
   cfg->max_frames = space_limit (cfg);
+  /* live, a sink that cannot rotate stops where the space ends, rather
+   * than at ENOSPC (a 10-minute run of the user's streams is 205 GB): the
+   * table says so.  The sinks that rotate, and event recordings, run the
+   * duration. */
+  if (!cfg->flat_out && !cfg->scale_space && !cfg->rotate_frames
+      && spec_one_file (cfg, spec)) {
+    guint64 fit = bench_space_frames (cfg);
+    guint64 want = (guint64) (cfg->duration * cfg->fps) + 1;
+
+    if (cfg->max_frames)
+      want = MIN (want, cfg->max_frames);
+    if (fit < want) {
+      cfg->max_frames = MAX (fit, 1);
+      res->space_frames = cfg->max_frames;
+    }
+  }
 
   sm.cfg = cfg;
   sm.spec = spec;
+  sm.rss = g_array_new (FALSE, FALSE, sizeof (RssSample));
   g_mutex_init (&sm.lock);
   g_cond_init (&sm.cond);
   reset_peak_rss ();
@@ -425,6 +483,23 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
   g_mutex_unlock (&sm.lock);
   g_thread_join (sampler);
   res->dirty_peak_mb = sm.dirty_peak_kb / 1024.0;
+  if (spec->kind != BENCH_FIO) {
+    guint i;
+
+    for (i = 0; i < sm.rss->len; i++) {
+      RssSample *r = &g_array_index (sm.rss, RssSample, i);
+
+      if (r->t < 0)
+        continue;
+      res->rss_samples++;
+      res->rss_max_mb = MAX (res->rss_max_mb, r->mb);
+      if (r->t >= 60 && r->t < 120)
+        res->rss_min2_mb = MAX (res->rss_min2_mb, r->mb);
+      if (r->t >= cfg->duration - 60)
+        res->rss_last_mb = MAX (res->rss_last_mb, r->mb);
+    }
+  }
+  g_array_unref (sm.rss);
   g_mutex_clear (&sm.lock);
   g_cond_clear (&sm.cond);
 
@@ -435,7 +510,10 @@ bench_run_one (const BenchConfig * config, const BenchSinkSpec * spec,
       verify (cfg, res, paths);
     for (s = 0; s < cfg->streams && !cfg->keep; s++)
       remove_recording (paths[s]);
+    if (keep && !cfg->keep)
+      bench_keep_remove (keep);
   }
+  g_free (keep);
   g_strfreev (paths);
   return res;
 }
@@ -451,6 +529,9 @@ bench_result_free (gpointer p)
     g_free (r->logs[i]);
   }
   g_free (r->logs);
+  for (i = 0; i < r->n_events; i++)
+    g_free (r->events[i].verdict);
+  g_free (r->events);
   g_free (r->error);
   g_free (r);
 }

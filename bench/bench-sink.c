@@ -40,7 +40,9 @@ struct _BenchStream
   gboolean log_handed_over;     /* to the result, by run_finish */
   gboolean event;               /* rtframesink with record=false */
   guint64 pre_record_ns;        /* ... its pre-record-time */
-  gboolean triggered;           /* start-recording was emitted */
+  gboolean ring;                /* ... with keep-location: every frame
+                                 * written, into a ring of files */
+  guint next_trigger;           /* triggers emitted so far */
   gint written;                 /* atomic */
   gint misses;                  /* atomic: seen so far, for the progress */
   guint64 lost_camera;
@@ -68,6 +70,8 @@ struct _BenchSinkRun
   guint n;
   GstCaps *caps;
   gint64 t0;
+  gchar *keep;                  /* keep-location, resolved (NULL: none) */
+  BenchRing *ring;              /* its events, checked as they stop */
   GMutex lock;
   GCond cond;
 };
@@ -180,6 +184,12 @@ bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
 
       if (gst_structure_has_name (st, "rtframesink-frame-written"))
         on_frame_written (s, st);
+      else if (r->ring && (gst_structure_has_name (st,
+                  "rtframesink-recording-started")
+              || gst_structure_has_name (st, "rtframesink-recording-stopped")
+              || gst_structure_has_name (st, "rtframesink-file-kept")
+              || gst_structure_has_name (st, "rtframesink-file-closed")))
+        bench_ring_message (r->ring, s->index, st);
       else if (gst_structure_has_name (st, "rtframesink-stats")) {
         g_mutex_lock (&r->lock);
         if (s->final_stats)
@@ -295,12 +305,16 @@ build_stream (BenchSinkRun * r, BenchStream * s, gchar ** error)
   }
   if (!set_props (s->sink, r->spec->props, error))
     return FALSE;
+  /* keep-location=@NAME: a directory in the bench's own */
+  if (r->keep)
+    g_object_set (s->sink, "keep-location", r->keep, NULL);
   if (r->spec->kind == BENCH_RTFRAMESINK) {
     gboolean record = TRUE;
 
     g_object_get (s->sink, "record", &record, "pre-record-time",
         &s->pre_record_ns, NULL);
     s->event = !record;
+    s->ring = r->keep != NULL;
   }
   if (s->queue) {
     GstPad *qsrc;
@@ -486,39 +500,64 @@ sleep_until (gint64 t)
 }
 
 /* Which part of an event recording frame k (captured at running time
- * pts) is: everything is live on a sink that records all the time */
+ * pts) is, and of which trigger's (*event): everything is live on a sink
+ * that records all the time, and on a ring (keep-location), which writes
+ * every frame.  With --post a recording is [Tk, Tk + post), its held
+ * frames [Tk - pre-record-time, Tk). */
 static BenchFramePart
-part_of (BenchStream * s, GstClockTime pts)
+part_of (BenchStream * s, GstClockTime pts, gint * event)
 {
-  guint64 trigger = s->run->cfg->trigger_ns;
+  const BenchConfig *cfg = s->run->cfg;
+  guint n = bench_trigger_count (cfg), k;
+  gint held = -1;
 
-  if (!s->event)
+  *event = -1;
+  if (!s->event || s->ring)
     return BENCH_FRAME_LIVE;
-  if (trigger == 0)
-    return BENCH_FRAME_UNRECORDED;
-  if (pts >= trigger)
-    return BENCH_FRAME_LIVE;
-  return pts + s->pre_record_ns >= trigger ? BENCH_FRAME_HELD :
-      BENCH_FRAME_UNRECORDED;
+  for (k = 0; k < n; k++) {
+    guint64 t = bench_trigger_at (cfg, k);
+    guint64 end = cfg->post_ns ? t + cfg->post_ns : G_MAXUINT64;
+
+    if (pts >= t && pts < end) {
+      *event = k;
+      return BENCH_FRAME_LIVE;
+    }
+    if (held < 0 && pts < t && pts + s->pre_record_ns >= t)
+      held = k;
+  }
+  *event = held;
+  return held >= 0 ? BENCH_FRAME_HELD : BENCH_FRAME_UNRECORDED;
 }
 
-/* --trigger: as the first frame at or after the trigger comes, the
- * application asks for the recording to start at the trigger's running
- * time (the same instant on every stream's sink) */
+/* --trigger (--trigger-every, --post): as the first frame at or after a
+ * trigger comes, the application asks for the recording to start at the
+ * trigger's running time and, with --post, to stop post after it (the
+ * same instants on every stream's sink) */
 static void
 maybe_trigger (BenchStream * s, GstClockTime pts)
 {
-  gboolean ok = FALSE;
+  const BenchConfig *cfg = s->run->cfg;
+  guint n = bench_trigger_count (cfg);
 
-  if (!s->event || s->triggered || s->run->cfg->trigger_ns == 0
-      || pts < s->run->cfg->trigger_ns)
-    return;
-  g_signal_emit_by_name (s->sink, "start-recording",
-      (guint64) s->run->cfg->trigger_ns, &ok);
-  s->triggered = TRUE;
-  if (!ok)
-    g_printerr ("rtframe-bench: stream %u: start-recording refused\n",
-        s->index);
+  while (s->event && s->next_trigger < n
+      && pts >= bench_trigger_at (cfg, s->next_trigger)) {
+    guint64 t = bench_trigger_at (cfg, s->next_trigger);
+    gboolean ok = FALSE;
+
+    g_signal_emit_by_name (s->sink, "start-recording", t, &ok);
+    if (!ok)
+      g_printerr ("rtframe-bench: stream %u: start-recording at %.3f s "
+          "refused\n", s->index, t / 1e9);
+    if (cfg->post_ns) {
+      ok = FALSE;
+      g_signal_emit_by_name (s->sink, "stop-recording", t + cfg->post_ns,
+          &ok);
+      if (!ok)
+        g_printerr ("rtframe-bench: stream %u: stop-recording at %.3f s "
+            "refused\n", s->index, (t + cfg->post_ns) / 1e9);
+    }
+    s->next_trigger++;
+  }
 }
 
 /* Live: frame k is captured at t0 + k * period (with --stagger, plus
@@ -549,7 +588,7 @@ camera_thread (gpointer user_data)
     if (cfg->flat_out ? bench_now () >= end : due >= end)
       break;
     f = bench_log_add (s->log);
-    f->part = part_of (s, k * period);
+    f->part = part_of (s, k * period, &f->event);
     maybe_trigger (s, k * period);
     if (!cfg->flat_out) {
       if (bench_now () < due)
@@ -619,6 +658,20 @@ bench_sink_run_new (const BenchConfig * cfg, const BenchSinkSpec * spec,
     s->path = g_strdup (paths[i]);
     s->log = g_new0 (BenchLog, 1);
     s->flow = GST_FLOW_OK;
+  }
+  /* a ring sink: its events followed from its first message */
+  r->keep = bench_keep_pattern (cfg, spec);
+  if (r->keep) {
+    BenchLog **logs = g_new (BenchLog *, r->n);
+
+    for (i = 0; i < r->n; i++)
+      logs[i] = r->streams[i].log;
+    r->ring = bench_ring_new (cfg, r->keep, (gchar **) paths, logs);
+    g_free (logs);
+  }
+  for (i = 0; i < r->n; i++) {
+    BenchStream *s = &r->streams[i];
+
     if (!build_stream (r, s, error) || !negotiate (s, error))
       return r;
   }
@@ -631,6 +684,8 @@ bench_sink_run_start (BenchSinkRun * r, gint64 t0)
   guint i;
 
   r->t0 = t0;
+  if (r->ring)
+    bench_ring_start (r->ring, t0, r->streams[0].pre_record_ns);
   for (i = 0; i < r->n; i++)
     r->streams[i].thread = g_thread_new ("camera", camera_thread,
         &r->streams[i]);
@@ -706,6 +761,9 @@ bench_sink_run_finish (BenchSinkRun * r, BenchResult * res)
     durable = MAX (durable, t);
   }
   res->seconds = (durable - r->t0) / 1e9;
+  /* every event checked (the last ones after EOS) */
+  if (r->ring)
+    bench_ring_finish (r->ring, res);
 
   res->logs = g_new0 (BenchLog *, r->n);
   res->n_logs = r->n;
@@ -772,6 +830,9 @@ bench_sink_run_free (BenchSinkRun * r)
     g_free (s->pattern);
   }
   g_free (r->streams);
+  if (r->ring)
+    bench_ring_free (r->ring);
+  g_free (r->keep);
   gst_caps_unref (r->caps);
   g_mutex_clear (&r->lock);
   g_cond_clear (&r->cond);

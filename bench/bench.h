@@ -10,7 +10,8 @@
  * bench-report.c turns the per-frame logs into the table, CSV and plot,
  * bench-rounds.c says how far the rounds agree; bench-scale.c runs
  * --scale, bench-preflight.c --preflight (bench-throughput.c its
- * throughput intervals).  scenarios.sh makes the filesystems of
+ * throughput intervals); bench-ring.c follows a ring sink's events
+ * (keep-location) and checks each in an idle-I/O thread.  scenarios.sh makes the filesystems of
  * docs/performance.md; tail-latency.sh and split-latency.awk read the
  * per-frame CSV. */
 #ifndef __RTF_BENCH_H__
@@ -87,6 +88,11 @@ typedef struct
    * on every rtframesink with record=false (start-recording, one instant
    * for all streams); the figures are then of the frames it records */
   guint64 trigger_ns;
+  /* --trigger-every: more triggers, at trigger_ns + k * this within the
+   * duration (0: the one); --post: each recording asked to stop this long
+   * after its trigger, asked with its start (0: no stop) */
+  guint64 trigger_every_ns;
+  guint64 post_ns;
   gsize frame_size;             /* from format, width, height */
   guint64 free_at_start;        /* bytes free in dir before the first run */
 } BenchConfig;
@@ -111,6 +117,8 @@ typedef struct
   gint64 done;                  /* last byte written (-1: not written) */
   gint64 service;               /* the write alone (submit to completion) */
   gboolean lost;                /* the camera overwrote it: producer blocked */
+  gint event;                   /* the trigger (0, 1, ...) whose recording
+                                 * it is part of, held or live; -1: none */
 } BenchFrame;
 
 #define BENCH_CHUNK 1024
@@ -138,6 +146,37 @@ typedef struct
   guint64 count;
   gdouble min, mean, p50, p99, p999, max;       /* ms */
 } BenchDist;
+
+/* --trigger, --trigger-every: how many triggers fall within the duration,
+ * and the running time (ns) of the k-th */
+guint bench_trigger_count (const BenchConfig * cfg);
+guint64 bench_trigger_at (const BenchConfig * cfg, guint k);
+
+/* One trigger's recording, as a sink recorded it */
+typedef struct
+{
+  guint64 trigger_ns;
+  /* pre-record in memory: its held frames (the backlog), and the live
+   * frames offered while they were written */
+  guint64 held, held_written;
+  gdouble drain;                /* trigger to its last held frame written, s */
+  guint64 during_backlog, during_misses;
+  BenchDist during;
+  /* a ring (keep-location): what bench-ring.c found */
+  gboolean ring;
+  gboolean stopped;             /* recording-stopped on every stream */
+  guint64 first_frame, last_frame;      /* the camera's numbers (stream 0) */
+  guint64 want_first, want_last;        /* the frames at trigger - pre and
+                                         * the last before trigger + post */
+  gboolean frames_agree;        /* every stream: first and last as wanted */
+  guint64 files_pre;            /* ring files existing at the trigger, kept
+                                 * (all streams) */
+  gdouble kept_s;               /* trigger to the last of them kept, s
+                                 * (< 0: not all kept) */
+  gdouble verify_s;             /* its stop to verified and deleted, s */
+  guint64 verified, bad;        /* frames checked in its directory */
+  gchar *verdict;               /* "ok", or what was wrong */
+} BenchEvent;
 
 /* The outcome of one sink in one round */
 typedef struct
@@ -178,6 +217,19 @@ typedef struct
   gdouble drain;                /* trigger to the last held frame written, s */
   guint64 during_backlog, during_misses;
   BenchDist during;             /* latency of those live frames */
+  BenchEvent *events;           /* one a trigger (event and ring sinks) */
+  guint n_events;
+  /* a sink that records every frame, with triggers: its frames within
+   * 2 s of a trigger and the others (from the run's start) */
+  gboolean every_frame;
+  BenchDist lat_all, lat_near, lat_far;
+  guint64 misses_all, misses_near, misses_far;
+  /* VmRSS sampled each second (MB): the peak in 60-120 s, in the last
+   * minute, over the run; samples 0: none */
+  guint64 rss_samples;
+  gdouble rss_min2_mb, rss_last_mb, rss_max_mb;
+  guint64 space_frames;         /* a sink that cannot rotate, stopped at
+                                 * what fits (frames a stream; 0: not) */
   gchar *error;                 /* what went wrong, or NULL */
   /* per-frame logs, one per stream (freed with the result) */
   BenchLog **logs;
@@ -193,6 +245,30 @@ void bench_frame_stamp (guint8 * data, gsize size, guint stream,
  * says the first. */
 guint64 bench_frame_verify_file (const gchar * path, gsize size, guint stream,
     guint64 * bad, gchar ** first_error);
+/* The same, appending each exact frame's number to numbers (guint64) */
+guint64 bench_frame_verify_numbers (const gchar * path, gsize size,
+    guint stream, GArray * numbers, guint64 * bad, gchar ** first_error);
+
+/* ---- bench-ring.c: a ring sink's events (keep-location) ------------ */
+typedef struct _BenchRing BenchRing;
+/* keep: the sink's keep-location (resolved); ring: each stream's
+ * location pattern; logs: each stream's frames; t0 the run's start */
+BenchRing *bench_ring_new (const BenchConfig * cfg, const gchar * keep,
+    gchar ** ring, BenchLog ** logs);
+void bench_ring_start (BenchRing * rg, gint64 t0, guint64 pre_record_ns);
+/* A message of stream's sink (bus sync handler: its time is now) */
+void bench_ring_message (BenchRing * rg, guint stream,
+    const GstStructure * st);
+/* After EOS: checks what is left, joins the thread, fills res->events */
+void bench_ring_finish (BenchRing * rg, BenchResult * res);
+void bench_ring_free (BenchRing * rg);
+/* keep-location=@NAME: NAME/event-%05d in the bench's own directory
+ * (@NAME/x-%03d: that pattern); NULL when the spec has none */
+gchar *bench_keep_pattern (const BenchConfig * cfg,
+    const BenchSinkSpec * spec);
+/* Removes what a ring sink's recordings left under the pattern's
+ * directory (event directories and their files), and that directory */
+void bench_keep_remove (const gchar * pattern);
 
 /* ---- bench-sink.c: GStreamer sinks --------------------------------- */
 typedef struct _BenchSinkRun BenchSinkRun;

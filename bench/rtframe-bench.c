@@ -9,6 +9,10 @@
  *   rtframe-bench --trigger 4 --sink rtframesink \
  *       --sink rtframesink:record=false,pre-record-time=2000000000
  *       an event recording with 2 s of pre-record beside one of everything
+ *   rtframe-bench --duration 600 --trigger 90 --trigger-every 120 --post 10 \
+ *       --sink rtframesink:record=false,pre-record-time=60000000000,keep-location=@events
+ *       pre-record on disk: a ring of files, each event's directory
+ *       checked and deleted as it stops (bench-ring.c)
  *   rtframe-bench --preflight --dir /data --size 800G --take 2h
  *       will /data hold a take of the streams, and keep up?
  *       (bench-preflight.c)
@@ -225,6 +229,18 @@ spec_allowed (const BenchSinkSpec * spec, gboolean rotate, GError ** err)
     gchar *name = g_strndup (*p, strcspn (*p, "="));
     gboolean ours = g_str_equal (name, "location");
 
+    /* a ring's events go to a directory of the bench's own, which it
+     * deletes as each is checked: keep-location=@NAME */
+    if (g_str_equal (name, "keep-location")
+        && !g_str_has_prefix (*p, "keep-location=@")) {
+      g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "%s: keep-location=@NAME: the events go to NAME/event-%%05d in "
+          "the bench's own directory (@NAME/x-%%03d: that pattern), which "
+          "it checks and deletes", spec->label);
+      g_free (name);
+      return FALSE;
+    }
+
     for (i = 0; rotate && i < G_N_ELEMENTS (rotation); i++)
       ours |= g_str_equal (name, rotation[i]);
     g_free (name);
@@ -282,7 +298,7 @@ main (int argc, char **argv)
 {
   BenchConfig cfg = { 0 };
   gchar **sinks = NULL, *fio = NULL;
-  gdouble deadline_ms = 50, trigger = 0;
+  gdouble deadline_ms = 50, trigger = 0, trigger_every = 0, post = 0;
   gboolean no_fio = FALSE, quiet = FALSE, no_verify = FALSE;
   gint width = 2048, height = 928, fps = 20, streams = 3, rounds = 1;
   gint warmup = 0;
@@ -329,6 +345,19 @@ main (int argc, char **argv)
           "running time on every rtframesink given record=false (with "
           "pre-record-time: the frames held before it are written first); "
           "figures of the frames from then on, the held ones apart", "S"},
+    {"trigger-every", 0, 0, G_OPTION_ARG_DOUBLE, &trigger_every,
+          "More triggers: at --trigger, then every S seconds within "
+          "--duration (needs --post, under S)", "S"},
+    {"post", 0, 0, G_OPTION_ARG_DOUBLE, &post,
+          "Each recording is asked to stop S seconds after its trigger: "
+          "stop-recording emitted with start-recording, as the first frame "
+          "at or after the trigger comes.  Frames in [T - pre-record-time, T) "
+          "count as held, [T, T + S) as live; a ring sink "
+          "(keep-location=@NAME: NAME/event-%05d in the bench's own "
+          "directory) writes every frame: its latency near triggers and far "
+          "from them, and each event's directory checked frame by frame, "
+          "byte-exact, at idle I/O priority while the run goes on, then "
+          "deleted (kept with --keep)", "S"},
     {"sink", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sinks,
         "A sink to run: rtframesink[:prop=value,...], queue-filesink, "
           "filesink, fio (repeat; default all four)", "SPEC"},
@@ -421,11 +450,23 @@ main (int argc, char **argv)
       || warmup < 0
       || camera_buffers < 1 || fio_depth < 1 || fio_fdatasync < 0 || scale < 0
       || cfg.duration <= 0
-      || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration) {
+      || deadline_ms < 0 || trigger < 0 || trigger >= cfg.duration
+      || trigger_every < 0 || post < 0) {
     g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "streams, sizes, fps, rounds, buffers and duration must be > 0, "
         "--warmup-rounds and --scale not negative, --trigger within "
         "--duration");
+    goto usage;
+  }
+  if ((trigger_every > 0 || post > 0) && trigger <= 0) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--trigger-every and --post need --trigger");
+    goto usage;
+  }
+  if (trigger_every > 0 && (post <= 0 || post >= trigger_every)) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--trigger-every needs --post, shorter than it: one recording "
+        "after another");
     goto usage;
   }
   if (cfg.stagger && cfg.flat_out) {
@@ -475,6 +516,8 @@ main (int argc, char **argv)
   cfg.rotate_frames = (guint64) rotate;
   cfg.deadline_ns = (guint64) (deadline_ms * GST_MSECOND);
   cfg.trigger_ns = (guint64) (trigger * GST_SECOND);
+  cfg.trigger_every_ns = (guint64) (trigger_every * GST_SECOND);
+  cfg.post_ns = (guint64) (post * GST_SECOND);
   cfg.queue_buffers = 16;
   cfg.queue_bytes = 256 * 1024 * 1024;
   cfg.verify = !no_verify;

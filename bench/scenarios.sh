@@ -84,6 +84,13 @@
 #   durable    durability priced against fio: rtframesink's default
 #              sync-interval (100 ms) against fio --fdatasync=2 (one per
 #              100 ms a job), 2 interleaved rounds on the machine's disk
+#   ring       pre-record on disk (keep-location) on the machine's disk: the
+#              user's streams for 600 s (--duration), triggers at 90 s and
+#              every 120 s, 60 s before each kept, 10 s after; beside
+#              rtframesink recording everything (rotating) and queue !
+#              filesink; then 60 s, triggers every 20 s, the ring against
+#              pre-record in memory at 1 s.  Each event checked, byte-exact,
+#              and deleted as it stops; RSS each second
 #   event      an event recording: the user's three streams into sinks with
 #              record=false and 2 s of pre-record, started 6 s in (--trigger)
 #              beside rtframesink recording everything and queue ! filesink,
@@ -517,6 +524,29 @@ for s in "${scenarios[@]}"; do
     fresh
     setup_disk $(( disk_gib * 3 / 4 > 24 ? 24 : disk_gib * 3 / 4 ))
     run event-disk "$(findmnt -no SOURCE -T /var/tmp)" "${ev[@]}"
+    fresh
+    continue
+  fi
+  if [ "$s" = ring ]; then
+    # Pre-record on disk (keep-location), on the machine's disk: the
+    # user's streams for 10 minutes (--duration), a trigger at 90 s and
+    # every 120 s, each recording stopped 10 s after it, 60 s kept before
+    # it, beside rtframesink recording everything (1 s files, the last 60
+    # kept: 205 GB do not fit) and queue ! filesink (stopped where the
+    # space ends); then 60 s with a trigger every 20 s, the ring against
+    # pre-record in memory at 1 s.  Each event's directory is checked and
+    # deleted as it stops (bench/bench-ring.c).
+    d=${duration:-600}
+    setup_disk $(( disk_gib - 8 > 56 ? 56 : disk_gib - 8 ))
+    run ring-long "$(findmnt -no SOURCE -T /var/tmp)" --duration "$d" \
+      --trigger 90 --trigger-every 120 --post 10 --no-fio \
+      --sink rtframesink:max-file-duration=1000000000,max-files=60 \
+      --sink rtframesink:record=false,pre-record-time=60000000000,keep-location=@events \
+      --sink queue-filesink
+    run ring-1s "$(findmnt -no SOURCE -T /var/tmp)" --duration 60 \
+      --trigger 20 --trigger-every 20 --post 5 --no-fio \
+      --sink rtframesink:record=false,pre-record-time=1000000000,keep-location=@events \
+      --sink rtframesink:record=false,pre-record-time=1000000000
     fresh
     continue
   fi
