@@ -27,10 +27,11 @@
 
 /* ---- start ------------------------------------------------------------- */
 
-/* The highest number of a directory keep-location names that is there
+/* The highest number of a name the pattern makes that is there - a
+ * recording's directory of keep-location, a file of the ring
  * (G_MAXUINT64: none) */
 static guint64
-highest_kept (const gchar * pattern)
+highest_there (const gchar * pattern)
 {
   RtfPattern p;
   GDir *d;
@@ -102,6 +103,13 @@ gst_rtframe_sink_ring_check (GstRtFrameSink * self, const gchar * location,
         "files: max-files cannot be set too");
     return FALSE;
   }
+  /* a frame dropped from the queue may be one a recording counts already
+   * (held by number); one dropped as it comes never is */
+  if (self->leaky == GST_RTFRAME_LEAKY_DOWNSTREAM) {
+    *why = g_strdup ("with keep-location leaky=downstream would drop "
+        "frames a recording has already counted: use leaky=upstream or no");
+    return FALSE;
+  }
   if (rtf_pattern_check (self->keep_location, why) != RTF_PATTERN_OK) {
     gchar *inner = *why;
 
@@ -127,7 +135,12 @@ gst_rtframe_sink_ring_check (GstRtFrameSink * self, const gchar * location,
   g_free (keep_dir);
   if (!same)
     return FALSE;
-  self->keep_next = highest_kept (self->keep_location) + 1;
+  self->keep_next = highest_there (self->keep_location) + 1;
+  /* the ring goes on after the files there (an earlier run's, which
+   * recordings may keep: their names are never taken over) */
+  self->ring_first_file = MAX ((guint64) self->start_index,
+      highest_there (location) + 1);
+  self->ring_gone_upto = G_MAXUINT64;
   self->ring_floor = 0;
   self->ring_short_told = 0;
   self->ring = TRUE;
@@ -170,7 +183,6 @@ keep_begin (GstRtFrameSink * self, const RtfRecordTurn * turn)
 {
   RtfHeldFrame h;
   guint64 first = G_MAXUINT64, from_rt = G_MAXUINT64;
-  gchar *dir;
   guint n = 0;
 
   self->keep_frames = self->keep_bytes = 0;
@@ -185,6 +197,10 @@ keep_begin (GstRtFrameSink * self, const RtfRecordTurn * turn)
     self->keep_last = h.seq;
     self->keep_last_rt = h.times.running_time;
   }
+  /* started and ended before this frame with no frame held for it: there
+   * is nothing of it (as from memory: it never was) */
+  if (n == 0 && turn && turn->ended)
+    return;
   self->keep_prerecorded = n;
   /* none held: it starts with the frame coming */
   if (first == G_MAXUINT64) {
@@ -193,24 +209,45 @@ keep_begin (GstRtFrameSink * self, const RtfRecordTurn * turn)
   }
   self->keep_first = first;
   (void) gst_rtframe_sink_mark_first (self, turn, n, from_rt);
-  dir = rtf_pattern_format (self->keep_location, self->keep_next++);
   GST_INFO_OBJECT (self, "recording %" G_GUINT64_FORMAT " keeps frames "
-      "from %" G_GUINT64_FORMAT " (%u before its start) in %s",
-      self->recordings_marked - 1, first, n, dir);
+      "from %" G_GUINT64_FORMAT " (%u before its start)",
+      self->recordings_marked - 1, first, n);
   rtf_writer_keep_begin (self->writer, self->recordings_marked - 1, first,
-      from_rt, dir, next_seq (self));
-  g_free (dir);
+      from_rt, n, next_seq (self));
 }
 
 void
 gst_rtframe_sink_ring_keep_end (GstRtFrameSink * self)
 {
-  rtf_writer_keep_end (self->writer, self->keep_last, self->keep_last_rt,
-      self->keep_frames,
-      self->keep_bytes, self->keep_prerecorded, next_seq (self));
+  RtfKeepInfo info = { 0 };
+
+  info.keep = self->recordings_marked - 1;
+  info.first_seq = self->keep_first;
+  info.last_seq = self->keep_last;
+  info.last_running_time = self->keep_last_rt;
+  info.frames = self->keep_frames;
+  info.bytes = self->keep_bytes;
+  info.prerecorded = self->keep_prerecorded;
+  rtf_writer_keep_end (self->writer, &info, next_seq (self));
   /* its last file ends with it: the next frame starts a new one, which
    * the ring alone holds */
   g_atomic_int_set (&self->split_pending, 1);
+}
+
+/* min-free-space took frames of the ring a recording could still want
+ * (the file helper says how far): they are held no more, so no later
+ * recording counts them */
+static void
+forget_gone (GstRtFrameSink * self)
+{
+  guint64 gone = __atomic_load_n (&self->ring_gone_upto, __ATOMIC_RELAXED);
+  guint64 oldest;
+
+  if (gone == G_MAXUINT64)
+    return;
+  while ((oldest = rtf_recorder_oldest_held (self->recorder)) != G_MAXUINT64
+      && oldest <= gone && rtf_recorder_expire_oldest (self->recorder))
+    forget_expired (self);
 }
 
 gboolean
@@ -224,6 +261,7 @@ gst_rtframe_sink_ring_frame (GstRtFrameSink * self,
 
   self->ring_times = *times;
   self->ring_size = size;
+  forget_gone (self);
   action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
   for (;;) {
     if (turn.stopped)

@@ -208,6 +208,10 @@ struct _GstRtFrameSink
    * recording keeping files now - its first frame and what it holds */
   gboolean ring;
   guint64 keep_next;
+  guint64 ring_first_file;      /* the ring's first file: after those there */
+  guint64 ring_gone_upto;       /* (atomic) min-free-space took frames up to
+                                 * this one a recording could still want
+                                 * (G_MAXUINT64: none) */
   guint64 keep_first, keep_last;
   guint64 keep_frames, keep_bytes, keep_prerecorded, keep_last_rt;
   gboolean ring_hold;           /* the frame being offered is held */

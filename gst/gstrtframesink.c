@@ -452,6 +452,9 @@ gst_rtframe_sink_start (GstBaseSink * sink)
      * recording keeps before its first frame and after its last) */
     config.ring = TRUE;
     config.backlog_frames = 0;
+    config.keep_location = self->keep_location;
+    config.keep_first_number = self->keep_next;
+    config.first_file_number = self->ring_first_file;
     if (!config.max_file_size && !config.max_file_duration)
       config.max_file_duration = DEFAULT_RING_FILE_DURATION;
   }

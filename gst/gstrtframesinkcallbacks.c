@@ -128,7 +128,18 @@ writer_file_deleted (const RtfFileDeleted * info, gpointer user_data)
       rtf_delete_reason_name (info->reason));
   gst_rtframe_sink_queue_message (self,
       gst_rtframe_message_file_deleted (GST_OBJECT_CAST (self), info));
-  /* the disk took frames the ring should still hold */
+  /* the disk took frames the ring should still hold: no recording
+   * counts them from now on, and it is said (once a run; each recording
+   * that wanted some says so too, and counts them lost) */
+  if (self->ring && info->reason == RTF_DELETE_MIN_FREE_SPACE
+      && info->last_seq >= __atomic_load_n (&self->ring_floor,
+          __ATOMIC_RELAXED)) {
+    guint64 gone = __atomic_load_n (&self->ring_gone_upto, __ATOMIC_RELAXED);
+
+    if (gone == G_MAXUINT64 || info->last_seq > gone)
+      __atomic_store_n (&self->ring_gone_upto, info->last_seq,
+          __ATOMIC_RELAXED);
+  }
   if (self->ring && info->reason == RTF_DELETE_MIN_FREE_SPACE
       && info->last_seq >= __atomic_load_n (&self->ring_floor, __ATOMIC_RELAXED)
       && !g_atomic_int_add (&self->ring_short_told, 1)) {

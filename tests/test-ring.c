@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "recording-model.h"
 #include "rtf-index.h"
@@ -410,62 +411,100 @@ GST_START_TEST (test_ring_refused)
 
 GST_END_TEST;
 
-/* Directories already there are left alone: the next recording takes
- * the number after the highest.  A file at a name the recording wants in
- * its directory (not the ring's) is never replaced: that ring file is not
- * kept, with a warning, and the others are */
+/* What is there is left alone.  The ring goes on after the files of its
+ * pattern there (an earlier run's: recordings may keep them).  Each
+ * recording makes a new directory: the numbers already there at the
+ * start are passed over, and so is a name taken since (a directory of
+ * someone else's, a link), each left exactly as it was. */
 GST_START_TEST (test_ring_leaves_what_is_there)
 {
   gchar *ring = rtf_test_tmp_path ("ring-%05d.raw");
   gchar *keep = rtf_test_tmp_path ("events/event-%05d");
   gchar *old = rtf_pattern_format (keep, 7);
-  gchar *next = rtf_pattern_format (keep, 8);
-  gchar *squat = g_build_filename (next, "ring-00001.raw", NULL);
+  gchar *taken = rtf_pattern_format (keep, 8);
+  gchar *link = rtf_pattern_format (keep, 9);
+  gchar *mine = rtf_pattern_format (keep, 10);
+  gchar *old_ring = rtf_pattern_format (ring, 3);
+  gchar *theirs = g_build_filename (taken, "ring-00005.raw", NULL);
+  gchar *target = rtf_test_tmp_path ("elsewhere");
   gchar *props, *got = NULL;
+  guint64 first_index = G_MAXUINT64;
   gboolean ok = FALSE;
   GstHarness *h;
   GstBus *bus;
-  guint i, n_files;
+  GstMessage *msg;
+  guint i, n_files, started = 0;
   GArray *seqs;
 
   fail_unless (g_mkdir_with_parents (old, 0755) == 0);
+  fail_unless (g_mkdir_with_parents (target, 0755) == 0);
+  fail_unless (g_file_set_contents (old_ring, "an earlier ring's", -1, NULL));
   props = g_strdup_printf ("record=false pre-record-time=500000000 "
       "max-file-duration=200000000 keep-location=%s", keep);
   h = rtf_test_sink_new (ring, props, CAPS, &bus);
   gst_harness_play (h);
-  /* files of 4 frames: 0-3, 4-7, 8-11 */
   for (i = 0; i < 12; i++)
     fail_unless_equals_int (gst_harness_push (h, own_frame (0, i)),
         GST_FLOW_OK);
-  /* the next recording's directory, made by someone else since the
-   * start, holds a file at ring file 1's name */
-  fail_unless (g_mkdir_with_parents (next, 0755) == 0);
-  fail_unless (g_file_set_contents (squat, "not a frame", -1, NULL));
+  /* since the start: a directory of someone else's at 8, a link at 9 */
+  fail_unless (g_mkdir_with_parents (taken, 0755) == 0);
+  fail_unless (g_file_set_contents (theirs, "not a frame", -1, NULL));
+  fail_unless (symlink (target, link) == 0);
   g_signal_emit_by_name (h->element, "start-recording", PTS (12), &ok);
   fail_unless (ok);
   for (i = 12; i < 20; i++)
     fail_unless_equals_int (gst_harness_push (h, own_frame (0, i)),
         GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  rtf_test_assert_message (bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_WRITE, "holds another file");
-  rtf_test_sink_free (h, bus);
-  fail_unless (g_file_get_contents (squat, &got, NULL, NULL));
+  gst_harness_teardown (h);
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    const GstStructure *st = gst_message_get_structure (msg);
+
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING);
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+    if (st && gst_structure_has_name (st, "rtframesink-recording-started")) {
+      fail_unless_equals_string (gst_structure_get_string (st, "location"),
+          mine);
+      started++;
+    }
+    if (st && gst_structure_has_name (st, "rtframesink-file-opened")) {
+      guint64 index = G_MAXUINT64;
+
+      fail_unless (gst_structure_get_uint64 (st, "index", &index));
+      first_index = MIN (first_index, index);
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  fail_unless_equals_int (started, 1);
+  /* left as they were */
+  fail_unless (g_file_get_contents (theirs, &got, NULL, NULL));
   fail_unless_equals_string (got, "not a frame");
   g_free (got);
-  g_free (squat);
-  /* ... and given no index of the ring beside it */
-  squat = g_build_filename (next, "ring-00001.raw.idx", NULL);
-  fail_if (g_file_test (squat, G_FILE_TEST_EXISTS));
-  /* the rest is kept: files 0, 2 and on (frames 2-3, 8-19 of it) */
-  seqs = frames_in (next, "ring-%05d.raw", &n_files);
-  fail_unless (holds_range (seqs, 8, 19));
-  fail_unless (holds_range (seqs, 0, 3));
+  fail_unless (g_file_get_contents (old_ring, &got, NULL, NULL));
+  fail_unless_equals_string (got, "an earlier ring's");
+  g_free (got);
+  fail_unless (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  {
+    GDir *d = g_dir_open (target, 0, NULL);
+
+    fail_unless (d != NULL && g_dir_read_name (d) == NULL);
+    g_dir_close (d);
+  }
+  /* the ring began after the earlier ring's file */
+  fail_unless_equals_uint64 (first_index, 4);
+  /* the recording: frames 2 (500 ms before 600 ms) to 19, in its own */
+  seqs = frames_in (mine, "ring-%05d.raw", &n_files);
+  fail_unless (holds_range (seqs, 2, 19));
   g_array_unref (seqs);
-  g_free (squat);
   g_free (props);
   g_free (old);
-  g_free (next);
+  g_free (taken);
+  g_free (link);
+  g_free (mine);
+  g_free (old_ring);
+  g_free (theirs);
+  g_free (target);
   g_free (ring);
   g_free (keep);
 }

@@ -7,6 +7,7 @@
 #endif
 #include "rtf-file-keep.h"
 #include "rtf-index.h"
+#include "rtf-pattern.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,25 +15,38 @@
 #include <unistd.h>
 
 gint
-rtf_file_keep_dir (const gchar * dir, gchar ** why)
+rtf_file_keep_new_dir (const gchar * pattern, guint64 * next, gchar ** dir,
+    gchar ** why)
 {
-  struct stat st;
+  gchar *parent = g_path_get_dirname (pattern);
+  guint tries;
+  gint err = 0;
 
-  if (lstat (dir, &st) == 0) {
-    if (S_ISDIR (st.st_mode))
-      return 0;
-    *why = g_strdup_printf ("%s is there and is not a directory: left as "
-        "it is", dir);
-    return ENOTDIR;
-  }
-  if (g_mkdir_with_parents (dir, 0755) != 0) {
-    gint err = errno;
-
-    *why = g_strdup_printf ("could not make the directory %s: %s", dir,
+  *dir = NULL;
+  if (g_mkdir_with_parents (parent, 0755) != 0) {
+    err = errno;
+    *why = g_strdup_printf ("could not make the directory %s: %s", parent,
         g_strerror (err));
+    g_free (parent);
     return err;
   }
-  return 0;
+  g_free (parent);
+  for (tries = 0; tries < RTF_FILE_KEEP_MAX_TRIES; tries++, (*next)++) {
+    gchar *path = rtf_pattern_format (pattern, *next);
+
+    if (mkdir (path, 0755) == 0) {
+      (*next)++;
+      *dir = path;
+      return 0;
+    }
+    err = errno;
+    g_free (path);
+    if (err != EEXIST)
+      break;
+  }
+  *why = g_strdup_printf ("could not make a directory of %s: %s", pattern,
+      err == EEXIST ? "every number tried is taken" : g_strerror (err));
+  return err;
 }
 
 /* The inode open at fd linked at `to` (AT_EMPTY_PATH needs

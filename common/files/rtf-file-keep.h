@@ -26,10 +26,33 @@ typedef struct
   const gchar *why;             /* when error: what failed, for a person */
 } RtfFileKept;
 
-/* Makes dir (and its parents) if it is not there: 0 or an errno, with
- * *why.  A directory already there is used as it is; anything else at
- * the name is an error (ENOTDIR). */
-gint rtf_file_keep_dir (const gchar * dir, gchar ** why);
+/* A recording of a ring: what it is asked with (the writer's), and what
+ * its start and end are told with (the file helper's: dir, error, lost) */
+typedef struct
+{
+  guint64 keep;                 /* the recording (the owner's number) */
+  const gchar *dir;             /* its directory (NULL: none could be
+                                 * made: error, why) */
+  guint64 first_seq, first_running_time;
+  guint64 last_seq, last_running_time;  /* at its end */
+  guint64 frames, bytes, prerecorded;   /* handed to the ring for it */
+  guint64 lost;                 /* of those, deleted for min-free-space
+                                 * before it could keep them */
+  gint error;
+  const gchar *why;
+} RtfKeepInfo;
+
+/* Names tried for a recording's directory before giving up */
+#define RTF_FILE_KEEP_MAX_TRIES 10000
+
+/* Makes a new directory of pattern (one integer conversion in its last
+ * part) for a recording: numbered *next, or the next number whose name
+ * is free - anything at a name (a directory, a link, a file: another
+ * recording's, anyone's) is passed over and left as it is; the parents
+ * are made as needed.  *next moves past the one made.  0 with *dir, or
+ * an errno with *why. */
+gint rtf_file_keep_new_dir (const gchar * pattern, guint64 * next,
+    gchar ** dir, gchar ** why);
 
 /* Links path, and its index (rtf_index_path()) when has_index, into dir
  * under their own base names - only while path is still the inode `st`

@@ -4,8 +4,7 @@
  * and looks at results (under a mutex held for a few instructions), so
  * open(2), the fsync of a finished file and unlink(2) never run on the
  * thread that keeps the disk busy. */
-#include "rtf-file-worker.h"
-#include "rtf-file-keep.h"
+#include "rtf-file-worker-private.h"
 #include "rtf-pattern.h"
 #include "rtf-safe-open.h"
 #include "rtf-space-guard.h"
@@ -14,99 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef enum
-{
-  JOB_PREPARE,
-  JOB_NAME,
-  JOB_RETIRE,
-  JOB_DROP,
-  JOB_TRIM,
-  JOB_ROOM,
-  JOB_KEEP,
-  JOB_RING
-} JobKind;
-
-/* A file of this recording, closed: what max-files and min-free-space
- * may delete, as long as its names are still these inodes */
-typedef struct
-{
-  guint64 number;
-  gchar *path;
-  struct stat data;
-  struct stat index;
-  gboolean has_index;
-  gboolean marked;              /* it carries the recording's mark */
-  gboolean told_in_use;         /* found in use once (said once) */
-  guint64 frames, first_seq, last_seq;
-  guint64 freed;                /* its blocks and its index's, in bytes */
-} Kept;
-
-typedef struct
-{
-  JobKind kind;
-  guint64 number;
-  RtfOutput *output;
-  guint64 bytes;                /* ROOM: to give back; RETIRE: its frames'
-                                 * bytes; PREPARE: the most it may reserve
-                                 * (the writer's grant) */
-  guint64 reserved;             /* RETIRE: reserved past its frames */
-  /* KEEP: recording `keep` keeps, in dir, the closed files holding frames
-   * from seq on (G_MAXUINT64: none) and the files open named in open[]
-   * (their inodes in open_st); RING: the files whose frames are all
-   * before seq go */
-  guint64 keep, seq;
-  gchar *dir;
-  gchar *open[2];
-  struct stat open_st[2];
-  guint64 open_number[2], open_first[2];
-} Job;
-
-struct _RtfFileWorker
-{
-  gchar *pattern;
-  RtfOutputConfig config;
-  guint max_files;
-  gboolean ring;                /* the closed files are a ring's */
-  RtfFileWorkerCallbacks cb;
-  gpointer data;
-  RtfThread *thread;
-
-  GMutex lock;
-  GCond cond;
-  GQueue jobs;
-  gboolean busy, stop;
-  /* the prepared file */
-  gboolean prepare_asked;
-  guint64 prepared_number;
-  RtfOutput *prepared;
-  gint prepare_err;
-  RtfFailStep prepare_step;
-  /* max-files: the closed files, oldest first; those numbered at most
-   * current - max_files go */
-  GQueue kept;
-  gboolean unheard;             /* the owner refused a deletion: none more */
-  guint64 current;
-  gboolean have_current;
-  /* the free-space guard: min_free in force (0: off); space reserved in
-   * the files held here; bytes of the files being finished and what the
-   * kept files would give back; a make_room going */
-  gchar *dir;
-  guint64 min_free;
-  guint64 reserved, retiring, kept_bytes;
-  gboolean room_pending;
-  guint64 granted;              /* reservations granted to prepares whose
-                                 * fallocate has not been made yet */
-  guint64 room_freed;           /* what the last make_room gave back */
-  guint64 freed_total;          /* what every deletion gave back, for
-                                 * max-files or min-free-space */
-  gint error;
-  gchar *error_path;
-  RtfFailStep error_step;       /* OPEN (naming a file) or SYNC
-                                 * (finishing one) */
-};
-
-static void
-kept_free (Kept * k)
+void
+rtf_file_worker_kept_free (Kept * k)
 {
   g_free (k->path);
   g_free (k);
@@ -126,24 +34,12 @@ rtf_delete_reason_name (RtfDeleteReason reason)
   return "?";
 }
 
-/* What became of a closed file of the recording asked to go */
-typedef enum
-{
-  KEPT_DELETED,                 /* gone, with its index */
-  KEPT_NOT_OURS,                /* no longer provably the file written:
-                                 * left, and forgotten */
-  KEPT_IN_USE,                  /* provably ours, but a tool (or another
-                                 * recording) holds its lock: left for
-                                 * now, tried again later */
-  KEPT_UNHEARD                  /* the owner no longer hears of deletions
-                                 * (the location left the recording, or
-                                 * was given up at stop): kept for good */
-} KeptFate;
 
 /* Why the file at k's name is no longer provably the one this recording
  * wrote and closed (NULL: it is); fd is open on it */
-static const gchar *
-not_ours (RtfFileWorker * fw, Kept * k, gint fd, const struct stat *st)
+const gchar *
+rtf_file_worker_not_ours (RtfFileWorker * fw, Kept * k, gint fd,
+    const struct stat *st)
 {
   RtfRecordingId id;
   guint64 number;
@@ -241,9 +137,9 @@ deleting_begins (RtfFileWorker * fw)
  * caller keeps it for later (issue 23: a tool holding an old file at the
  * moment made the guard drop it from its list for good).  What is left
  * is said through cb.left, once a file. */
-static KeptFate
-delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
-    guint64 * freed)
+KeptFate
+rtf_file_worker_delete_kept (RtfFileWorker * fw, Kept * k,
+    RtfDeleteReason reason, guint64 * freed)
 {
   gchar *index = rtf_index_path (k->path), *why = NULL;
   struct stat st;
@@ -255,7 +151,7 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
   *freed = 0;
   if (fd < 0)
     refused = why;
-  else if ((refused = not_ours (fw, k, fd, &st)) != NULL)
+  else if ((refused = rtf_file_worker_not_ours (fw, k, fd, &st)) != NULL)
     fate = KEPT_NOT_OURS;
   else if (rtf_lock (fd, TRUE) != 0
       || ((ifd = hold_index (k, index, &index_busy)) < 0 && index_busy)) {
@@ -296,7 +192,7 @@ delete_kept (RtfFileWorker * fw, Kept * k, RtfDeleteReason reason,
   g_free (why);
   g_free (index);
   if (fate != KEPT_IN_USE && fate != KEPT_UNHEARD)
-    kept_free (k);
+    rtf_file_worker_kept_free (k);
   return fate;
 }
 
@@ -323,8 +219,8 @@ pop_kept (RtfFileWorker * fw, gboolean for_max_files)
 
 /* Files found in use go back to the head of the list, oldest first:
  * still the recording's, deleted at a later trim or make_room */
-static void
-put_back (RtfFileWorker * fw, GQueue * in_use)
+void
+rtf_file_worker_put_back (RtfFileWorker * fw, GQueue * in_use)
 {
   Kept *k;
 
@@ -344,36 +240,46 @@ do_trim (RtfFileWorker * fw)
   Kept *k;
 
   while ((k = pop_kept (fw, TRUE)) != NULL) {
-    KeptFate fate = delete_kept (fw, k, RTF_DELETE_MAX_FILES, &freed);
+    KeptFate fate =
+        rtf_file_worker_delete_kept (fw, k, RTF_DELETE_MAX_FILES, &freed);
 
     if (fate == KEPT_IN_USE || fate == KEPT_UNHEARD)
       g_queue_push_tail (&in_use, k);
     if (fate == KEPT_UNHEARD)
       break;
   }
-  put_back (fw, &in_use);
+  rtf_file_worker_put_back (fw, &in_use);
 }
 
 /* min-free-space: the oldest files go until `need` bytes are back */
 static void
-do_room (RtfFileWorker * fw, guint64 need)
+do_room (RtfFileWorker * fw, guint64 need, guint64 floor)
 {
   guint64 freed = 0, one, before = 0, now = 0, size;
   gboolean measured = rtf_space_statfs (-1, fw->dir, &before, &size) == 0;
   GQueue in_use = G_QUEUE_INIT;
   Kept *k;
 
-  /* one in use is passed over for the next oldest, and kept */
+  /* one in use is passed over for the next oldest, and kept; so is a
+   * ring's file a recording could not keep (its frames are found there) */
   while (freed < need && (k = pop_kept (fw, FALSE)) != NULL) {
-    KeptFate fate = delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE, &one);
+    guint64 first = k->first_seq, last = k->last_seq;
+    KeptFate fate = KEPT_IN_USE;
 
+    one = 0;
+    if (!k->unkept)
+      fate = rtf_file_worker_delete_kept (fw, k, RTF_DELETE_MIN_FREE_SPACE,
+          &one);
+    /* (a ring's: a recording asked later may have wanted its frames) */
+    if (fw->ring && fate == KEPT_DELETED)
+      rtf_file_worker_ring_room_took (fw, first, last, floor);
     if (fate == KEPT_IN_USE || fate == KEPT_UNHEARD)
       g_queue_push_tail (&in_use, k);
     freed += one;
     if (fate == KEPT_UNHEARD)
       break;
   }
-  put_back (fw, &in_use);
+  rtf_file_worker_put_back (fw, &in_use);
   /* XFS gives a deleted file's blocks back in the background (inode
    * garbage collection; measured about 1 ms for 200 MB): until statfs
    * shows at least half of them, the guard would delete again for space
@@ -404,7 +310,8 @@ set_error (RtfFileWorker * fw, gint err, const gchar * path, RtfFailStep step)
   g_mutex_unlock (&fw->lock);
 }
 
-/* Remembers o, closed with its frames, for max-files */
+/* Remembers o, closed with its frames, for max-files, min-free-space or
+ * a ring */
 static void
 keep (RtfFileWorker * fw, RtfOutput * o)
 {
@@ -415,7 +322,7 @@ keep (RtfFileWorker * fw, RtfOutput * o)
   /* as finished: a later change to it (or a new file at the name, even
    * one the filesystem gave the same inode number) is not this file */
   if (fstat (o->file.fd, &k->data) < 0) {
-    kept_free (k);
+    rtf_file_worker_kept_free (k);
     return;
   }
   k->has_index = o->index_fd >= 0 && fstat (o->index_fd, &k->index) == 0;
@@ -423,8 +330,11 @@ keep (RtfFileWorker * fw, RtfOutput * o)
   k->frames = o->frames;
   k->first_seq = o->first_seq;
   k->last_seq = o->last_seq;
-  k->freed = (guint64) k->data.st_blocks * 512 +
+  /* (a ring's file a recording keeps frees nothing as it goes) */
+  k->freed = k->data.st_nlink > 1 ? 0 : (guint64) k->data.st_blocks * 512 +
       (k->has_index ? (guint64) k->index.st_blocks * 512 : 0);
+  if (fw->ring)
+    rtf_file_worker_ring_closed (fw, k);
   g_mutex_lock (&fw->lock);
   g_queue_push_tail (&fw->kept, k);
   fw->kept_bytes += k->freed;
@@ -457,138 +367,6 @@ do_retire (RtfFileWorker * fw, Job * job)
   fw->retiring -= job->bytes;
   g_mutex_unlock (&fw->lock);
   do_trim (fw);
-}
-
-/* ---- the ring ------------------------------------------------------- */
-
-static void
-tell_kept (RtfFileWorker * fw, Job * job, const gchar * path,
-    guint64 number, guint64 first_seq, guint64 last_seq,
-    const gchar * kept_path, gint err, const gchar * why)
-{
-  RtfFileKept info = { 0 };
-
-  info.keep = job->keep;
-  info.dir = job->dir;
-  info.path = path;
-  info.kept_path = kept_path;
-  info.number = number;
-  info.first_seq = first_seq;
-  info.last_seq = last_seq;
-  info.error = err;
-  info.why = why;
-  if (fw->cb.kept)
-    fw->cb.kept (&info, fw->data);
-}
-
-/* A closed file of the ring kept: linked while it is still the file
- * written (as a deletion proves it), then known by its new times (a link
- * changes the inode's ctime, which the proof compares) */
-static void
-keep_closed (RtfFileWorker * fw, Job * job, Kept * k)
-{
-  gchar *why = NULL, *kept = NULL, *index = rtf_index_path (k->path);
-  struct stat st;
-  gint err, fd = rtf_safe_open (k->path, FALSE, &st, &why);
-  const gchar *refused = NULL;
-
-  if (fd < 0) {
-    err = ENOENT;
-  } else if ((refused = not_ours (fw, k, fd, &st)) != NULL) {
-    err = ESTALE;
-    why = g_strdup_printf ("%s: %s", k->path, refused);
-  } else {
-    err = rtf_file_keep_link (k->path, &k->data, k->has_index, job->dir,
-        &kept, &why);
-  }
-  if (fd >= 0)
-    close (fd);
-  /* linked or not, it is still the ring's file: its stat as it is now */
-  if (err == 0) {
-    g_mutex_lock (&fw->lock);
-    if (lstat (k->path, &st) == 0 && st.st_ino == k->data.st_ino)
-      k->data = st;
-    if (k->has_index && lstat (index, &st) == 0 && st.st_ino == k->index.st_ino)
-      k->index = st;
-    fw->kept_bytes -= k->freed;
-    k->freed = 0;               /* deleting its ring name frees nothing */
-    g_mutex_unlock (&fw->lock);
-  }
-  tell_kept (fw, job, k->path, k->number, k->first_seq, k->last_seq, kept,
-      err, why);
-  g_free (kept);
-  g_free (why);
-  g_free (index);
-}
-
-/* KEEP: the closed files with frames from job->seq on, then the open ones */
-static void
-do_keep (RtfFileWorker * fw, Job * job)
-{
-  gchar *why = NULL, *kept = NULL;
-  GList *l, *closed = NULL;
-  gint err = rtf_file_keep_dir (job->dir, &why);
-  guint i;
-
-  if (err != 0) {
-    tell_kept (fw, job, NULL, 0, 0, 0, NULL, err, why);
-    g_free (why);
-    return;
-  }
-  /* (only this thread takes files out of the list: they stay valid) */
-  g_mutex_lock (&fw->lock);
-  for (l = fw->kept.head; job->seq != G_MAXUINT64 && l; l = l->next)
-    if (((Kept *) l->data)->last_seq >= job->seq)
-      closed = g_list_prepend (closed, l->data);
-  g_mutex_unlock (&fw->lock);
-  closed = g_list_reverse (closed);
-  for (l = closed; l; l = l->next)
-    keep_closed (fw, job, l->data);
-  g_list_free (closed);
-  for (i = 0; i < G_N_ELEMENTS (job->open) && job->open[i]; i++) {
-    err = rtf_file_keep_link (job->open[i], &job->open_st[i],
-        fw->config.index, job->dir, &kept, &why);
-    tell_kept (fw, job, job->open[i], job->open_number[i],
-        job->open_first[i], G_MAXUINT64, kept, err, why);
-    g_clear_pointer (&kept, g_free);
-    g_clear_pointer (&why, g_free);
-  }
-}
-
-/* RING: the closed files whose frames are all before job->seq go, oldest
- * first (one in use stays, and goes at a later turn) */
-static void
-do_ring (RtfFileWorker * fw, guint64 floor)
-{
-  GQueue in_use = G_QUEUE_INIT;
-  guint64 freed;
-  Kept *k;
-
-  for (;;) {
-    g_mutex_lock (&fw->lock);
-    k = g_queue_peek_head (&fw->kept);
-    if (k && k->last_seq < floor) {
-      g_queue_pop_head (&fw->kept);
-      fw->kept_bytes -= k->freed;
-    } else {
-      k = NULL;
-    }
-    g_mutex_unlock (&fw->lock);
-    if (k == NULL)
-      break;
-    switch (delete_kept (fw, k, RTF_DELETE_RING, &freed)) {
-      case KEPT_IN_USE:
-        g_queue_push_tail (&in_use, k);
-        break;
-      case KEPT_UNHEARD:
-        g_queue_push_tail (&in_use, k);
-        put_back (fw, &in_use);
-        return;
-      default:
-        break;
-    }
-  }
-  put_back (fw, &in_use);
 }
 
 /* What a file opened ahead reserves: preallocate, no more than the
@@ -688,16 +466,21 @@ worker_thread (gpointer data)
         do_trim (fw);
         break;
       case JOB_ROOM:
-        do_room (fw, job->bytes);
+        do_room (fw, job->bytes, job->seq);
         break;
-      case JOB_KEEP:
-        do_keep (fw, job);
+      case JOB_KEEP_BEGIN:
+        rtf_file_worker_do_keep_begin (fw, job);
+        break;
+      case JOB_KEEP_FILE:
+        rtf_file_worker_do_keep_file (fw, job);
+        break;
+      case JOB_KEEP_END:
+        rtf_file_worker_do_keep_end (fw, job);
         break;
       case JOB_RING:
-        do_ring (fw, job->seq);
+        rtf_file_worker_do_ring (fw, job->seq);
         break;
     }
-    g_free (job->dir);
     g_free (job->open[0]);
     g_free (job->open[1]);
     g_free (job);
@@ -713,8 +496,9 @@ worker_thread (gpointer data)
   return NULL;
 }
 
-static Job *
-push (RtfFileWorker * fw, JobKind kind, guint64 number, RtfOutput * o)
+Job *
+rtf_file_worker_push (RtfFileWorker * fw, JobKind kind, guint64 number,
+    RtfOutput * o)
 {
   Job *job = g_new0 (Job, 1);
 
@@ -732,7 +516,7 @@ drop_prepared (RtfFileWorker * fw)
 {
   if (fw->prepared) {
     fw->reserved -= fw->prepared->reserved_end;
-    push (fw, JOB_DROP, 0, fw->prepared);
+    rtf_file_worker_push (fw, JOB_DROP, 0, fw->prepared);
   }
   fw->prepared = NULL;
 }
@@ -775,7 +559,8 @@ rtf_file_worker_free (RtfFileWorker * fw)
    * has ended), else left with their warning */
   if (fw->max_files)
     do_trim (fw);
-  g_queue_clear_full (&fw->kept, (GDestroyNotify) kept_free);
+  g_queue_clear_full (&fw->kept, (GDestroyNotify) rtf_file_worker_kept_free);
+  rtf_file_worker_ring_free (fw);
   g_free (fw->error_path);
   g_free (fw->pattern);
   g_free (fw->dir);
@@ -797,7 +582,7 @@ rtf_file_worker_prepare (RtfFileWorker * fw, guint64 number, guint64 reserve)
     fw->prepare_asked = TRUE;
     fw->prepared_number = number;
     fw->prepare_err = 0;
-    job = push (fw, JOB_PREPARE, number, NULL);
+    job = rtf_file_worker_push (fw, JOB_PREPARE, number, NULL);
     job->bytes = reserve;
     fw->granted += reserve;
     asked = TRUE;
@@ -835,7 +620,7 @@ void
 rtf_file_worker_name (RtfFileWorker * fw, RtfOutput * o)
 {
   g_mutex_lock (&fw->lock);
-  push (fw, JOB_NAME, o->number, o);
+  rtf_file_worker_push (fw, JOB_NAME, o->number, o);
   g_mutex_unlock (&fw->lock);
 }
 
@@ -845,7 +630,7 @@ rtf_file_worker_retire (RtfFileWorker * fw, RtfOutput * o)
   Job *job;
 
   g_mutex_lock (&fw->lock);
-  job = push (fw, JOB_RETIRE, o->number, o);
+  job = rtf_file_worker_push (fw, JOB_RETIRE, o->number, o);
   job->bytes = o->written_end;
   job->reserved = o->reserved_end > o->written_end ?
       o->reserved_end - o->written_end : 0;
@@ -861,7 +646,7 @@ rtf_file_worker_current (RtfFileWorker * fw, guint64 number)
   fw->have_current = TRUE;
   fw->current = number;
   if (fw->max_files)
-    push (fw, JOB_TRIM, number, NULL);
+    rtf_file_worker_push (fw, JOB_TRIM, number, NULL);
   g_mutex_unlock (&fw->lock);
 }
 
@@ -889,8 +674,11 @@ rtf_file_worker_make_room (RtfFileWorker * fw, guint64 bytes)
 
   g_mutex_lock (&fw->lock);
   fw->room_pending = TRUE;
-  job = push (fw, JOB_ROOM, 0, NULL);
+  job = rtf_file_worker_push (fw, JOB_ROOM, 0, NULL);
   job->bytes = bytes;
+  /* (the floor as the writer has taken it now: a recording asked later
+   * starts at or after it) */
+  job->seq = fw->floor;
   g_mutex_unlock (&fw->lock);
 }
 
@@ -902,50 +690,6 @@ rtf_file_worker_space (RtfFileWorker * fw, guint64 * reserved,
   *reserved = fw->reserved;
   *deletable = fw->kept_bytes + fw->retiring;
   *room_pending = fw->room_pending;
-  g_mutex_unlock (&fw->lock);
-}
-
-void
-rtf_file_worker_set_ring (RtfFileWorker * fw)
-{
-  g_mutex_lock (&fw->lock);
-  fw->ring = TRUE;
-  g_mutex_unlock (&fw->lock);
-}
-
-void
-rtf_file_worker_keep (RtfFileWorker * fw, guint64 keep, const gchar * dir,
-    guint64 from_seq, RtfOutput ** open, guint n_open)
-{
-  Job *job;
-  guint i, j = 0;
-
-  g_mutex_lock (&fw->lock);
-  job = push (fw, JOB_KEEP, 0, NULL);
-  job->keep = keep;
-  job->seq = from_seq;
-  job->dir = g_strdup (dir);
-  for (i = 0; i < n_open && j < G_N_ELEMENTS (job->open); i++) {
-    if (open[i] == NULL || fstat (open[i]->file.fd, &job->open_st[j]) != 0)
-      continue;
-    job->open[j] = g_strdup (open[i]->path);
-    job->open_first[j] = open[i]->begun ? open[i]->first_seq : G_MAXUINT64;
-    job->open_number[j++] = open[i]->number;
-  }
-  g_mutex_unlock (&fw->lock);
-}
-
-void
-rtf_file_worker_ring_floor (RtfFileWorker * fw, guint64 floor)
-{
-  Kept *k;
-
-  g_mutex_lock (&fw->lock);
-  k = g_queue_peek_head (&fw->kept);
-  /* (the files being finished join the list first: asked at a later
-   * floor) */
-  if (k && k->last_seq < floor)
-    push (fw, JOB_RING, 0, NULL)->seq = floor;
   g_mutex_unlock (&fw->lock);
 }
 

@@ -63,6 +63,11 @@ typedef struct
   /* A ring's file was linked into a recording's directory, or could not
    * be (info->error); on the worker thread. */
   void (*kept) (const RtfFileKept * info, gpointer data);
+  /* A recording of the ring began (its directory made, or not: error)
+   * or ended (stopped: after its last file was kept), in the order asked;
+   * on the worker thread. */
+  void (*keep_told) (const RtfKeepInfo * info, gboolean stopped,
+      gpointer data);
 } RtfFileWorkerCallbacks;
 
 /* pattern: what rtf_pattern_format() turns into each file name.
@@ -103,19 +108,28 @@ void rtf_file_worker_drop_prepared (RtfFileWorker * fw);
 
 /* ---- a ring (pre-record on disk) -------------------------------------- */
 
-/* The closed files are a ring's: kept in the list that
- * rtf_file_worker_ring_floor() deletes from */
-void rtf_file_worker_set_ring (RtfFileWorker * fw);
-/* Recording `keep` keeps, in dir (made if need be), every closed file
- * holding frames from from_seq on (G_MAXUINT64: none) and the files
- * open[0..n_open) (those being written, at their names: at most two),
- * each linked with its index under its own name (rtf-file-keep.h) and
- * told through cb.kept.  In order with every other job: a file asked to
- * go later is kept first. */
-void rtf_file_worker_keep (RtfFileWorker * fw, guint64 keep,
-    const gchar * dir, guint64 from_seq, RtfOutput ** open, guint n_open);
+/* The closed files are a ring's (rtf-file-worker-ring.c): kept in the
+ * list that rtf_file_worker_ring_floor() deletes from; each recording's
+ * files kept in a new directory of keep_pattern, numbered from
+ * first_number on (a name taken is passed over) */
+void rtf_file_worker_set_ring (RtfFileWorker * fw, const gchar * keep_pattern,
+    guint64 first_number);
+/* A recording keeps every closed file holding frames from
+ * info->first_seq on and the files open[0..n_open) (being written, at
+ * their names: at most two), each linked with its index under its own
+ * name (rtf-file-keep.h) and told through cb.kept; its start is told
+ * (cb.keep_told) once its directory is made.  In order with every other
+ * job: a file asked to go later is kept first. */
+void rtf_file_worker_keep_begin (RtfFileWorker * fw, const RtfKeepInfo * info,
+    RtfOutput ** open, guint n_open);
+/* ... a file the ring began while it keeps (at its name) */
+void rtf_file_worker_keep_file (RtfFileWorker * fw, RtfOutput * o);
+/* ... and it ends: told after every job before */
+void rtf_file_worker_keep_end (RtfFileWorker * fw, const RtfKeepInfo * info);
 /* The ring turns: closed files whose frames all come before frame
- * `floor` go (RTF_DELETE_RING), their ring names only */
+ * `floor` go (RTF_DELETE_RING), their ring names only; min-free-space's
+ * deletions asked from now on count a recording's frames from it on as
+ * lost to it */
 void rtf_file_worker_ring_floor (RtfFileWorker * fw, guint64 floor);
 
 /* ---- the free-space guard (rtf-writer-space.c) ---------------------- */

@@ -159,9 +159,8 @@ struct _RtfWriter
   /* a ring (rtf-writer-ring.c): the asks not yet taken (under lock,
    * Ask), and on the writer thread the recording keeping files now */
   GQueue ring_asks;
+  gchar *keep_location;         /* config.keep_location's, owned */
   gboolean keep_open;
-  guint64 keep_number, keep_first_seq, keep_first_rt;
-  gchar *keep_dir;
   /* under lock: set by the producer (rtf_writer_end_recording()) */
   guint64 end_seq;              /* last frame of a recording that ended,
                                  * G_MAXUINT64 none */

@@ -27,19 +27,13 @@ typedef struct
 {
   AskKind kind;
   guint64 at_seq;               /* taken with the first frame numbered so */
-  guint64 seq;                  /* BEGIN: its first frame; END: its last;
-                                 * FLOOR: the floor */
-  guint64 keep;                 /* the recording's number */
-  guint64 running_time;         /* BEGIN: of its first frame; END: of its
-                                 * last (NONE: not known) */
-  gchar *dir;                   /* BEGIN: where it keeps its files */
-  guint64 frames, bytes, prerecorded;   /* END: what it holds */
+  guint64 seq;                  /* FLOOR: the floor */
+  RtfKeepInfo info;             /* BEGIN, END: the recording */
 } Ask;
 
 static void
 ask_free (Ask * a)
 {
-  g_free (a->dir);
   g_free (a);
 }
 
@@ -56,32 +50,28 @@ push_ask (RtfWriter * w, Ask * a)
 
 void
 rtf_writer_keep_begin (RtfWriter * w, guint64 keep, guint64 from_seq,
-    guint64 from_rt, const gchar * dir, guint64 at_seq)
+    guint64 from_rt, guint64 prerecorded, guint64 at_seq)
 {
   Ask *a = g_new0 (Ask, 1);
 
   a->kind = ASK_KEEP_BEGIN;
-  a->running_time = from_rt;
   a->at_seq = at_seq;
-  a->seq = from_seq;
-  a->keep = keep;
-  a->dir = g_strdup (dir);
+  a->info.keep = keep;
+  a->info.first_seq = from_seq;
+  a->info.first_running_time = from_rt;
+  a->info.prerecorded = prerecorded;
   push_ask (w, a);
 }
 
 void
-rtf_writer_keep_end (RtfWriter * w, guint64 last_seq, guint64 last_rt,
-    guint64 frames, guint64 bytes, guint64 prerecorded, guint64 at_seq)
+rtf_writer_keep_end (RtfWriter * w, const RtfKeepInfo * info, guint64 at_seq)
 {
   Ask *a = g_new0 (Ask, 1);
 
   a->kind = ASK_KEEP_END;
-  a->running_time = last_rt;
   a->at_seq = at_seq;
-  a->seq = last_seq;
-  a->frames = frames;
-  a->bytes = bytes;
-  a->prerecorded = prerecorded;
+  a->info = *info;
+  a->info.dir = a->info.why = NULL;
   push_ask (w, a);
 }
 
@@ -114,52 +104,30 @@ static void
 keep_begin (RtfWriter * w, Ask * a)
 {
   RtfOutput *open[2] = { NULL, NULL };
-  RtfRecordingInfo info = { 0 };
   guint n = 0;
 
-  /* the files being written with frames of it: the one before a split
-   * (still finishing its writes) and the current one once it has begun;
-   * a file that begins later is kept as it begins */
-  if (w->prev && w->prev->frames > 0 && w->prev->last_seq >= a->seq)
+  /* the files being written: the one before a split (its last frames may
+   * still be in flight, and it is not among the closed files yet) and
+   * the current one once it has begun; a file that begins later is kept
+   * as it begins */
+  if (w->prev && w->prev->begun)
     open[n++] = w->prev;
   if (w->cur->begun)
     open[n++] = w->cur;
-  rtf_file_worker_keep (w->worker, a->keep, a->dir, a->seq, open, n);
-  g_free (w->keep_dir);
-  w->keep_dir = g_strdup (a->dir);
-  w->keep_number = a->keep;
-  w->keep_first_seq = a->seq;
-  w->keep_first_rt = a->running_time;
+  rtf_file_worker_keep_begin (w->worker, &a->info, open, n);
   w->keep_open = TRUE;
   g_mutex_lock (&w->lock);
   w->stats.recordings++;
   g_mutex_unlock (&w->lock);
-  info.number = a->keep;
-  info.path = a->dir;
-  info.first_seq = a->seq;
-  info.first_running_time = a->running_time;
-  info.last_seq = info.last_running_time = G_MAXUINT64;
-  RTF_WRITER_CALLBACK (w, recording_started, &info);
 }
 
 static void
 keep_end (RtfWriter * w, Ask * a)
 {
-  RtfRecordingInfo info = { 0 };
-
   if (!w->keep_open)
     return;
   w->keep_open = FALSE;
-  info.number = w->keep_number;
-  info.path = w->keep_dir;
-  info.first_seq = w->keep_first_seq;
-  info.last_seq = a->seq;
-  info.first_running_time = w->keep_first_rt;
-  info.last_running_time = a->running_time;
-  info.frames = a->frames;
-  info.bytes = a->bytes;
-  info.prerecorded = a->prerecorded;
-  RTF_WRITER_CALLBACK (w, recording_stopped, &info);
+  rtf_file_worker_keep_end (w->worker, &a->info);
 }
 
 /* The asks due at frame seq (G_MAXUINT64: every one, at the end), in the
@@ -175,6 +143,13 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
   for (;;) {
     g_mutex_lock (&w->lock);
     a = g_queue_peek_head (&w->ring_asks);
+    /* (after an error nothing more is kept: the recording has ended) */
+    if (a && w->error) {
+      g_queue_pop_head (&w->ring_asks);
+      g_mutex_unlock (&w->lock);
+      ask_free (a);
+      continue;
+    }
     if (a && a->at_seq <= seq)
       g_queue_pop_head (&w->ring_asks);
     else
@@ -201,11 +176,8 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
 void
 rtf_writer_ring_file_begun (RtfWriter * w)
 {
-  RtfOutput *open[1] = { w->cur };
-
-  if (w->config.ring && w->keep_open)
-    rtf_file_worker_keep (w->worker, w->keep_number, w->keep_dir,
-        G_MAXUINT64, open, 1);
+  if (w->config.ring && w->keep_open && !w->error)
+    rtf_file_worker_keep_file (w->worker, w->cur);
 }
 
 /* The end: the asks no frame took (a recording that ends with the
@@ -216,12 +188,10 @@ rtf_writer_ring_end (RtfWriter * w)
   if (!w->config.ring)
     return;
   rtf_writer_ring_take (w, G_MAXUINT64);
-  g_clear_pointer (&w->keep_dir, g_free);
 }
 
 void
 rtf_writer_ring_clear (RtfWriter * w)
 {
   g_queue_clear_full (&w->ring_asks, (GDestroyNotify) ask_free);
-  g_clear_pointer (&w->keep_dir, g_free);
 }

@@ -67,8 +67,11 @@ typedef struct
 
   /* a ring (rotate): every frame is written, the closed files go as the
    * owner raises the floor, and recordings keep files by linking them
-   * (rtf_writer_keep_begin()) */
+   * (rtf_writer_keep_begin()) into new directories of keep_location (a
+   * pattern), numbered from keep_first_number on */
   gboolean ring;
+  const gchar *keep_location;
+  guint64 keep_first_number;
 
   /* the free-space guard: bytes kept free on the filesystem (0: off,
    * RTF_SPACE_AUTO: 1 GiB or 5% of the filesystem, the lesser); with

@@ -117,6 +117,43 @@ worker_left (const gchar * path, const gchar * why, gpointer data)
   rtf_writer_log (data, RTF_LOG_WARNING, "not deleting %s: %s", path, why);
 }
 
+/* A ring's recording began or ended (the file helper's thread, in order
+ * with its files) */
+static void
+worker_keep_told (const RtfKeepInfo * k, gboolean stopped, gpointer data)
+{
+  RtfWriter *w = data;
+  RtfRecordingInfo info = { 0 };
+
+  if (k->error) {
+    RtfFileKept failed = { 0 };
+
+    failed.keep = k->keep;
+    failed.dir = w->config.keep_location;
+    failed.first_seq = k->first_seq;
+    failed.last_seq = G_MAXUINT64;
+    failed.error = k->error;
+    failed.why = k->why;
+    rtf_writer_log (w, RTF_LOG_WARNING, "recording %" G_GUINT64_FORMAT
+        ": %s", k->keep, k->why);
+    RTF_WRITER_CALLBACK (w, file_kept, &failed);
+  }
+  info.number = k->keep;
+  info.path = k->dir;
+  info.first_seq = k->first_seq;
+  info.first_running_time = k->first_running_time;
+  info.last_seq = stopped ? k->last_seq : G_MAXUINT64;
+  info.last_running_time = stopped ? k->last_running_time : G_MAXUINT64;
+  info.frames = k->frames;
+  info.bytes = k->bytes;
+  info.prerecorded = k->prerecorded;
+  info.lost = k->lost;
+  if (stopped)
+    RTF_WRITER_CALLBACK (w, recording_stopped, &info);
+  else
+    RTF_WRITER_CALLBACK (w, recording_started, &info);
+}
+
 static void
 worker_kept (const RtfFileKept * info, gpointer data)
 {
@@ -138,6 +175,7 @@ static const RtfFileWorkerCallbacks worker_callbacks = {
   .left = worker_left,
   .deleting = worker_deleting,
   .kept = worker_kept,
+  .keep_told = worker_keep_told,
 };
 
 /* ---- making one ------------------------------------------------------ */
@@ -232,6 +270,8 @@ rtf_writer_new (const RtfWriterConfig * config,
     rtf_regions_ref (config->regions);
   w->location = g_strdup (config->location);
   w->config.location = w->location;
+  w->keep_location = g_strdup (config->keep_location);
+  w->config.keep_location = w->keep_location;
   w->cb = *callbacks;
   w->user_data = user_data;
   g_mutex_init (&w->lock);
@@ -674,7 +714,8 @@ rtf_writer_run (RtfWriter * w)
     w->worker = rtf_file_worker_new (w->location, &w->out_config,
         w->config.max_files, w->config.threads, &worker_callbacks, w);
   if (w->worker && w->config.ring)
-    rtf_file_worker_set_ring (w->worker);
+    rtf_file_worker_set_ring (w->worker, w->config.keep_location,
+        w->config.keep_first_number);
   rtf_writer_space_start (w);
   w->last_sync_ns = rtf_clock_now_ns ();
 
@@ -899,6 +940,7 @@ writer_destroy (RtfWriter * w)
   rtf_writer_plans_free (w);
   g_free (w->rec_path);
   rtf_writer_ring_clear (w);
+  g_free (w->keep_location);
   g_free (w->misses);
   rtf_regions_unref (w->config.regions);
   rtf_queue_free (w->queue);

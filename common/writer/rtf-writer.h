@@ -104,17 +104,20 @@ void rtf_writer_move_held (RtfWriter * from, RtfWriter * to, gsize size);
 /* ---- the producer's side: a ring (config.ring) ------------------------- */
 
 /* Recording `keep` keeps every frame from from_seq on (of running time
- * from_rt, told in its messages), its files linked
- * into dir; taken when the writer takes the first frame numbered at_seq
- * or later (the next frame the producer offers), or at the end.  Told
- * through recording_started (info->path: dir), each file through
- * file_kept. */
+ * from_rt; prerecorded of them held before its start), its files linked
+ * into a new directory of config.keep_location; taken when the writer
+ * takes the first frame numbered at_seq or later (the next frame the
+ * producer offers), or at the end.  Told through recording_started
+ * (info->path: its directory, NULL when none could be made) once the
+ * directory is made, each file through file_kept. */
 void rtf_writer_keep_begin (RtfWriter * w, guint64 keep, guint64 from_seq,
-    guint64 from_rt, const gchar * dir, guint64 at_seq);
-/* ... and ends with frame last_seq, holding what the producer counted:
- * told through recording_stopped as it is taken */
-void rtf_writer_keep_end (RtfWriter * w, guint64 last_seq, guint64 last_rt,
-    guint64 frames, guint64 bytes, guint64 prerecorded, guint64 at_seq);
+    guint64 from_rt, guint64 prerecorded, guint64 at_seq);
+/* ... and ends with frame info->last_seq, holding what the producer
+ * counted (last_running_time, frames, bytes, prerecorded): told through
+ * recording_stopped after its last file is kept, with frames-lost those
+ * min-free-space took before it could keep them */
+void rtf_writer_keep_end (RtfWriter * w, const RtfKeepInfo * info,
+    guint64 at_seq);
 /* No recording will keep a frame before `floor`: the ring's files whose
  * frames all come before it go (file_deleted, reason RTF_DELETE_RING) */
 void rtf_writer_ring_floor (RtfWriter * w, guint64 floor, guint64 at_seq);
