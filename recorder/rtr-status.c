@@ -107,6 +107,9 @@ add_camera (JsonBuilder * b, const RtrFigures * f, const RtrCameraFigures * cf)
   add_u64 (b, "latency-p50-ns", s, "latency-p50");
   add_u64 (b, "latency-p99-ns", s, "latency-p99");
   add_u64 (b, "latency-max-ns", s, "latency-max");
+  /* events: how far back one starting now would reach (memory or ring) */
+  add_u64 (b, "pre-record-ns", s, "pre-record-span");
+  add_u64 (b, "pre-record-bytes", s, "pre-record-bytes");
   json_builder_set_member_name (b, "deadline-ns");
   json_builder_add_int_value (b, (gint64) cf->deadline_ns);
   add_locations (b, s);

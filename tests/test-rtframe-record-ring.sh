@@ -48,6 +48,7 @@ timeout 60 "$rec" --dir "$work/rec" --streams 3 --caps "$CAPS" --trigger \
 pid=$!
 sleep 3.5
 metrics=$(curl -s "http://127.0.0.1:$port/metrics" || true)
+status_json=$(curl -s "http://127.0.0.1:$port/status" || true)
 wait $pid; status=$?
 out=$(cat "$work/rec.out")
 reach=$(awk '/^rtframe_pre_record_seconds\{/ { n++; if ($2 >= 1.85 && $2 <= 2.0) ok++ }
@@ -57,6 +58,14 @@ if [ "$reach" != "3 3" ]; then
     "($reach): $(grep '^rtframe_pre_record' <<<"$metrics")"; fail=1
 else
   echo "ok: 3.5 s in, rtframe_pre_record_seconds is 1.85-2 s on every camera"
+fi
+spans=$(python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print(sum(1 for c in j["cameras"] if 1.85e9 <= c["pre-record-ns"] <= 2e9))' <<<"$status_json" 2>&1)
+if [ "$spans" != 3 ]; then
+  echo "FAIL: /status pre-record-ns 3.5 s in: $spans: $status_json"; fail=1
+else
+  echo "ok: /status says the same (pre-record-ns)"
 fi
 if [ $status -ne 0 ]; then
   echo "FAIL: the recording exited $status:"; echo "$out" | tail -20; exit 1
