@@ -37,6 +37,23 @@ printf '[recorder]\nevents=true\npre-record-on=tape\n[camera a]\nsource=videotes
   > "$work/tape.conf"
 bad "pre-record-on in a config" "neither memory nor disk" --config "$work/tape.conf"
 
+# ---- the shipped rig, its cameras played by videotestsrc ----------------
+rig=$(dirname "$0")/../examples/rigs/events-on-disk.conf
+mkdir -p "$work/rig"
+sed -e "s|^dir=.*|dir=$work/rig|" -e '/^require-mount=/d' \
+  -e 's|^source=.*|source=videotestsrc is-live=true|' \
+  -e 's|^caps=.*|caps=video/x-raw,format=GRAY8,width=320,height=240,framerate=20/1|' \
+  "$rig" > "$work/rig.conf"
+out=$(timeout 30 "$rec" --config "$work/rig.conf" --seconds 2 --event 1 \
+  --pre-record 500ms --post-record 500ms 2>&1); st=$?
+if [ $st -ne 0 ] || [ ! -d "$work/rig/left-event-00000" ] \
+    || ! "$verify" -q "$work/rig/event-1.rtftake" > /dev/null 2>&1; then
+  echo "FAIL: the shipped events-on-disk.conf (exit $st): $(ls "$work/rig")"
+  echo "$out" | tail -5; fail=1
+else
+  echo "ok: the shipped events-on-disk.conf records an event that verifies"
+fi
+
 # ---- two events on three cameras -------------------------------------
 # (its metrics read 3.5 s in, before the first event: how far back an
 # event would reach, by each camera)

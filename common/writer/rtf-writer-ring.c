@@ -7,11 +7,12 @@
  * a recording from memory: gst/gstrtframerecord.c) and tells the writer
  * through asks, each taking effect when the writer takes the first frame
  * numbered at or after the one it names: a recording's start (keep every
- * frame from `from_seq` on), its end (no frame after `last_seq`), and the
- * ring's floor (no recording will ever want a frame before it).  Taken
- * with the frames, in order, the asks reach the file helper in order:
- * the files a recording keeps are linked before any later turn of the
- * ring may delete them.
+ * frame from `from_seq` on) and its end (no frame after `last_seq`), in a
+ * queue; and the ring's floor (no recording will ever want a frame before
+ * it), in one slot the newest replaces, taken after every recording asked
+ * before it.  Taken with the frames, in order, the asks reach the file
+ * helper in order: the files a recording keeps are linked before any
+ * later turn of the ring may delete them.
  *
  * Producer calls under the writer's lock; the rest on the writer thread. */
 #include "rtf-writer-private.h"
@@ -19,16 +20,14 @@
 typedef enum
 {
   ASK_KEEP_BEGIN,
-  ASK_KEEP_END,
-  ASK_FLOOR
+  ASK_KEEP_END
 } AskKind;
 
 typedef struct
 {
   AskKind kind;
   guint64 at_seq;               /* taken with the first frame numbered so */
-  guint64 seq;                  /* FLOOR: the floor */
-  RtfKeepInfo info;             /* BEGIN, END: the recording */
+  RtfKeepInfo info;             /* the recording */
 } Ask;
 
 static void
@@ -75,27 +74,19 @@ rtf_writer_keep_end (RtfWriter * w, const RtfKeepInfo * info, guint64 at_seq)
   push_ask (w, a);
 }
 
-/* Once a frame: the newest floor replaces one not yet taken (a floor
- * taken early is still safe: the recordings asked after it start at or
- * after it), so the asks never grow with the frames */
+/* Once a frame, so it takes no allocation: one slot, the newest floor
+ * replacing one not yet taken (the writer takes it once every recording
+ * asked before it is taken: a floor later than asked is only later) */
 void
 rtf_writer_ring_floor (RtfWriter * w, guint64 floor, guint64 at_seq)
 {
-  Ask *tail;
-
   g_mutex_lock (&w->lock);
-  tail = g_queue_peek_tail (&w->ring_asks);
-  if (tail && tail->kind == ASK_FLOOR) {
-    tail->seq = MAX (tail->seq, floor);
-    g_mutex_unlock (&w->lock);
-    return;
+  if (floor > w->floor_asked || !w->floor_pending) {
+    w->floor_asked = MAX (w->floor_asked, floor);
+    w->floor_at = at_seq;
+    w->floor_pending = TRUE;
   }
   g_mutex_unlock (&w->lock);
-  tail = g_new0 (Ask, 1);
-  tail->kind = ASK_FLOOR;
-  tail->at_seq = at_seq;
-  tail->seq = floor;
-  push_ask (w, tail);
 }
 
 /* ---- the writer thread -------------------------------------------------- */
@@ -136,6 +127,8 @@ keep_end (RtfWriter * w, Ask * a)
 void
 rtf_writer_ring_take (RtfWriter * w, guint64 seq)
 {
+  guint64 floor = 0;
+  gboolean floor_due;
   Ask *a;
 
   if (!w->config.ring)
@@ -143,33 +136,30 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
   for (;;) {
     g_mutex_lock (&w->lock);
     a = g_queue_peek_head (&w->ring_asks);
-    /* (after an error nothing more is kept: the recording has ended) */
-    if (a && w->error) {
-      g_queue_pop_head (&w->ring_asks);
-      g_mutex_unlock (&w->lock);
-      ask_free (a);
-      continue;
-    }
     if (a && a->at_seq <= seq)
       g_queue_pop_head (&w->ring_asks);
     else
       a = NULL;
     g_mutex_unlock (&w->lock);
     if (a == NULL)
-      return;
-    switch (a->kind) {
-      case ASK_KEEP_BEGIN:
-        keep_begin (w, a);
-        break;
-      case ASK_KEEP_END:
-        keep_end (w, a);
-        break;
-      case ASK_FLOOR:
-        rtf_file_worker_ring_floor (w->worker, a->seq);
-        break;
-    }
+      break;
+    /* (after an error nothing more is kept: the recording has ended) */
+    if (!w->error && a->kind == ASK_KEEP_BEGIN)
+      keep_begin (w, a);
+    else if (!w->error && a->kind == ASK_KEEP_END)
+      keep_end (w, a);
     ask_free (a);
   }
+  /* the floor, after every recording asked before it */
+  g_mutex_lock (&w->lock);
+  floor_due = w->floor_pending && w->floor_at <= seq;
+  if (floor_due) {
+    floor = w->floor_asked;
+    w->floor_pending = FALSE;
+  }
+  g_mutex_unlock (&w->lock);
+  if (floor_due && !w->error)
+    rtf_file_worker_ring_floor (w->worker, floor);
 }
 
 /* cur begins (its name asked for): a recording on keeps it too */

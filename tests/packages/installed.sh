@@ -27,6 +27,7 @@ check "$(rtframe-bench --version 2>&1 | head -1)" bash -c 'rtframe-bench --versi
 check "rtframe-bench's man page" test -f /usr/share/man/man1/rtframe-bench.1.gz
 docs=/usr/share/doc/rtframe/examples
 for f in rigs/two-disks.conf rigs/three-gige-cameras.conf rigs/usb-camera-events.conf \
+    rigs/events-on-disk.conf \
     prometheus/prometheus.yml prometheus/rtframe-alerts.yml; do
   check "$docs/$f" test -f "$docs/$f"
 done
