@@ -6,6 +6,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/app/gstappsrc.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -256,14 +257,15 @@ model_recordings (const guint64 * starts, const guint64 * stops, guint n,
 }
 
 /* Frames pushed fast, recordings asked ahead (two whose pre-record
- * reaches into the one before, one that ends with the stream): each
+ * reaches into the one before, two back to back, one that ends with the
+ * stream): each
  * keeps exactly the frames the recording rules give it, each in its own
  * directory, byte-exact, in files of the ring (the same inodes: linked);
  * the ring keeps no more than pre-record-time and a file or two. */
 GST_START_TEST (test_ring_as_the_rules_say)
 {
-  static const guint64 starts[] = { 3000, 3600, 8000, 9800 };
-  static const guint64 stops[] = { 3500, 4000, 8200, 0 };
+  static const guint64 starts[] = { 3000, 3600, 5000, 5500, 8000, 9800 };
+  static const guint64 stops[] = { 3500, 4000, 5500, 6000, 8200, 0 };
   gchar *ring = rtf_test_tmp_path ("ring-%05d.raw");
   gchar *keep = rtf_test_tmp_path ("events/event-%05d");
   gchar *dir = rtf_test_tmp_path (""), *props;
@@ -323,10 +325,23 @@ GST_START_TEST (test_ring_as_the_rules_say)
     fail_unless (holds_range (seqs, r->first, r->last),
         "%s lacks frames of %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
         want_dir, r->first, r->last);
-    /* ... in whole files of the ring: at most one file's more each side */
+    /* ... in whole files of the ring: at most one file's more each side,
+     * and no frame of another recording (its files are that one's) */
     n = seqs->len;
     fail_unless (n <= r->last - r->first + 1 + 2 * 4, "%" G_GUINT64_FORMAT
         " frames kept for %" G_GUINT64_FORMAT, n, r->last - r->first + 1);
+    {
+      guint j, o;
+
+      for (o = 0; o < heard.n; o++)
+        for (j = 0; o != i && j < seqs->len; j++) {
+          guint64 seq = g_array_index (seqs, guint64, j);
+
+          fail_if (seq >= heard.told[o].first && seq <= heard.told[o].last,
+              "%s holds frame %" G_GUINT64_FORMAT " of recording %u", want_dir,
+              seq, o);
+        }
+    }
     g_array_unref (seqs);
     /* a set the readers read as it is */
     {
@@ -511,6 +526,79 @@ GST_START_TEST (test_ring_leaves_what_is_there)
 
 GST_END_TEST;
 
+/* A recording's directory deleted by its user (the link count and ctime
+ * of every file it kept move) does not stop the ring turning: the ring's
+ * names of those files still go as their frames age */
+GST_START_TEST (test_ring_turns_after_a_recording_is_deleted)
+{
+  gchar *ring = rtf_test_tmp_path ("ring-%05d.raw");
+  gchar *keep = rtf_test_tmp_path ("events/event-%05d");
+  gchar *dir = rtf_test_tmp_path (""), *first_dir, *props, *cmd;
+  gboolean ok = FALSE;
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  guint i, n_files, deleted_after = 0, warnings = 0;
+  gboolean gone = FALSE;
+  GArray *seqs;
+
+  props = g_strdup_printf ("record=false pre-record-time=500000000 "
+      "max-file-duration=200000000 keep-location=%s", keep);
+  h = rtf_test_sink_new (ring, props, CAPS, &bus);
+  gst_harness_play (h);
+  g_signal_emit_by_name (h->element, "start-recording", PTS (10), &ok);
+  fail_unless (ok);
+  g_signal_emit_by_name (h->element, "stop-recording", PTS (14), &ok);
+  fail_unless (ok);
+  first_dir = rtf_pattern_format (keep, 0);
+  for (i = 0; i < 120; i++) {
+    fail_unless_equals_int (gst_harness_push (h, own_frame (0, i)),
+        GST_FLOW_OK);
+    /* once the recording has kept its last file, its user deletes it */
+    if (!gone && i >= 30 && g_file_test (first_dir, G_FILE_TEST_IS_DIR)) {
+      cmd = g_strdup_printf ("rm -rf '%s'", first_dir);
+      fail_unless (system (cmd) == 0);
+      g_free (cmd);
+      gone = TRUE;
+    }
+    while (gone && (msg = gst_bus_pop (bus)) != NULL) {
+      const GstStructure *st = gst_message_get_structure (msg);
+
+      warnings += GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING;
+      if (st && gst_structure_has_name (st, "rtframesink-file-deleted"))
+        deleted_after++;
+      gst_message_unref (msg);
+    }
+  }
+  fail_unless (gone);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  gst_harness_teardown (h);
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    const GstStructure *st = gst_message_get_structure (msg);
+
+    warnings += GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING;
+    if (st && gst_structure_has_name (st, "rtframesink-file-deleted"))
+      deleted_after++;
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  fail_unless_equals_int (warnings, 0);
+  fail_unless (deleted_after > 0);
+  /* every file of the ring went as it aged, those the recording had kept
+   * too: no more than pre-record-time and a file or two are left */
+  seqs = frames_in (dir, "ring-%05d.raw", &n_files);
+  fail_unless (seqs->len <= 10 + 2 * 4, "the ring holds %u frames (%u "
+      "files): it stopped turning", seqs->len, n_files);
+  g_array_unref (seqs);
+  g_free (first_dir);
+  g_free (props);
+  g_free (dir);
+  g_free (ring);
+  g_free (keep);
+}
+
+GST_END_TEST;
+
 static Suite *
 ring_suite (void)
 {
@@ -520,6 +608,7 @@ ring_suite (void)
   tcase_add_test (tc, test_ring_as_the_rules_say);
   tcase_add_test (tc, test_ring_refused);
   tcase_add_test (tc, test_ring_leaves_what_is_there);
+  tcase_add_test (tc, test_ring_turns_after_a_recording_is_deleted);
   return s;
 }
 

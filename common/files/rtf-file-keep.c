@@ -110,8 +110,10 @@ link_one (const gchar * path, const struct stat *st, const gchar * dir,
 
 gint
 rtf_file_keep_link (const gchar * path, const struct stat *st,
-    gboolean has_index, const gchar * dir, gchar ** kept_path, gchar ** why)
+    const struct stat *index_st, const gchar * dir, gchar ** kept_path,
+    gchar ** why)
 {
+  gboolean has_index = index_st != NULL;
   gchar *index = NULL, *kept_index = NULL, *kept = NULL;
   struct stat ist, made;
   gboolean was_there;
@@ -127,6 +129,9 @@ rtf_file_keep_link (const gchar * path, const struct stat *st,
       g_free (index);
       return err;
     }
+    /* (linked only while it is the index the ring wrote: link_one()) */
+    ist.st_dev = index_st->st_dev;
+    ist.st_ino = index_st->st_ino;
   }
   /* the data first: a name in dir that holds another file stops it
    * before anything is made there */

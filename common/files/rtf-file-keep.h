@@ -54,14 +54,15 @@ typedef struct
 gint rtf_file_keep_new_dir (const gchar * pattern, guint64 * next,
     gchar ** dir, gchar ** why);
 
-/* Links path, and its index (rtf_index_path()) when has_index, into dir
- * under their own base names - only while path is still the inode `st`
- * names (dev and inode: the file being written changes its times) and
- * is on dir's filesystem.  A name in dir already holding that inode is
+/* Links path, and its index (rtf_index_path()) when index_st is given,
+ * into dir under their own base names - only while each is still the
+ * inode `st` and `index_st` name (dev and inode: the file being written
+ * changes its times) and is on dir's filesystem.  A name in dir already holding that inode is
  * linked already; any other file there is left as it is (EEXIST).
  * 0 or an errno, *why saying what; *kept_path the name in dir. */
 gint rtf_file_keep_link (const gchar * path, const struct stat *st,
-    gboolean has_index, const gchar * dir, gchar ** kept_path, gchar ** why);
+    const struct stat *index_st, const gchar * dir, gchar ** kept_path,
+    gchar ** why);
 
 G_END_DECLS
 #endif /* __RTF_FILE_KEEP_H__ */

@@ -44,6 +44,9 @@ typedef struct
   gboolean told_in_use;         /* found in use once (said once) */
   guint64 frames, first_seq, last_seq;
   guint64 freed;                /* its blocks and its index's, in bytes */
+  gboolean linked;              /* a ring's file a recording keeps: its
+                                 * other name's changes move the inode's
+                                 * ctime (proven without it) */
   gboolean unkept;              /* a ring's file a recording could not
                                  * keep: it stays in the ring, never
                                  * deleted (its frames are found there) */
@@ -66,7 +69,8 @@ typedef struct
   RtfKeepInfo info;
   guint64 seq;
   gchar *open[2];
-  struct stat open_st[2];
+  struct stat open_st[2], open_index_st[2];
+  gboolean open_has_index[2];
   guint64 open_number[2], open_first[2];
 } Job;
 

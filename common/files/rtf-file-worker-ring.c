@@ -68,8 +68,8 @@ keep_closed (RtfFileWorker * fw, Kept * k)
     err = ESTALE;
     why = g_strdup_printf ("%s: %s", k->path, refused);
   } else {
-    err = rtf_file_keep_link (k->path, &k->data, k->has_index, fw->keep_dir,
-        &kept, &why);
+    err = rtf_file_keep_link (k->path, &k->data,
+        k->has_index ? &k->index : NULL, fw->keep_dir, &kept, &why);
   }
   if (fd >= 0)
     close (fd);
@@ -80,6 +80,7 @@ keep_closed (RtfFileWorker * fw, Kept * k)
       k->data = st;
     if (k->has_index && lstat (index, &st) == 0 && st.st_ino == k->index.st_ino)
       k->index = st;
+    k->linked = TRUE;
   } else {
     k->unkept = TRUE;
   }
@@ -103,7 +104,7 @@ keep_closed (RtfFileWorker * fw, Kept * k)
 /* A file being written, kept (else remembered as not kept) */
 static void
 keep_open (RtfFileWorker * fw, const gchar * path, const struct stat *st,
-    guint64 number, guint64 first_seq)
+    const struct stat *index_st, guint64 number, guint64 first_seq)
 {
   gchar *why = NULL, *kept = NULL;
   gint err = ENOENT;
@@ -111,8 +112,7 @@ keep_open (RtfFileWorker * fw, const gchar * path, const struct stat *st,
   if (fw->keep_dir == NULL)
     why = g_strdup_printf ("%s stays in the ring", path);
   else
-    err = rtf_file_keep_link (path, st, fw->config.index, fw->keep_dir, &kept,
-        &why);
+    err = rtf_file_keep_link (path, st, index_st, fw->keep_dir, &kept, &why);
   if (err != 0) {
     gchar *more = g_strdup_printf ("%s; its frames stay in the ring at %s",
         why, path);
@@ -176,15 +176,17 @@ rtf_file_worker_do_keep_begin (RtfFileWorker * fw, Job * job)
     keep_closed (fw, l->data);
   g_list_free (closed);
   for (i = 0; i < G_N_ELEMENTS (job->open) && job->open[i]; i++)
-    keep_open (fw, job->open[i], &job->open_st[i], job->open_number[i],
-        job->open_first[i]);
+    keep_open (fw, job->open[i], &job->open_st[i],
+        job->open_has_index[i] ? &job->open_index_st[i] : NULL,
+        job->open_number[i], job->open_first[i]);
 }
 
 void
 rtf_file_worker_do_keep_file (RtfFileWorker * fw, Job * job)
 {
-  keep_open (fw, job->open[0], &job->open_st[0], job->open_number[0],
-      job->open_first[0]);
+  keep_open (fw, job->open[0], &job->open_st[0],
+      job->open_has_index[0] ? &job->open_index_st[0] : NULL,
+      job->open_number[0], job->open_first[0]);
 }
 
 void
@@ -303,6 +305,8 @@ job_files (Job * job, RtfOutput ** open, guint n_open)
     if (open[i] == NULL || !open[i]->begun
         || fstat (open[i]->file.fd, &job->open_st[j]) != 0)
       continue;
+    job->open_has_index[j] = open[i]->index_fd >= 0
+        && fstat (open[i]->index_fd, &job->open_index_st[j]) == 0;
     job->open[j] = g_strdup (open[i]->path);
     job->open_first[j] = open[i]->first_seq;
     job->open_number[j++] = open[i]->number;

@@ -37,6 +37,32 @@ rtf_delete_reason_name (RtfDeleteReason reason)
 
 /* Why the file at k's name is no longer provably the one this recording
  * wrote and closed (NULL: it is); fd is open on it */
+/* Whether `now` is still the inode `then` recorded.  A ring's file a
+ * recording keeps shares its inode with the recording's name, whose
+ * changes (the user deleting the recording, a chmod, a hard-link backup)
+ * move the inode's ctime: for such a file the proof is the inode, its
+ * type, size and mtime (a write moves those), with the mark below */
+static gboolean
+same_as_kept (const Kept * k, const struct stat *now, const struct stat *then)
+{
+  if (!k->linked)
+    return rtf_same_inode (now, then);
+  return now->st_dev == then->st_dev && now->st_ino == then->st_ino
+      && (now->st_mode & S_IFMT) == (then->st_mode & S_IFMT)
+      && now->st_size == then->st_size
+      && now->st_mtim.tv_sec == then->st_mtim.tv_sec
+      && now->st_mtim.tv_nsec == then->st_mtim.tv_nsec;
+}
+
+/* ... at path, now (lstat: a link there is not it) */
+static gboolean
+same_at (const Kept * k, const gchar * path, const struct stat *then)
+{
+  struct stat now;
+
+  return lstat (path, &now) == 0 && same_as_kept (k, &now, then);
+}
+
 const gchar *
 rtf_file_worker_not_ours (RtfFileWorker * fw, Kept * k, gint fd,
     const struct stat *st)
@@ -47,7 +73,7 @@ rtf_file_worker_not_ours (RtfFileWorker * fw, Kept * k, gint fd,
   /* the same inode, unchanged since it was closed: a file renamed or
    * written to the name since (by the user, another recording, even one
    * the filesystem gave the same inode number) is not it */
-  if (!rtf_same_inode (st, &k->data))
+  if (!same_as_kept (k, st, &k->data))
     return "another file is at its name now, or it was changed since "
         "this recording closed it";
   /* its mark, where it had one, still names this recording and number */
@@ -74,7 +100,7 @@ hold_index (Kept * k, const gchar * index, gboolean * busy)
   g_free (why);
   if (fd < 0)
     return -1;
-  if (!rtf_same_inode (&st, &k->index)) {
+  if (!same_as_kept (k, &st, &k->index)) {
     close (fd);
     return -1;
   }
@@ -161,14 +187,14 @@ rtf_file_worker_delete_kept (RtfFileWorker * fw, Kept * k,
   } else if (!deleting_begins (fw)) {
     fate = KEPT_UNHEARD;
   } else {
-    if (!rtf_same_file (k->path, &k->data) || unlink (k->path) < 0) {
+    if (!same_at (k, k->path, &k->data) || unlink (k->path) < 0) {
       refused = "it could not be deleted";
     } else {
       fate = KEPT_DELETED;
       /* a ring's file a recording keeps (linked) gives nothing back */
       *freed = st.st_nlink > 1 ? 0 : (guint64) k->data.st_blocks * 512;
       /* its index goes with it, if it is still the one written */
-      if (ifd >= 0 && rtf_same_file (index, &k->index) && unlink (index) == 0)
+      if (ifd >= 0 && same_at (k, index, &k->index) && unlink (index) == 0)
         *freed += st.st_nlink > 1 ? 0 : (guint64) k->index.st_blocks * 512;
       else
         g_clear_pointer (&index, g_free);
@@ -331,7 +357,8 @@ keep (RtfFileWorker * fw, RtfOutput * o)
   k->first_seq = o->first_seq;
   k->last_seq = o->last_seq;
   /* (a ring's file a recording keeps frees nothing as it goes) */
-  k->freed = k->data.st_nlink > 1 ? 0 : (guint64) k->data.st_blocks * 512 +
+  k->linked = k->data.st_nlink > 1;
+  k->freed = k->linked ? 0 : (guint64) k->data.st_blocks * 512 +
       (k->has_index ? (guint64) k->index.st_blocks * 512 : 0);
   if (fw->ring)
     rtf_file_worker_ring_closed (fw, k);

@@ -214,6 +214,7 @@ rtf_output_open (const gchar * path, guint64 number,
   o->path = g_strdup (path);
   o->index_path = rtf_index_path (path);
   o->number = number;
+  o->taken_last = G_MAXUINT64;
   o->index_fd = -1;
   o->replace_guard = -1;
   o->dir_fd = -1;

@@ -104,6 +104,9 @@ struct _RtfOutput
   guint frames_in_flight;       /* submitted, not yet released */
   guint64 frames;               /* released written */
   guint64 first_seq, last_seq;
+  guint64 taken_last;           /* the newest frame the writer took into
+                                 * it (G_MAXUINT64: none), as it takes it:
+                                 * last_seq moves only as writes end */
   guint64 first_time;           /* what max-file-duration counts from */
   guint64 first_running_time, last_running_time;
   gchar *format;

@@ -97,11 +97,14 @@ keep_begin (RtfWriter * w, Ask * a)
   RtfOutput *open[2] = { NULL, NULL };
   guint n = 0;
 
-  /* the files being written: the one before a split (its last frames may
-   * still be in flight, and it is not among the closed files yet) and
-   * the current one once it has begun; a file that begins later is kept
+  /* the files being written with frames of it: the one before a split
+   * if it took one (its last frames may still be in flight, and it is not
+   * among the closed files yet: by the frames taken into it, not those
+   * written, which move as writes end), and the current one once begun -
+   * the frame being taken goes into it; a file that begins later is kept
    * as it begins */
-  if (w->prev && w->prev->begun)
+  if (w->prev && w->prev->begun && w->prev->taken_last != G_MAXUINT64
+      && w->prev->taken_last >= a->info.first_seq)
     open[n++] = w->prev;
   if (w->cur->begun)
     open[n++] = w->cur;
@@ -143,10 +146,11 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
     g_mutex_unlock (&w->lock);
     if (a == NULL)
       break;
-    /* (after an error nothing more is kept: the recording has ended) */
+    /* (after an error nothing more is kept, but a recording kept so far
+     * is told ended: its files are what it has) */
     if (!w->error && a->kind == ASK_KEEP_BEGIN)
       keep_begin (w, a);
-    else if (!w->error && a->kind == ASK_KEEP_END)
+    else if (a->kind == ASK_KEEP_END)
       keep_end (w, a);
     ask_free (a);
   }

@@ -493,6 +493,7 @@ take_frames (RtfWriter * w)
     if (rtf_frame_opens_recording (f->flags))
       recording_started (w, f);
     rtf_writer_reserve_ahead (w);
+    w->cur->taken_last = f->seq;
     rtf_writer_take_frame (w, f);
     /* while its writes are in flight */
     if (w->config.checksums && f->state == RTF_FRAME_IN_FLIGHT) {
