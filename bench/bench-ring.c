@@ -29,7 +29,10 @@
 typedef struct
 {
   guint64 number;
-  gchar *dir;
+  gchar *dir;                   /* the first told of */
+  gchar **dirs;                 /* each stream's (since 1a11c69 each
+                                 * camera's sink makes a directory of its
+                                 * own; before, one for all) */
   guint64 asked;                /* recording-started's running-time */
   gboolean *started, *stopped;  /* per stream */
   guint64 *first_seq, *last_seq;
@@ -65,6 +68,7 @@ event_free (gpointer p)
   RingEvent *e = p;
 
   g_free (e->dir);
+  g_strfreev (e->dirs);
   g_free (e->started);
   g_free (e->stopped);
   g_free (e->first_seq);
@@ -86,6 +90,7 @@ event_get (BenchRing * rg, guint64 n)
     e = g_new0 (RingEvent, 1);
     e->number = rg->events->len;
     e->started = g_new0 (gboolean, rg->n);
+    e->dirs = g_new0 (gchar *, rg->n + 1);
     e->stopped = g_new0 (gboolean, rg->n);
     e->first_seq = g_new0 (guint64, rg->n);
     e->last_seq = g_new0 (guint64, rg->n);
@@ -148,6 +153,8 @@ bench_ring_message (BenchRing * rg, guint stream, const GstStructure * st)
     e->asked = field_u64 (st, "running-time");
     if (e->dir == NULL)
       e->dir = g_strdup (gst_structure_get_string (st, "location"));
+    if (e->dirs[stream] == NULL)
+      e->dirs[stream] = g_strdup (gst_structure_get_string (st, "location"));
   } else if (gst_structure_has_name (st, "rtframesink-recording-stopped")) {
     guint i, all = 0;
 
@@ -166,6 +173,9 @@ bench_ring_message (BenchRing * rg, guint stream, const GstStructure * st)
 
     if (e->dir == NULL)
       e->dir = g_strdup (gst_structure_get_string (st, "directory"));
+    if (e->dirs[stream] == NULL)
+      e->dirs[stream] = g_strdup (gst_structure_get_string (st,
+              "directory"));
     if (k != NONE && number < bench_trigger_count (rg->cfg)
         && k * period < bench_trigger_at (rg->cfg, number)) {
       e->files_pre++;
@@ -268,7 +278,8 @@ check_event (BenchRing * rg, RingEvent * e)
     guint64 first = seq_to_k (rg, s, e->first_seq[s]);
     guint64 last = seq_to_k (rg, s, e->last_seq[s]);
     GArray *numbers = g_array_new (FALSE, FALSE, sizeof (guint64));
-    GPtrArray *files = stream_files (e->dir, rg->ring[s]);
+    const gchar *dir = e->dirs[s] ? e->dirs[s] : e->dir;
+    GPtrArray *files = stream_files (dir, rg->ring[s]);
     guint64 want = first, prev = NONE;
 
     if (s == 0) {
@@ -295,7 +306,7 @@ check_event (BenchRing * rg, RingEvent * e)
       g_free (why);
     }
     if (files->len == 0)
-      fault (e, g_strdup_printf ("stream %u: no file in %s", s, e->dir));
+      fault (e, g_strdup_printf ("stream %u: no file in %s", s, dir));
     /* in order; every frame the camera gave of first..last, none after
      * (frames before first: the first file is whole) */
     for (i = 0; i < numbers->len && first != NONE; i++) {
@@ -377,8 +388,19 @@ checker_thread (gpointer user_data)
     e->out.trigger_ns = bench_trigger_at (rg->cfg, e->number);
     g_mutex_unlock (&rg->lock);
     check_event (rg, e);
-    if (!rg->cfg->keep)
+    if (!rg->cfg->keep) {
+      guint s, t;
+
+      for (s = 0; s < rg->n; s++) {
+        gboolean seen = FALSE;
+
+        for (t = 0; t < s && e->dirs[s]; t++)
+          seen |= e->dirs[t] && g_str_equal (e->dirs[t], e->dirs[s]);
+        if (e->dirs[s] && !seen)
+          remove_dir (e->dirs[s]);
+      }
       remove_dir (e->dir);
+    }
     g_mutex_lock (&rg->lock);
     e->out.verify_s = (bench_now () - e->stopped_at) / 1e9;
     e->done = TRUE;
