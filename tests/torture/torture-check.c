@@ -78,7 +78,8 @@ deletion_possible (const TorturePlan * p)
 
   if (!p->pattern)
     return FALSE;
-  if (p->max_files > 0)
+  /* (a ring's files go as it turns, keep-location) */
+  if (p->max_files > 0 || p->keep)
     return TRUE;
   if (p->min_free_space == 0)
     return FALSE;
@@ -503,7 +504,7 @@ check_session (Check * c, guint s, const gchar * self)
   reported = reported_of (c, S);
   torture_account_session (p, c->h, s, reported, !(c->killed
           && s == c->last_session), v);
-  torture_events_check (p, c->h, s, reported, !(c->killed
+  torture_events_check (p, c->w, c->h, s, reported, !(c->killed
           && s == c->last_session), v);
   /* (a directory moved away and back: the sink could not delete there
    * meanwhile, rightly) */

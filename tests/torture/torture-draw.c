@@ -526,6 +526,36 @@ draw_xflags (TortureRng * r, TorturePlan * p)
     p->extent_size_hint = PICK (r, hints);
 }
 
+/* keep-location (pre-record on disk, c1a0816), in an event round with one
+ * location given as a pattern: pre-record-time drawn if it was not,
+ * max-files off (the sink refuses both), sometimes a recording's
+ * directory already there and sometimes files of a few frames, so a
+ * recording keeps several.  Drawn last, so the draws before it are those
+ * of the seeds before it. */
+static void
+draw_keep (TortureRng * r, TorturePlan * p)
+{
+  p->keep_existing = -1;
+  if (!(p->record_false || p->n_act) || p->n_loc != 1 || p->use_locations
+      || !p->pattern || p->namer == 2 || !torture_rng_chance (r, 60))
+    return;
+  p->keep = TRUE;
+  p->max_files = 0;
+  /* (the sink refuses leaky=downstream with a ring: frames it drops from
+   * the queue may be counted by a recording already; upstream drops as
+   * they come) */
+  if (g_strcmp0 (p->leaky, "downstream") == 0)
+    p->leaky = "upstream";
+  if (p->pre_record_time == 0)
+    p->pre_record_time = torture_rng_log (r, 10000000, 1500000000);
+  if (torture_rng_chance (r, 30))
+    p->keep_existing = (gint) torture_rng_range (r, 0, 12);
+  if (torture_rng_chance (r, 40)) {
+    p->max_file_size = 0;
+    p->max_file_duration = p->duration_ns * torture_rng_range (r, 1, 8);
+  }
+}
+
 void
 torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
 {
@@ -543,6 +573,7 @@ torture_plan_draw (TorturePlan * p, guint64 seed, guint abilities)
   draw_foreign (&r, p);
   draw_naming (&r, p);
   draw_xflags (&r, p);
+  draw_keep (&r, p);
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -642,6 +673,9 @@ torture_plan_line (const TorturePlan * p)
     g_string_append (s, " rotate");
   if (p->record_false || p->n_act)
     g_string_append_printf (s, " events=%u", p->n_act);
+  if (p->keep)
+    g_string_append_printf (s, " keep%s", p->keep_existing >= 0 ?
+        "(existing)" : "");
   g_string_append_printf (s, " io=%s/%u leaky=%s%s faults=%s foreign=%u",
       p->io_engine, p->io_depth, p->leaky, p->index ? "" : " index=false",
       faults, p->n_foreign);
@@ -683,6 +717,8 @@ torture_plan_keys (const TorturePlan * p)
       p->max_size_bytes, p->deadline, p->placement, p->location_timeout,
       p->stop_timeout, p->stats_interval, p->record_false ? "false" : "true",
       p->pre_record_time, p->extent_size_hint);
+  g_string_append_printf (s, "keep-location=%d existing=%d\n", p->keep,
+      p->keep_existing);
   for (i = 0; i < p->n_act; i++)
     g_string_append_printf (s, "action%u=%s at=%ums delta=%" G_GUINT64_FORMAT
         "ns\n", i, torture_act_name (p->act[i].kind), p->act[i].at_ms,
@@ -779,6 +815,13 @@ torture_plan_count (const TorturePlan * p, GHashTable * counts)
     count (counts, "record=false");
   if (p->pre_record_time)
     count (counts, "pre-record-time");
+  if (p->keep)
+    count (counts, "keep-location");
+  if (p->keep && p->keep_existing >= 0)
+    count (counts, "keep-location (a directory there)");
+  if (p->keep && p->max_file_duration && p->max_file_duration <= 8 *
+      p->duration_ns)
+    count (counts, "keep-location (files of a few frames)");
   for (i = 0; i < p->n_act; i++)
     countf (counts, "action %s", torture_act_name (p->act[i].kind));
   if (p->kill_ms >= 0)

@@ -201,6 +201,13 @@ typedef struct
   guint64 pre_record_time;
   guint n_act;
   TortureAction act[TORTURE_MAX_ACT];
+  /* pre-record on disk (keep-location): every frame into the ring at the
+   * location (one, a pattern), each recording kept by links in
+   * <location's dir>/events/event-%05d (torture_world_keep_location());
+   * keep_existing: the number of a recording's directory already there
+   * (with a user's file in it), so numbering goes on after it (-1: none) */
+  gboolean keep;
+  gint keep_existing;
 
   /* faults */
   gint kill_ms;                 /* SIGKILL after this (-1: none) */

@@ -1,5 +1,6 @@
 /* The torture test's model of event recording (torture-events.h) */
 #include "torture-events.h"
+#include "torture-keep.h"
 #include "recording-model.h"
 
 #include <string.h>
@@ -101,6 +102,11 @@ pre_record_cap (const TorturePlan * p)
 {
   guint64 bytes = G_GUINT64_CONSTANT (512) * 1024 * 1024;
   guint64 n = MIN (bytes / MAX (p->frame_size, 1), MIN (bytes / 4096, 4096));
+
+  /* a ring on disk (keep-location): the recorder holds numbers only, up
+   * to 16384 of them, whatever the frames' bytes (gstrtframerecord.c) */
+  if (p->keep)
+    return 16384;
 
   if (p->fps_n > 0)
     n = MIN (n, (p->pre_record_time * p->fps_n + GST_SECOND - 1) / GST_SECOND
@@ -352,10 +358,76 @@ check_starts (Sim * sim, const TortureSession * S, GHashTable * reported,
   g_hash_table_unref (seen);
 }
 
-void
-torture_events_check (const TorturePlan * p, const TortureHistory * h,
-    guint s, GHashTable * reported, gboolean ended, TortureVerdict * v)
+static gint
+by_first_frame (gconstpointer a, gconstpointer b)
 {
+  const TortureKeepWant *x = *(TortureKeepWant * const *) a;
+  const TortureKeepWant *y = *(TortureKeepWant * const *) b;
+  guint fx = g_array_index (x->frames, guint, 0);
+  guint fy = g_array_index (y->frames, guint, 0);
+
+  return fx < fy ? -1 : fx > fy;
+}
+
+static gint
+cmp_uint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* A ring (keep-location): every frame is written, so the reports say
+ * nothing of the recordings - each recording the rules make (its frames
+ * by serial, live and from its pre-record) is held against its
+ * directory (torture-keep.c) */
+static void
+check_keep (Sim * sim, const TortureSession * S, TortureWorld * w,
+    GHashTable * reported, gboolean ended, RecModel * m,
+    const guint64 * serial_of, const gboolean * live, TortureVerdict * v)
+{
+  GHashTable *by_serial = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GPtrArray *wants = g_ptr_array_new_with_free_func (torture_keep_want_free);
+  const GArray *bl = rec_model_backlog (m);
+  guint i, known = sim->n;
+  TortureKeepWant *k;
+
+  for (i = 0; i < sim->n; i++)
+    if (sim->obs[i] == OBS_UNKNOWN) {
+      known = i;
+      break;
+    }
+#define WANT(ser) ((k = g_hash_table_lookup (by_serial, &(ser))) ? k : \
+    (k = g_new0 (TortureKeepWant, 1), k->serial = (ser), \
+     k->frames = g_array_new (FALSE, FALSE, sizeof (guint)), \
+     g_ptr_array_add (wants, k), \
+     g_hash_table_insert (by_serial, &k->serial, k), k))
+  for (i = 0; i < sim->n; i++)
+    if (live[i])
+      g_array_append_val (WANT (serial_of[i])->frames, i);
+  for (i = 0; i < bl->len; i++) {
+    const ModelBacklog *b = &g_array_index (bl, ModelBacklog, i);
+    guint64 ser = b->serial;
+
+    g_array_append_val (WANT (ser)->frames, b->index);
+    k->backlog++;
+  }
+#undef WANT
+  for (i = 0; i < wants->len; i++)
+    g_array_sort (((TortureKeepWant *) g_ptr_array_index (wants, i))->frames,
+        cmp_uint);
+  g_ptr_array_sort (wants, by_first_frame);
+  torture_keep_check (sim->p, w, S, reported, known, ended, wants, v);
+  g_ptr_array_unref (wants);
+  g_hash_table_unref (by_serial);
+}
+
+void
+torture_events_check (const TorturePlan * p, TortureWorld * w,
+    const TortureHistory * h, guint s, GHashTable * reported, gboolean ended,
+    TortureVerdict * v)
+{
+  guint64 *serial_of;
   const TortureSession *S = &h->s[s];
   const gchar *skip = out_of_reach (p, h, s);
   Sim sim = { 0 };
@@ -377,6 +449,7 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
   want = g_new0 (gboolean, MAX (sim.n, 1));
   live = g_new0 (gboolean, MAX (sim.n, 1));
   starts = g_new0 (gboolean, MAX (sim.n, 1));
+  serial_of = g_new0 (guint64, MAX (sim.n, 1));
   observe (&sim, S, reported, ended);
   told = told_requests (S);
   check_answers (h, S, told, v);
@@ -413,6 +486,11 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
     rec_model_frame (m, i, pos, &mf);
     want[i] = live[i] = mf.written;
     starts[i] = mf.starts;
+    serial_of[i] = mf.serial;
+  }
+  if (p->keep) {
+    check_keep (&sim, S, w, reported, ended, m, serial_of, live, v);
+    goto done;
   }
   check_backlogs (&sim, rec_model_backlog (m), want, v);
   /* (leaky=downstream never drops a queued frame that begins a
@@ -439,9 +517,11 @@ torture_events_check (const TorturePlan * p, const TortureHistory * h,
   }
   if (wrong > 1)
     problem (v, "events: %u frames in all differ from the rules\n", wrong);
+done:
   if (!v->failed)
     note (v, "events: %u requests, %u frames: as the rules say\n", told->len,
         sim.n);
+  g_free (serial_of);
   rec_model_free (m);
   g_array_unref (told);
   g_free (want);

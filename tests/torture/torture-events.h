@@ -22,8 +22,11 @@ G_BEGIN_DECLS
 
 /* reported: stamp -> TortureWritten; ended: the session ended on its own
  * (after the planned kill the last frames may not be told) */
-void torture_events_check (const TorturePlan * p, const TortureHistory * h,
-    guint s, GHashTable * reported, gboolean ended, TortureVerdict * v);
+/* (w: a keep round's recordings are read from their directories,
+ * torture-keep.h) */
+void torture_events_check (const TorturePlan * p, TortureWorld * w,
+    const TortureHistory * h, guint s, GHashTable * reported, gboolean ended,
+    TortureVerdict * v);
 
 G_END_DECLS
 #endif /* __TORTURE_EVENTS_H__ */

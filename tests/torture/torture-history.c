@@ -225,6 +225,8 @@ parse_line (TortureHistory * h, guint * cur, const gchar * line,
 
     if (st == NULL)
       return FALSE;
+    /* (where it came: what the frames had reached by then) */
+    gst_structure_set (st, "torture-line", G_TYPE_UINT, at, NULL);
     g_ptr_array_add (s->messages, st);
   } else if (g_str_has_prefix (line, "error\t")) {
     g_ptr_array_add (s->errors, parse_error (line + 6));

@@ -96,7 +96,8 @@ typedef struct
   GPtrArray *messages;     /* GstStructure: file-opened/closed/deleted,
                             * location-left, recording-*, stats; a
                             * deletion followed by a "free" line carries
-                            * it as its field "torture-free-after" */
+                            * it as its field "torture-free-after";
+                            * each its line as "torture-line" (guint) */
   GstStructure *final;     /* stats at its end (NULL: none) */
 } TortureSession;
 

@@ -486,6 +486,13 @@ scan_file (const TorturePlan * p, TortureReadback * rb, const gchar * path,
   g_free (want);
 }
 
+void
+torture_readback_scan_file (const TorturePlan * p, TortureReadback * rb,
+    const gchar * path, TortureReadFlags flags, guint64 * prev)
+{
+  scan_file (p, rb, path, flags, prev);
+}
+
 static gint
 cmp_number (gconstpointer a, gconstpointer b)
 {

@@ -45,6 +45,14 @@ void torture_readback (const TorturePlan * p, TortureWorld * w,
     guint session, guint removed, guint left_empty, TortureReadFlags flags,
     const gchar * self, TortureReadback * rb);
 void torture_readback_clear (TortureReadback * rb);
+/* One data file byte by byte (the frames back to back, as with
+ * index=false): each whole frame stamped and byte-exact appended to
+ * rb->frames (rb->frames, problems and notes made by the caller); a torn
+ * frame (frame bytes and zeros) a note with TORTURE_READ_TAILS, else a
+ * problem, as anything else is.  *prev: the stamp before (G_MAXUINT64:
+ * none) */
+void torture_readback_scan_file (const TorturePlan * p, TortureReadback * rb,
+    const gchar * path, TortureReadFlags flags, guint64 * prev);
 
 G_END_DECLS
 #endif /* __TORTURE_READBACK_H__ */

@@ -309,6 +309,12 @@ set_sink_props (Rec * r)
       !p->record_false, "pre-record-time", p->pre_record_time, NULL);
   if (p->extent_size_hint)
     g_object_set (s, "extent-size-hint", p->extent_size_hint, NULL);
+  if (p->keep) {
+    gchar *keep = torture_world_keep_location (r->world);
+
+    g_object_set (s, "keep-location", keep, NULL);
+    g_free (keep);
+  }
   gst_util_set_object_arg (s, "io-engine", p->io_engine);
   gst_util_set_object_arg (s, "direct", p->direct);
   gst_util_set_object_arg (s, "leaky", p->leaky);

@@ -239,6 +239,136 @@ left (const TortureSession * S, guint loc)
   return FALSE;
 }
 
+/* Whether frame number `frame` lies in a recording the sink told of
+ * (from its first frame to its last; one not told stopped to the end):
+ * its frames are in the recording's directory, its ring names may go
+ * (torture-keep.c holds those recordings against the rules) */
+static gboolean
+in_told_recording (const TortureSession * S, guint64 frame)
+{
+  guint i, j;
+
+  for (i = 0; i < S->messages->len; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+    guint64 number = G_MAXUINT64, first = G_MAXUINT64, last = G_MAXUINT64;
+
+    if (!gst_structure_has_name (m, "rtframesink-recording-started")
+        || !gst_structure_get_uint64 (m, "first-frame", &first)
+        || frame < first)
+      continue;
+    gst_structure_get_uint64 (m, "number", &number);
+    for (j = i + 1; j < S->messages->len; j++) {
+      const GstStructure *e = g_ptr_array_index (S->messages, j);
+      guint64 n = G_MAXUINT64;
+
+      if (gst_structure_has_name (e, "rtframesink-recording-stopped")
+          && gst_structure_get_uint64 (e, "number", &n) && n == number) {
+        gst_structure_get_uint64 (e, "last-frame", &last);
+        break;
+      }
+    }
+    if (frame <= last)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* A deletion for pre-record-time (the ring of keep-location): only of a
+ * ring file whose frames no recording can still want - each older than
+ * pre-record-time before the newest frame that had reached the sink when
+ * it was told (the ring's floor is the oldest frame held, and a frame
+ * held goes only when it is older than that before the newest frame's
+ * position), or one a recording kept (after a recording its ring files go
+ * at once: its directory holds them).  The positions are the recorder's
+ * (running times, forward only), from the frames given in order. */
+static void
+check_ring_deletions (const TorturePlan * p, const TortureSession * S,
+    guint s, TortureVerdict * v)
+{
+  GHashTable *k_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint64 *pos = g_new0 (guint64, MAX (S->in->len, 1)), last = G_MAXUINT64;
+  GHashTable *index_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint i, j, n = 0, bad = 0;
+
+  for (i = 0; i < S->in->len; i++) {
+    const TortureIn *in = &g_array_index (S->in, TortureIn, i);
+
+    /* (as torture-events.c's position_of: the recorder's axis) */
+    pos[i] = last == G_MAXUINT64 ? (in->rt == G_MAXUINT64 ? 0 : in->rt) :
+        in->rt == G_MAXUINT64 || in->rt <= last ? last + 1 : in->rt;
+    last = pos[i];
+    if (!g_hash_table_contains (index_of, &in->k))
+      g_hash_table_insert (index_of, (gpointer) & in->k, GUINT_TO_POINTER (i));
+  }
+  for (i = 0; i < S->written->len; i++) {
+    TortureWritten *w = &g_array_index (S->written, TortureWritten, i);
+
+    g_hash_table_insert (k_of, &w->frame, w);
+  }
+  for (i = 0; i < S->messages->len && bad == 0; i++) {
+    const GstStructure *m = g_ptr_array_index (S->messages, i);
+    guint64 first = G_MAXUINT64, lastf = G_MAXUINT64, index = G_MAXUINT64;
+    guint line = 0, newest = G_MAXUINT;
+
+    if (!gst_structure_has_name (m, "rtframesink-file-deleted")
+        || g_strcmp0 (gst_structure_get_string (m, "reason"),
+            "pre-record-time") != 0)
+      continue;
+    n++;
+    gst_structure_get_uint64 (m, "index", &index);
+    if (!p->keep) {
+      problem (v, "retention: file %" G_GUINT64_FORMAT " deleted for "
+          "pre-record-time, but keep-location is not set (no ring)\n", index);
+      bad++;
+      break;
+    }
+    if (s > 0 || p->mid != TORTURE_MID_NONE)
+      continue;                 /* (positions not followed across it) */
+    gst_structure_get_uint64 (m, "first-frame", &first);
+    gst_structure_get_uint64 (m, "last-frame", &lastf);
+    gst_structure_get_uint (m, "torture-line", &line);
+    for (j = 0; j < S->in->len; j++)
+      if (g_array_index (S->in, TortureIn, j).line < line)
+        newest = j;
+    if (newest == G_MAXUINT || first > lastf) {
+      problem (v, "retention: ring file %" G_GUINT64_FORMAT " (frames %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") deleted for "
+          "pre-record-time before any frame came\n", index, first, lastf);
+      bad++;
+      break;
+    }
+    for (j = 0; j < S->written->len && bad == 0; j++) {
+      const TortureWritten *w = &g_array_index (S->written, TortureWritten, j);
+      gpointer at;
+      guint fi;
+
+      if (w->frame < first || w->frame > lastf
+          || !g_hash_table_lookup_extended (index_of, &w->k, NULL, &at))
+        continue;
+      fi = GPOINTER_TO_UINT (at);
+      if (pos[fi] + p->pre_record_time < pos[newest]
+          || in_told_recording (S, w->frame))
+        continue;
+      problem (v, "retention: ring file %" G_GUINT64_FORMAT " (frames %"
+          G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") deleted for "
+          "pre-record-time, but its frame %" G_GUINT64_FORMAT " (stamp %"
+          G_GUINT64_FORMAT ", running time %" G_GUINT64_FORMAT ") is in no "
+          "recording and within pre-record-time (%" G_GUINT64_FORMAT " ns) "
+          "of the newest frame then (stamp %" G_GUINT64_FORMAT ", %"
+          G_GUINT64_FORMAT ")\n", index, first, lastf, w->frame, w->k,
+          pos[fi], p->pre_record_time,
+          g_array_index (S->in, TortureIn, newest).k, pos[newest]);
+      bad++;
+    }
+  }
+  if (p->keep)
+    note (v, "retention: %u ring files deleted for pre-record-time%s\n", n,
+        bad ? "" : ", each older than it or kept by a recording");
+  g_free (pos);
+  g_hash_table_unref (index_of);
+  g_hash_table_unref (k_of);
+}
+
 void
 torture_retention_check (const TorturePlan * p, TortureWorld * w,
     const TortureHistory * h, guint s, guint removed, gboolean ended,
@@ -249,6 +379,8 @@ torture_retention_check (const TorturePlan * p, TortureWorld * w,
 
   if (!p->pattern)
     return;
+  if (!(removed & 1u))
+    check_ring_deletions (p, S, s, v);
   for (loc = 0; loc < p->n_loc; loc++) {
     GArray *set;
 

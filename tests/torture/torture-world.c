@@ -267,6 +267,12 @@ torture_world_location (const TorturePlan * p, const TortureWorld * w,
       p->name);
 }
 
+gchar *
+torture_world_keep_location (const TortureWorld * w)
+{
+  return g_strdup_printf ("%s/events/event-%%05d", w->loc[0].dir);
+}
+
 gboolean
 torture_world_in_location (const TorturePlan * p, const TortureWorld * w,
     guint loc, guint session, const gchar * path)
@@ -605,6 +611,26 @@ torture_world_make (const TorturePlan * p, const gchar * base, GError ** error)
         && p->rmdir_how == TORTURE_RMDIR_RM)
       continue;
     if (!make_foreign (p, w, i))
+      goto failed;
+  }
+  /* a recording's directory already there, a user's file in it: the
+   * sink numbers on from it and leaves it as it is */
+  if (p->keep && p->keep_existing >= 0 && !(p->rmdir_loc == 0
+          && p->rmdir_how == TORTURE_RMDIR_RM)) {
+    gchar *keep = torture_world_keep_location (w);
+    gchar *dir = rtf_pattern_format (keep, (guint64) p->keep_existing);
+    gchar *path = g_build_filename (dir, "notes.txt", NULL);
+    gboolean ok = g_mkdir_with_parents (dir, 0755) == 0
+        && write_random (path, 1000, p->seed);
+
+    if (ok)
+      add_foreign (w, path, g_strdup_printf ("a user's file in the "
+              "recording directory %d already there", p->keep_existing),
+          FALSE);
+    g_free (path);
+    g_free (dir);
+    g_free (keep);
+    if (!ok)
       goto failed;
   }
   if (p->fill_loc >= 0

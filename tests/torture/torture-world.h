@@ -65,6 +65,9 @@ void torture_world_free (TortureWorld * w, gboolean keep);
  * restart the recording goes on under other names) */
 gchar *torture_world_location (const TorturePlan * p, const TortureWorld * w,
     guint loc, guint session);
+/* keep-location of a keep round (plan.keep): recordings' directories
+ * under location 0's directory, on its filesystem (g_free) */
+gchar *torture_world_keep_location (const TortureWorld * w);
 /* Whether path is a file in the directory of location loc (session) */
 gboolean torture_world_in_location (const TorturePlan * p,
     const TortureWorld * w, guint loc, guint session, const gchar * path);
