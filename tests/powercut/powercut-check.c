@@ -14,7 +14,8 @@
  * copy of a base brought forward in order), its XFS slices mounted (log
  * recovery), every sink's recording read (powercut-read.h) and held
  * against the last mark the disk is the same at: the recorder's claims
- * of frames durable then (powercut-invariants.h).  A
+ * of frames durable then (powercut-invariants.h), and a ring's recordings
+ * against what it had told of them then (powercut-keep.h).  A
  * failure names its point and how to run that point alone (--only; with
  * --keep its image stays in DIR).
  *
@@ -30,6 +31,7 @@
 #include "powercut-history.h"
 #include "powercut-image.h"
 #include "powercut-invariants.h"
+#include "powercut-keep.h"
 #include "powercut-points.h"
 #include "powercut-read.h"
 
@@ -147,6 +149,10 @@ read_all (Check * c, const PcMark * m, GString * problems, GString * notes)
         "played\n%s", c->sc->sinks[s].name, r.n_played, r.notes->str);
     pc_check_claims (c->sc, c->h, s, m, &r, c->deleted[s], gone, problems);
     pc_read_clear (&r);
+    /* a ring's recordings, once recover has repaired the ring */
+    if (c->sc->sinks[s].keep)
+      pc_check_keeps (c->sc, c->h, s, m, c->im->root, opt_tools, problems,
+          notes);
     g_hash_table_unref (gone);
   }
   pc_check_foreign (c->sc, c->im->root, problems);
@@ -260,6 +266,9 @@ recording_whole (Check * c)
   for (i = 0; i < c->h->errors->len; i++)
     g_print ("FAIL the recording posted an error: %s\n",
         (const gchar *) g_ptr_array_index (c->h->errors, i));
+  for (i = 0; i < c->h->warnings->len; i++)
+    g_print ("powercut-check: the recording warned: %s\n",
+        (const gchar *) g_ptr_array_index (c->h->warnings, i));
   return c->h->end && c->h->eos && !c->h->bad_lines && c->h->errors->len == 0;
 }
 

@@ -10,8 +10,7 @@
 gint
 pc_history_open (const gchar * path)
 {
-  return open (path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-      0644);
+  return open (path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 }
 
 gboolean
@@ -99,8 +98,11 @@ parse_line (PcHistory * h, const gchar * line)
       return FALSE;
     }
     g_ptr_array_add (h->messages[sink], s);
+    g_array_append_val (h->message_marks[sink], h->marks->len);
   } else if (g_str_has_prefix (line, "error ")) {
     g_ptr_array_add (h->errors, g_strcompress (line + 6));
+  } else if (g_str_has_prefix (line, "warning ")) {
+    g_ptr_array_add (h->warnings, g_strcompress (line + 8));
   } else if (g_str_equal (line, "eos")) {
     h->eos = TRUE;
   } else if (g_str_equal (line, "end")) {
@@ -125,9 +127,11 @@ pc_history_read (const gchar * path, GError ** error)
     h->written[i] = g_array_new (FALSE, FALSE, sizeof (PcWritten));
     h->messages[i] = g_ptr_array_new_with_free_func ((GDestroyNotify)
         gst_structure_free);
+    h->message_marks[i] = g_array_new (FALSE, FALSE, sizeof (guint));
   }
   h->marks = g_array_new (FALSE, FALSE, sizeof (PcMark));
   h->errors = g_ptr_array_new_with_free_func (g_free);
+  h->warnings = g_ptr_array_new_with_free_func (g_free);
   lines = g_strsplit (text, "\n", -1);
   for (i = 0; lines[i]; i++)
     if (*lines[i] && !parse_line (h, lines[i]))
@@ -153,9 +157,11 @@ pc_history_free (PcHistory * h)
   for (i = 0; i < PC_MAX_SINKS; i++) {
     g_array_unref (h->written[i]);
     g_ptr_array_unref (h->messages[i]);
+    g_array_unref (h->message_marks[i]);
   }
   g_array_unref (h->marks);
   g_ptr_array_unref (h->errors);
+  g_ptr_array_unref (h->warnings);
   g_free (h->scenario);
   g_free (h->root);
   g_free (h);
@@ -185,4 +191,17 @@ pc_history_written_at (const PcHistory * h, guint sink, guint loc)
       g_array_append_val (at, *w);
   }
   return at;
+}
+
+gboolean
+pc_history_told_before (const PcHistory * h, guint sink, guint i,
+    const PcMark * m)
+{
+  guint at;
+
+  if (m == NULL || i >= h->message_marks[sink]->len)
+    return FALSE;
+  /* (m is one of h->marks: its place there) */
+  at = (guint) (m - &g_array_index (h->marks, PcMark, 0));
+  return g_array_index (h->message_marks[sink], guint, i) <= at;
 }

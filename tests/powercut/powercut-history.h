@@ -10,7 +10,11 @@
  *                                  these frames-durable counts were told
  *                                  (each the stream's, or a location's)
  *   msg SINK STRUCTURE             another element message of a sink
+ *                                  (a ring's recording-started, -stopped
+ *                                  and file-kept each followed by a mark:
+ *                                  a point after it was told them)
  *   error SINK TEXT                an error (escaped)
+ *   warning SINK TEXT              a warning (escaped)
  *   eos                            EOS reached the bus
  *   end                            the recording is over, the log closed
  *
@@ -55,7 +59,10 @@ typedef struct
   GArray *written[PC_MAX_SINKS];        /* PcWritten, in the order told */
   GArray *marks;                /* PcMark, in order */
   GPtrArray *messages[PC_MAX_SINKS];    /* GstStructure */
+  GArray *message_marks[PC_MAX_SINKS];  /* guint: the marks before each
+                                         * message in the history */
   GPtrArray *errors;            /* gchar* "SINK TEXT" */
+  GPtrArray *warnings;          /* gchar* "SINK TEXT" */
   gboolean eos, end;
   guint bad_lines;
 } PcHistory;
@@ -69,6 +76,11 @@ const PcMark *pc_history_mark (const PcHistory * h, guint id);
  * written there: the first n of them are those a frames-durable count of
  * n covers (each location's writer releases and syncs in that order) */
 GArray *pc_history_written_at (const PcHistory * h, guint sink, guint loc);
+/* Whether message i of sink was told before mark m (NULL: no mark yet,
+ * none was) - written into the history before that mark's line, so
+ * before the mark went into the log */
+gboolean pc_history_told_before (const PcHistory * h, guint sink, guint i,
+    const PcMark * m);
 
 G_END_DECLS
 #endif /* __POWERCUT_HISTORY_H__ */

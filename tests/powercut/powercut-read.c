@@ -38,8 +38,8 @@ targets_of (const PcSink * k, const gchar * root)
   return t;
 }
 
-static gint
-tool (const gchar * tools, const gchar * name, const gchar * target,
+gint
+pc_read_tool (const gchar * tools, const gchar * name, const gchar * target,
     const gchar * extra, gchar ** out)
 {
   gchar *path = g_build_filename (tools, name, NULL);
@@ -50,8 +50,8 @@ tool (const gchar * tools, const gchar * name, const gchar * target,
   return status;
 }
 
-static gboolean
-says_sanitizer (const gchar * text)
+gboolean
+pc_read_says_sanitizer (const gchar * text)
 {
   return text && (strstr (text, "runtime error:")
       || strstr (text, "AddressSanitizer") || strstr (text, "LeakSanitizer"));
@@ -96,8 +96,8 @@ dump_rows (const gchar * out)
  * killed recording leaves, after a power cut (a frame's data durable
  * before its record: --force cuts it): the line before its reason names
  * the file */
-static GPtrArray *
-tails_left (const gchar * out)
+GPtrArray *
+pc_read_tails_left (const gchar * out)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
   gchar **lines = g_strsplit (out, "\n", -1);
@@ -133,8 +133,8 @@ names_one_of (const gchar * line, GPtrArray * files)
  * of the user's files (a file at a name of the pattern that is not the
  * recording's: the tools say so, rightly, and leave it), or a file whose
  * tail rtframe-recover left for what a power cut makes it */
-static gboolean
-faults_explained (const PcScenario * sc, const gchar * root,
+gboolean
+pc_read_faults_explained (const PcScenario * sc, const gchar * root,
     const gchar * out, GPtrArray * tails)
 {
   gchar **lines = g_strsplit (out, "\n", -1);
@@ -164,8 +164,8 @@ faults_explained (const PcScenario * sc, const gchar * root,
 }
 
 /* What a tool said that is not a file's "OK": its faults and summary */
-static gchar *
-fault_lines (const gchar * out)
+gchar *
+pc_read_fault_lines (const gchar * out)
 {
   gchar **lines = g_strsplit (out, "\n", -1);
   GString *s = g_string_new (NULL);
@@ -187,10 +187,10 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
   GPtrArray *tails;
   gint code;
 
-  code = tool (tools, "rtframe-recover", target, NULL, &out);
+  code = pc_read_tool (tools, "rtframe-recover", target, NULL, &out);
   r->recover_exit = MAX (r->recover_exit, code);
-  tails = tails_left (out);
-  if (code < 0 || says_sanitizer (out))
+  tails = pc_read_tails_left (out);
+  if (code < 0 || pc_read_says_sanitizer (out))
     g_string_append_printf (r->problems, "rtframe-recover %s: exit %d:\n%s\n",
         target, code, out);
   else
@@ -198,7 +198,7 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
         target, code, code ? out : "");
   g_free (out);
 
-  code = tool (tools, "rtframe-verify", target, "--allow-gaps", &out);
+  code = pc_read_tool (tools, "rtframe-verify", target, "--allow-gaps", &out);
   r->verify_exit = MAX (r->verify_exit, code);
   if (code == 0 || code == 1) {
     guint64 n = verified_frames (out);
@@ -206,26 +206,26 @@ run_tools (const PcScenario * sc, const PcSink * k, const gchar * root,
     r->verified = r->verified == G_MAXUINT64 || n == G_MAXUINT64 ?
         n : r->verified + n;
   }
-  if (code < 0 || (code == 1 && !faults_explained (sc, root, out, tails))
-      || says_sanitizer (out)) {
-    gchar *faults = fault_lines (out);
+  if (code < 0 || (code == 1
+          && !pc_read_faults_explained (sc, root, out, tails))
+      || pc_read_says_sanitizer (out)) {
+    gchar *faults = pc_read_fault_lines (out);
 
     g_string_append_printf (r->problems, "rtframe-verify %s after "
         "rtframe-recover: exit %d:\n%.3000s\n", target, code, faults);
     g_free (faults);
-  }
-  else
+  } else
     g_string_append_printf (r->notes, "rtframe-verify %s: exit %d\n", target,
         code);
   r->nothing = code == 2;
   g_ptr_array_unref (tails);
   g_free (out);
 
-  code = tool (tools, "rtframe-dump", target, NULL, &out);
+  code = pc_read_tool (tools, "rtframe-dump", target, NULL, &out);
   r->dump_exit = MAX (r->dump_exit, code);
   if (code == 0 || code == 1)
     r->dumped += dump_rows (out);
-  if (code < 0 || says_sanitizer (out))
+  if (code < 0 || pc_read_says_sanitizer (out))
     g_string_append_printf (r->problems, "rtframe-dump %s: exit %d:\n%.2000s\n",
         target, code, out);
   g_free (out);
@@ -242,13 +242,11 @@ check_buffer (const PcSink * k, GstBuffer * buf, guint8 * want, guint64 * n)
   if (!gst_buffer_map (buf, &map, GST_MAP_READ))
     return g_strdup ("cannot be mapped");
   if (map.size != k->frame_size)
-    why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, not a frame",
-        map.size);
+    why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes, not a frame", map.size);
   else if (sscanf ((const gchar *) map.data, "S%02uF%019" G_GUINT64_FORMAT,
           &s, n) != 2 || s != k->stream)
     why = g_strdup_printf ("no stamp of stream %u (begins %02x %02x %02x "
-        "%02x)", k->stream, map.data[0], map.data[1], map.data[2],
-        map.data[3]);
+        "%02x)", k->stream, map.data[0], map.data[1], map.data[2], map.data[3]);
   else if (*n >= k->n_frames)
     why = g_strdup_printf ("stamped %" G_GUINT64_FORMAT ", a frame never "
         "pushed", *n);
@@ -336,8 +334,7 @@ pc_read_sink (const PcScenario * sc, guint sink, const gchar * root,
   guint i;
 
   memset (r, 0, sizeof *r);
-  r->played = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-      NULL);
+  r->played = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->problems = g_string_new (NULL);
   r->notes = g_string_new (NULL);
   for (i = 0; i < targets->len; i++) {

@@ -30,5 +30,20 @@ void pc_read_sink (const PcScenario * sc, guint sink, const gchar * root,
     const gchar * tools, PcRead * out);
 void pc_read_clear (PcRead * r);
 
+/* The pieces, for other readers (powercut-keep.c): a tool of tools run
+ * on target (and one more argument, or NULL), bounded; whether its
+ * output tells a sanitizer's finding; the files rtframe-recover's output
+ * says it left a power cut's tail in (a frame's data durable before its
+ * record: g_ptr_array_unref); whether every FAULT of rtframe-verify's
+ * output is a user's file or such a tail; its lines that are not a
+ * file's OK (g_free) */
+gint pc_read_tool (const gchar * tools, const gchar * name,
+    const gchar * target, const gchar * extra, gchar ** out);
+gboolean pc_read_says_sanitizer (const gchar * text);
+GPtrArray *pc_read_tails_left (const gchar * out);
+gboolean pc_read_faults_explained (const PcScenario * sc, const gchar * root,
+    const gchar * out, GPtrArray * tails);
+gchar *pc_read_fault_lines (const gchar * out);
+
 G_END_DECLS
 #endif /* __POWERCUT_READ_H__ */

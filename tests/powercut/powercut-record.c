@@ -214,8 +214,7 @@ furnish (Rec * r, GError ** error)
     if (fd >= 0)
       close (fd);
     if (!ok)
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "filler %s",
-          path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "filler %s", path);
     g_free (path);
     g_free (dir);
     if (!ok)
@@ -339,8 +338,7 @@ written_synced (Rec * r)
   g_mutex_unlock (&r->lock);
   for (s = 0; s < r->sc->n_slices; s++)
     if (r->fs_fd[s] >= 0 && syncfs (r->fs_fd[s]) != 0)
-      HIST (r, "# syncfs of %s: %s", r->sc->slices[s].name,
-          g_strerror (errno));
+      HIST (r, "# syncfs of %s: %s", r->sc->slices[s].name, g_strerror (errno));
   g_mutex_lock (&r->lock);
   for (s = 0; s < r->sc->n_sinks; s++)
     for (l = 0; l < PC_MAX_LOCATIONS; l++)
@@ -394,6 +392,16 @@ on_element (Rec * r, guint sink, const GstStructure * s)
     str = gst_structure_to_string (s);
     HIST (r, "msg %u %s", sink, str);
     g_free (str);
+    /* a ring's keeps: a mark after each, so the checker knows which the
+     * disk at a point must show (powercut-keep.h) */
+    if (r->sc->sinks[sink].keep
+        && (gst_structure_has_name (s, "rtframesink-file-kept")
+            || gst_structure_has_name (s, "rtframesink-recording-started")
+            || gst_structure_has_name (s, "rtframesink-recording-stopped"))) {
+      g_mutex_lock (&r->lock);
+      put_mark (r, r->claimed);
+      g_mutex_unlock (&r->lock);
+    }
   }
 }
 
@@ -422,6 +430,17 @@ on_message (GstBus * bus, GstMessage * msg, gpointer data)
       r->error = TRUE;
       g_cond_broadcast (&r->cond);
       g_mutex_unlock (&r->lock);
+      break;
+    }
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+      gchar *text;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      text = g_strescape (err->message, NULL);
+      HIST (r, "warning %d %s", sink, text);
+      g_free (text);
+      g_error_free (err);
       break;
     }
     case GST_MESSAGE_EOS:
@@ -472,6 +491,10 @@ add_sink (Rec * r, guint i, GError ** error)
   } else {
     loc = pc_sink_location (k, 0, opt_root);
     g_object_set (sink, "location", loc, NULL);
+    g_free (loc);
+  }
+  if ((loc = pc_sink_keep (k, opt_root)) != NULL) {
+    g_object_set (sink, "keep-location", loc, NULL);
     g_free (loc);
   }
   g_object_set (sink, "frame-messages", TRUE, "stats-interval",

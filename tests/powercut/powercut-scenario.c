@@ -24,13 +24,21 @@
  *    readers hold each location to (with no file deleted, a location
  *    short of it is a fault) - so that state must not be on disk before
  *    the frames it counts are;
+ *  - a ring (pre-record on disk: keep-location) on the filesystem the
+ *    filler fills, its min-free-space under the event recorder's (a ring
+ *    frees little: above the other's guard it could only end), 400 ms
+ *    before each of three recordings asked ahead, files of 6 frames of
+ *    100,500 bytes (no block multiple) so that each recording keeps
+ *    several, sync-interval 50 ms, checksums; its recordings' directories
+ *    under b/kept, linked from the ring;
  *  - a user's file beside each, and one at a name of the event set's
  *    pattern far past its files. */
 static const PcScenario scenarios[] = {
   {
         "main",
         "a spread over two XFS (rotation, max-files, sync-interval), an "
-        "event recorder near min-free-space, a spread synced at EOS only",
+        "event recorder near min-free-space, a spread synced at EOS only, "
+        "a ring keeping its recordings by links",
         {{"a", 0, 50, NULL}, {"b", 50, 100, NULL}},
         2,
         {
@@ -51,9 +59,9 @@ static const PcScenario scenarios[] = {
                     "sync-interval=100000000 checksums=true "
                     "preallocate=8388608",
                     {{TRUE, 1000 * MS, 200 * MS}, {FALSE, 2600 * MS, 200 * MS},
-                      {TRUE, 4200 * MS, 3000 * MS}, {FALSE, 6000 * MS,
-                        3000 * MS}, {TRUE, 7500 * MS, 6500 * MS}},
-                5},
+                        {TRUE, 4200 * MS, 3000 * MS}, {FALSE, 6000 * MS,
+                            3000 * MS}, {TRUE, 7500 * MS, 6500 * MS}},
+                  5},
               {"final", 14,
                     "video/x-raw,format=GRAY8,width=640,height=360,"
                     "framerate=25/1", 230400, 40 * MS, 150,
@@ -61,12 +69,25 @@ static const PcScenario scenarios[] = {
                     "max-file-size=1843200 sync-interval=0 checksums=true "
                     "preallocate=4194304 min-free-space=0",
                   {{0}}, 0},
+              {"ring", 15,
+                    "video/x-raw,format=GRAY8,width=500,height=201,"
+                    "framerate=25/1", 100500, 40 * MS, 300,
+                    {"b/ring-%05d.raw", NULL},
+                    "record=false pre-record-time=400000000 "
+                    "max-file-size=603000 min-free-space=33554432 "
+                    "sync-interval=50000000 checksums=true "
+                    "preallocate=1048576",
+                    {{TRUE, 2000 * MS, 500 * MS}, {FALSE, 3000 * MS, 500 * MS},
+                        {TRUE, 5200 * MS, 4000 * MS}, {FALSE, 6000 * MS,
+                            4000 * MS}, {TRUE, 9000 * MS, 7000 * MS},
+                        {FALSE, 10400 * MS, 7000 * MS}},
+                  6, "b/kept/ev-%05d"},
             },
-        3,
+        4,
         {{"a/notes.txt", 10000, 1}, {"b/ev-99999.raw", 5000, 2},
             {"b/sp-.raw.txt", 3000, 3}},
         3,
-        "b", 100 * 1048576},
+      "b", 100 * 1048576},
   /* XFS with a realtime section: the data files on it (realtime=true),
    * their indexes and the log on the data section - two devices, one
    * log; frames no multiple of the realtime extent */
@@ -123,6 +144,12 @@ guint
 pc_sink_n_locations (const PcSink * k)
 {
   return k->locations[1] ? 2 : 1;
+}
+
+gchar *
+pc_sink_keep (const PcSink * k, const gchar * root)
+{
+  return k->keep ? g_build_filename (root, k->keep, NULL) : NULL;
 }
 
 void

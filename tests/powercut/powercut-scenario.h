@@ -18,7 +18,7 @@
 G_BEGIN_DECLS
 
 #define PC_MAX_SLICES 3
-#define PC_MAX_SINKS 3
+#define PC_MAX_SINKS 4
 #define PC_MAX_LOCATIONS 2
 #define PC_MAX_EVENTS 6
 #define PC_MAX_FOREIGN 3
@@ -54,6 +54,10 @@ typedef struct
   const gchar *props;           /* "name=value ..." set on rtframesink */
   PcEvent events[PC_MAX_EVENTS];
   guint n_events;
+  /* "slice/pattern" of keep-location (NULL: none): the sink is a ring
+   * (pre-record on disk), each recording kept in a directory of its own
+   * on the ring's filesystem (powercut-keep.h checks them) */
+  const gchar *keep;
 } PcSink;
 
 /* A user's file beside the recording: its bytes from a seed */
@@ -85,6 +89,8 @@ void pc_slice_extent (const PcSlice * s, guint64 sectors, guint64 * start,
 /* root/slice/pattern of location i (g_free) */
 gchar *pc_sink_location (const PcSink * k, guint i, const gchar * root);
 guint pc_sink_n_locations (const PcSink * k);
+/* root/slice/pattern of keep-location (g_free; NULL: none) */
+gchar *pc_sink_keep (const PcSink * k, const gchar * root);
 /* The bytes of a user's file */
 void pc_foreign_fill (const PcForeign * f, guint8 * buf);
 
