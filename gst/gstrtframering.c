@@ -320,7 +320,7 @@ gst_rtframe_sink_ring_committed (GstRtFrameSink * self, guint64 seq)
   if (floor == G_MAXUINT64)
     floor = self->recording_open ? self->keep_first : next_seq (self);
   __atomic_store_n (&self->ring_floor, floor, __ATOMIC_RELAXED);
-  rtf_writer_ring_floor (self->writer, floor, next_seq (self));
+  rtf_writer_ring_floor (self->writer, floor);
 }
 
 /* ---- caps ------------------------------------------------------------ */

@@ -159,9 +159,8 @@ struct _RtfWriter
   /* a ring (rtf-writer-ring.c): the asks not yet taken (under lock,
    * Ask), and on the writer thread the recording keeping files now */
   GQueue ring_asks;
-  guint64 floor_asked, floor_at;        /* the newest floor, taken with the
-                                         * first frame numbered floor_at */
-  gboolean floor_pending;
+  guint64 floor_asked;          /* the newest floor, not taken yet when */
+  gboolean floor_pending;       /* ... pending */
   gchar *keep_location;         /* config.keep_location's, owned */
   gboolean keep_open;
   /* under lock: set by the producer (rtf_writer_end_recording()) */

@@ -9,8 +9,8 @@
  * numbered at or after the one it names: a recording's start (keep every
  * frame from `from_seq` on) and its end (no frame after `last_seq`), in a
  * queue; and the ring's floor (no recording will ever want a frame before
- * it), in one slot the newest replaces, taken after every recording asked
- * before it.  Taken with the frames, in order, the asks reach the file
+ * it), in one slot the newest replaces, taken whenever no recording's ask
+ * waits.  Taken with the frames, in order, the asks reach the file
  * helper in order: the files a recording keeps are linked before any
  * later turn of the ring may delete them.
  *
@@ -75,15 +75,17 @@ rtf_writer_keep_end (RtfWriter * w, const RtfKeepInfo * info, guint64 at_seq)
 }
 
 /* Once a frame, so it takes no allocation: one slot, the newest floor
- * replacing one not yet taken (the writer takes it once every recording
- * asked before it is taken: a floor later than asked is only later) */
+ * replacing one not yet taken.  The writer takes it whenever no
+ * recording's ask waits: every recording asked before it is taken then,
+ * and one asked after it starts at or after it.  (Taking it with a frame
+ * number, as the recordings' asks are, never let it be taken while the
+ * producer ran ahead: each frame moved it on.) */
 void
-rtf_writer_ring_floor (RtfWriter * w, guint64 floor, guint64 at_seq)
+rtf_writer_ring_floor (RtfWriter * w, guint64 floor)
 {
   g_mutex_lock (&w->lock);
-  if (floor > w->floor_asked || !w->floor_pending) {
-    w->floor_asked = MAX (w->floor_asked, floor);
-    w->floor_at = at_seq;
+  if (floor > w->floor_asked) {
+    w->floor_asked = floor;
     w->floor_pending = TRUE;
   }
   g_mutex_unlock (&w->lock);
@@ -154,9 +156,9 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
       keep_end (w, a);
     ask_free (a);
   }
-  /* the floor, after every recording asked before it */
+  /* the floor, once every recording asked before it is taken */
   g_mutex_lock (&w->lock);
-  floor_due = w->floor_pending && w->floor_at <= seq;
+  floor_due = w->floor_pending && g_queue_is_empty (&w->ring_asks);
   if (floor_due) {
     floor = w->floor_asked;
     w->floor_pending = FALSE;

@@ -120,7 +120,7 @@ void rtf_writer_keep_end (RtfWriter * w, const RtfKeepInfo * info,
     guint64 at_seq);
 /* No recording will keep a frame before `floor`: the ring's files whose
  * frames all come before it go (file_deleted, reason RTF_DELETE_RING) */
-void rtf_writer_ring_floor (RtfWriter * w, guint64 floor, guint64 at_seq);
+void rtf_writer_ring_floor (RtfWriter * w, guint64 floor);
 
 /* ---- the writer thread ----------------------------------------------- */
 
