@@ -280,23 +280,6 @@ frameless (const gchar * out)
   return files;
 }
 
-static gboolean
-names_one_of (const gchar * line, GPtrArray * files)
-{
-  guint i;
-
-  for (i = 0; i < files->len; i++) {
-    gchar *as = g_strconcat ("FAULT ", g_ptr_array_index (files, i), ":",
-        NULL);
-    gboolean named = g_str_has_prefix (line, as);
-
-    g_free (as);
-    if (named)
-      return TRUE;
-  }
-  return FALSE;
-}
-
 /* Every FAULT of rtframe-verify's output a torn tail, a file with no
  * frame that recover would delete, or a data file whose index link the
  * cut lost (linked after it: the ring's index is still there) or that
@@ -309,9 +292,10 @@ explained (Keeps * c, const gchar * out, GPtrArray * tails, GPtrArray * empty)
   guint i;
 
   for (i = 0; all && lines[i]; i++)
-    if (g_str_has_prefix (lines[i], "FAULT ") && !names_one_of (lines[i],
-            empty) && !(g_str_has_suffix (lines[i], "(no index)")
-            && names_one_of (lines[i], c->unindexed)))
+    if (g_str_has_prefix (lines[i], "FAULT ")
+        && !pc_read_names_one_of (lines[i], empty)
+        && !(g_str_has_suffix (lines[i], "(no index)")
+            && pc_read_names_one_of (lines[i], c->unindexed)))
       all = pc_read_faults_explained (c->sc, c->root, lines[i], tails);
   g_strfreev (lines);
   return all;

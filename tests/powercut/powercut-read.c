@@ -112,8 +112,8 @@ pc_read_tails_left (const gchar * out)
   return files;
 }
 
-static gboolean
-names_one_of (const gchar * line, GPtrArray * files)
+gboolean
+pc_read_names_one_of (const gchar * line, GPtrArray * files)
 {
   guint i;
 
@@ -147,7 +147,7 @@ pc_read_faults_explained (const PcScenario * sc, const gchar * root,
     if (!g_str_has_prefix (lines[i], "FAULT "))
       continue;
     if (strstr (lines[i], " bytes after the last indexed frame")
-        && names_one_of (lines[i], tails))
+        && pc_read_names_one_of (lines[i], tails))
       continue;
     for (j = 0; j < sc->n_foreign && !named; j++) {
       gchar *path = g_build_filename (root, sc->foreign[j].path, NULL);

@@ -45,5 +45,8 @@ gboolean pc_read_faults_explained (const PcScenario * sc, const gchar * root,
     const gchar * out, GPtrArray * tails);
 gchar *pc_read_fault_lines (const gchar * out);
 
+/* Whether a tool's line is a FAULT naming one of files */
+gboolean pc_read_names_one_of (const gchar * line, GPtrArray * files);
+
 G_END_DECLS
 #endif /* __POWERCUT_READ_H__ */
