@@ -172,14 +172,20 @@ fuzz_pair (const uint8_t * data, size_t size)
 
     rtf_check_file (f, TRUE, 0, &c);
     rtf_recover_plan (rec, f, &plan);
+    rtf_recover_plan_sums (rec, f, &c, &plan);
     if (f->state == RTF_FILE_OK) {
       g_assert (f->walk.frames <= f->index->n_records);
       g_assert (f->walk.end <= f->data_size);
       g_assert (c.good_end == f->walk.end);
     }
     if (plan.action == RTF_RECOVER_CUT && !plan.needs_force) {
-      g_assert (plan.keep_bytes == f->walk.end);
-      g_assert (plan.cut_bytes <= plan.limit);
+      /* a whole frame goes only with its checksum mismatching, as does
+       * every one after it */
+      g_assert (plan.keep_frames + plan.torn_frames == f->walk.frames);
+      g_assert (plan.torn_frames == 0 || (c.first_bad == plan.keep_frames
+              && c.good_after_bad == 0));
+      g_assert (plan.torn_frames || plan.keep_bytes == f->walk.end);
+      g_assert (plan.torn_frames || plan.cut_bytes <= plan.limit);
       g_assert (rtf_recover_apply (f, &plan, &why) == 0);
       /* only the tail went */
       g_assert (starts_with (path, data + 2 + ilen, dlen, &after));

@@ -97,6 +97,7 @@ look (Look * l, const gchar * location)
   l->f = &l->rec->files[0];
   rtf_check_file (l->f, TRUE, 0, &l->check);
   rtf_recover_plan (l->rec, l->f, &l->plan);
+  rtf_recover_plan_sums (l->rec, l->f, &l->check, &l->plan);
 }
 
 static void
@@ -289,6 +290,117 @@ test_damaged_middle_frame_kept (void)
   g_assert_true (memcmp (before, after, len) == 0);
   g_free (before);
   g_free (after);
+  g_free (path);
+}
+
+/* n bytes at `at` of path read as zeros: a direct write whose data never
+ * reached the disk, over a new (unwritten) extent */
+static void
+zero (const gchar * path, guint64 at, gsize n)
+{
+  gint fd = open (path, O_WRONLY);
+  guint8 *buf = g_malloc0 (n);
+
+  g_assert_cmpint (pwrite (fd, buf, n, at), ==, (gssize) n);
+  close (fd);
+  g_free (buf);
+}
+
+/* A power cut kept the records of the last two frames and not their
+ * bytes (and 40 bytes of a frame in flight): those two are cut with the
+ * tail, every frame before them kept.  Without the rule rtframe-verify
+ * found them corrupt after recover (power-cut replay, point 5012 of a
+ * spread's log) */
+static void
+test_torn_tail_cut (void)
+{
+  gchar *path = recording (6, TRUE), *ipath = rtf_index_path (path);
+  gchar *why = NULL, *before, *after;
+  gsize len, ilen;
+  Look l;
+
+  zero (path, 4 * FRAME, 2 * FRAME);
+  append (path, 40, 0);
+  before = contents (path, &len);
+  look (&l, path);
+  g_assert_cmpuint (l.check.bad_sums, ==, 2);
+  g_assert_cmpuint (l.check.first_bad, ==, 4);
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_CUT);
+  g_assert_false (l.plan.needs_force);
+  g_assert_cmpuint (l.plan.keep_frames, ==, 4);
+  g_assert_cmpuint (l.plan.torn_frames, ==, 2);
+  g_assert_cmpuint (l.plan.keep_bytes, ==, 4 * FRAME);
+  g_assert_cmpuint (l.plan.cut_records, ==, 2);
+  g_assert_nonnull (strstr (l.plan.why, "a power cut kept their records"));
+  g_assert_cmpint (rtf_recover_apply (l.f, &l.plan, &why), ==, 0);
+  look_done (&l);
+  after = contents (path, &len);
+  g_assert_cmpuint (len, ==, 4 * FRAME);
+  g_assert_true (memcmp (before, after, len) == 0);
+  g_free (contents (ipath, &ilen));
+  look (&l, path);
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_WHOLE);
+  g_assert_cmpuint (l.check.bad_sums, ==, 0);
+  g_assert_cmpuint (l.f->walk.frames, ==, 4);
+  look_done (&l);
+  g_free (before);
+  g_free (after);
+  g_free (ipath);
+  g_free (path);
+}
+
+/* What is not a torn tail keeps every byte: a bad frame a good one
+ * follows (above, test_damaged_middle_frame_kept), a file whose every
+ * frame is bad and longer than the writer had in flight (a file written
+ * over), a file a later one of the set follows (closed before it) */
+static void
+test_torn_tail_only (void)
+{
+  RtfTestRecording second = { "cam-00001.raw", 1, 3, FRAME, TRUE, 0, 0x11,
+    TRUE
+  };
+  gchar *path = recording (6, TRUE), *first, *next;
+  gsize len;
+  Look l;
+
+  zero (path, 0, 6 * FRAME);
+  look (&l, path);
+  g_assert_cmpuint (l.check.bad_sums, ==, 6);
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_WHOLE);
+  g_assert_cmpuint (l.plan.torn_frames, ==, 0);
+  look_done (&l);
+  g_free (contents (path, &len));
+  g_assert_cmpuint (len, ==, 6 * FRAME);
+
+  {
+    RtfTestRecording t = { "cam-00000.raw", 0, 4, FRAME, TRUE, 0, 0x11, TRUE
+    };
+
+    first = rtf_test_index_write (dir, &t);
+  }
+  next = rtf_test_index_write (dir, &second);
+  zero (first, 3 * FRAME, FRAME);
+  {
+    gchar *pattern = in_dir ("cam-%05d.raw");
+    GError *error = NULL;
+    RtfRecording *rec = rtf_recording_open (pattern, 0, FALSE, &error);
+    RtfRecoverPlan plan;
+    RtfCheck c;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (rec->n_files, ==, 2);
+    rtf_check_file (&rec->files[0], TRUE, 0, &c);
+    rtf_recover_plan (rec, &rec->files[0], &plan);
+    rtf_recover_plan_sums (rec, &rec->files[0], &c, &plan);
+    g_assert_cmpuint (c.bad_sums, ==, 1);
+    g_assert_cmpint (plan.action, ==, RTF_RECOVER_WHOLE);
+    rtf_recover_plan_clear (&plan);
+    rtf_check_clear (&c);
+    rtf_recording_free (rec);
+    g_free (pattern);
+  }
+  g_free (next);
+  g_free (first);
   g_free (path);
 }
 
@@ -800,6 +912,8 @@ main (int argc, char **argv)
   add ("/recover/symlink-and-foreign-index", test_symlink_and_foreign_index);
   add ("/recover/mark-mismatch", test_mark_mismatch);
   add ("/recover/damaged-middle-frame-kept", test_damaged_middle_frame_kept);
+  add ("/recover/torn-tail-cut", test_torn_tail_cut);
+  add ("/recover/torn-tail-only", test_torn_tail_only);
   add ("/recover/damaged-middle-record-kept", test_damaged_middle_record_kept);
   add ("/recover/tail-cut-and-limit", test_tail_cut_and_limit);
   add ("/recover/legacy-index", test_legacy_index);

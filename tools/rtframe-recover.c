@@ -53,11 +53,12 @@ static const GOptionEntry entries[] = {
   {NULL}
 };
 
-/* The frames whose checksum does not match: reported, kept; damaged
- * index records: kept, or cut with the tail (index_cut: the records after
- * the last whole frame went, and no damaged record lay before it) */
+/* The frames whose checksum does not match: reported, kept or (torn: a
+ * power cut's tail) cut; damaged index records: kept, or cut with the
+ * tail (index_cut: the records after the last whole frame went, and no
+ * damaged record lay before it) */
 static void
-print_damage (const RtfCheck * c, gboolean index_cut)
+print_damage (const RtfCheck * c, gboolean index_cut, gboolean torn_cut)
 {
   guint i;
 
@@ -69,29 +70,12 @@ print_damage (const RtfCheck * c, gboolean index_cut)
     else if (index_cut && strstr (text, "damaged or torn"))
       printf ("  %s: %s with the tail\n", text, dry_run ? "would be cut" :
           "cut");
+    else if (torn_cut && strstr (text, "is corrupt"))
+      printf ("  %s: %s with the tail\n", text, dry_run ? "would be cut" :
+          "cut");
     else if (strstr (text, "is corrupt") || strstr (text, "damaged"))
       printf ("  %s: kept as it is\n", text);
   }
-}
-
-/* With checksums, a frame kept that does not match its record: the index
- * may not describe these bytes (a user's file at the name, written over),
- * so nothing of the file is cut (U1 of adversarial review 2) */
-static void
-refuse_bad_sums (const RtfRecordingFile * f, const RtfCheck * c,
-    RtfRecoverPlan * plan)
-{
-  if (c->bad_sums == 0 || (plan->action != RTF_RECOVER_CUT
-          && plan->action != RTF_RECOVER_DELETE))
-    return;
-  g_free (plan->why);
-  plan->action = RTF_RECOVER_REFUSE;
-  plan->needs_force = FALSE;
-  plan->why = g_strdup_printf ("%" G_GUINT64_FORMAT " of its %"
-      G_GUINT64_FORMAT " indexed frames do not match their checksums (listed "
-      "below): the bytes may not be the recording's (a file written over "
-      "it, or damage), so nothing is cut; the data and the index are left as "
-      "they are", c->bad_sums, f->walk.frames);
 }
 
 static gint
@@ -120,6 +104,7 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
   RtfRecoverPlan plan;
   RtfCheck c;
   guint64 from = 0;
+  gboolean cut;
   gint ret = 0;
 
   if (tail >= 0 && f->walk.frames > (guint64) tail)
@@ -127,12 +112,12 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
   rtf_check_file (f, TRUE, from, &c);
   if (c.read_error) {
     printf ("%s: could not be read to the end, left as it is:\n", f->path);
-    print_damage (&c, FALSE);
+    print_damage (&c, FALSE, FALSE);
     rtf_check_clear (&c);
     return 2;
   }
   rtf_recover_plan (rec, f, &plan);
-  refuse_bad_sums (f, &c, &plan);
+  rtf_recover_plan_sums (rec, f, &c, &plan);
   rtf_recover_plan_in_run (rec, f, later_stays, &plan);
   switch (plan.action) {
     case RTF_RECOVER_WHOLE:
@@ -155,12 +140,12 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
     case RTF_RECOVER_CUT:
       printf ("%s: keeping %" G_GUINT64_FORMAT " frames (%" G_GUINT64_FORMAT
           " bytes); %s %" G_GUINT64_FORMAT " bytes of data and %"
-          G_GUINT64_FORMAT " index records\n", f->path, f->walk.frames,
+          G_GUINT64_FORMAT " index records\n", f->path, plan.keep_frames,
           plan.keep_bytes, dry_run || (plan.needs_force && !force) ?
           "would cut" : "cut", plan.cut_bytes, plan.cut_records);
       if (f->walk.why)
         printf ("  because: %s\n", f->walk.why);
-      else if (plan.why && !plan.needs_force)
+      if (plan.why && !plan.needs_force && (!f->walk.why || plan.torn_frames))
         printf ("  because: %s\n", plan.why);
       break;
   }
@@ -176,9 +161,11 @@ recover_file (RtfRecording * rec, RtfRecordingFile * f, gboolean later_stays,
     ret = MAX (ret, applied);
     *gone = plan.action == RTF_RECOVER_DELETE && applied == 0;
   }
-  print_damage (&c, plan.action == RTF_RECOVER_CUT && plan.cut_records > 0
-      && f->index->n_damaged == 0 && (!plan.needs_force || force));
-  if (c.bad_sums || (f->index && f->index->n_damaged))
+  cut = plan.action == RTF_RECOVER_CUT && (!plan.needs_force || force);
+  print_damage (&c, cut && plan.cut_records > 0 && f->index->n_damaged == 0,
+      cut && plan.torn_frames > 0);
+  if ((c.bad_sums && !(cut && plan.torn_frames > 0))
+      || (f->index && f->index->n_damaged))
     ret = MAX (ret, 1);
   rtf_recover_plan_clear (&plan);
   rtf_check_clear (&c);

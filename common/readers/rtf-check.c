@@ -86,7 +86,10 @@ check_sums (const RtfRecordingFile * f, guint64 from_frame, RtfCheck * c)
           G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") is corrupt: CRC32C "
           "%08x, the index says %08x", r->seq, r->offset,
           r->offset + r->size, crc, r->checksum);
+      c->first_bad = MIN (c->first_bad, i);
       c->bad_sums++;
+    } else if (c->bad_sums) {
+      c->good_after_bad++;
     }
   }
   close (fd);
@@ -101,6 +104,7 @@ rtf_check_file (const RtfRecordingFile * f, gboolean checksums,
   guint64 i;
 
   memset (c, 0, sizeof (*c));
+  c->first_bad = G_MAXUINT64;
   c->faults = g_ptr_array_new_with_free_func (g_free);
   if (f->state == RTF_FILE_NEVER_WRITTEN)
     return;

@@ -14,6 +14,9 @@ G_BEGIN_DECLS typedef struct
   guint64 good_end;             /* data bytes they cover */
   guint64 checked_sums;         /* checksums compared */
   guint64 bad_sums;             /* of those, mismatches (frames kept) */
+  guint64 first_bad;            /* the place among the whole frames of the
+                                 * first mismatch (G_MAXUINT64: none) */
+  guint64 good_after_bad;       /* frames that match after it */
   guint64 missed;               /* of the good frames: written after deadline */
   guint64 gaps;                 /* frame numbers missing between records
                                  * (not before a recording's first frame:

@@ -204,6 +204,7 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
   /* the index keeps every record up to the last whole frame's */
   kept_slots = f->walk.frames ? idx->records[f->walk.frames - 1].slot + 1 : 0;
   plan->keep_bytes = f->walk.end;
+  plan->keep_frames = f->walk.frames;
   plan->keep_index_bytes = idx->header.header_size +
       kept_slots * (guint64) idx->header.record_size;
   plan->cut_bytes = f->data_size - f->walk.end;
@@ -247,6 +248,71 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     plan->why = g_strdup_printf ("%s, and its index (version 1) does not "
         "name the file it belongs to", f->walk.why);
   }
+}
+
+/* The frames from check->first_bad on are a tail a power cut tore: f's
+ * end can be a crash's, it is proven f's by its mark, every frame
+ * compared after the first mismatch mismatches too, and either a frame
+ * before them matched (the file was the recording's up to there) or they
+ * are no more than the writer had in flight.  A whole file of mismatches
+ * longer than that is what a file written over looks like. */
+static gboolean
+torn_tail (const RtfRecording * rec, const RtfRecordingFile * f,
+    const RtfCheck * c)
+{
+  guint64 in_flight = f->index->header.max_in_flight ?
+      f->index->header.max_in_flight : RTF_RECOVER_LEGACY_IN_FLIGHT;
+
+  return f->state == RTF_FILE_OK && crash_tail_possible (rec, f)
+      && f->proof == RTF_PROOF_MARK && c->first_bad < f->walk.frames
+      && c->good_after_bad == 0 && (c->checked_sums > c->bad_sums
+      || f->walk.frames - c->first_bad <= in_flight);
+}
+
+static void
+cut_torn (const RtfRecordingFile * f, const RtfCheck * c, RtfRecoverPlan * plan)
+{
+  const RtfIndex *idx = f->index;
+  const RtfIndexRecord *r = &idx->records[c->first_bad];
+  guint64 rs = idx->header.record_size;
+
+  plan->action = RTF_RECOVER_CUT;
+  plan->keep_bytes = r->offset;
+  plan->keep_frames = c->first_bad;
+  plan->torn_frames = f->walk.frames - c->first_bad;
+  plan->keep_index_bytes = idx->header.header_size + r->slot * rs;
+  plan->cut_bytes = f->data_size - r->offset;
+  plan->cut_records = (idx->file_bytes - plan->keep_index_bytes + rs - 1) / rs;
+  if (plan->needs_force)
+    return;                     /* its why says what else lies past */
+  g_free (plan->why);
+  plan->why = g_strdup_printf ("the last %" G_GUINT64_FORMAT " of its "
+      "indexed frames (from frame %" G_GUINT64_FORMAT ") do not match their "
+      "checksums, and no frame after them does: a power cut kept their "
+      "records and not their bytes (they were never durable); cut with the "
+      "tail, no whole frame goes", plan->torn_frames, r->seq);
+}
+
+void
+rtf_recover_plan_sums (const RtfRecording * rec, const RtfRecordingFile * f,
+    const RtfCheck * c, RtfRecoverPlan * plan)
+{
+  if (c->bad_sums == 0 || plan->action == RTF_RECOVER_REFUSE)
+    return;
+  if (torn_tail (rec, f, c)) {
+    cut_torn (f, c, plan);
+    return;
+  }
+  if (plan->action != RTF_RECOVER_CUT && plan->action != RTF_RECOVER_DELETE)
+    return;
+  g_free (plan->why);
+  plan->action = RTF_RECOVER_REFUSE;
+  plan->needs_force = FALSE;
+  plan->why = g_strdup_printf ("%" G_GUINT64_FORMAT " of its %"
+      G_GUINT64_FORMAT " indexed frames do not match their checksums (listed "
+      "below): the bytes may not be the recording's (a file written over "
+      "it, or damage), so nothing is cut; the data and the index are left as "
+      "they are", c->bad_sums, f->walk.frames);
 }
 
 /* A file to delete while a later file of its location stays (its delete

@@ -7,11 +7,10 @@
 #ifndef __RTF_RECOVER_H__
 #define __RTF_RECOVER_H__
 
+#include "rtf-check.h"
 #include "rtf-recording.h"
 
-G_BEGIN_DECLS
-
-typedef enum
+G_BEGIN_DECLS typedef enum
 {
   RTF_RECOVER_WHOLE,            /* nothing to do */
   RTF_RECOVER_CUT,              /* cut the data and the index to keep_* */
@@ -30,6 +29,9 @@ typedef struct
   RtfRecoverAction action;
   guint64 keep_bytes;           /* the data file's size after */
   guint64 keep_index_bytes;     /* the index's size after */
+  guint64 keep_frames;          /* the whole frames it keeps */
+  guint64 torn_frames;          /* indexed frames cut with the tail: their
+                                 * bytes never reached the disk */
   guint64 cut_bytes;            /* data bytes past the last whole frame */
   guint64 cut_records;          /* index records past it, whole or torn */
   guint64 limit;                /* most data bytes a crash leaves past the
@@ -40,11 +42,22 @@ typedef struct
   gchar *why;                   /* what it found (refusals, --force) */
 } RtfRecoverPlan;
 
-/* What may be done to f (identified as a file of rec).  The caller has
- * checked its frames' checksums (rtf_check_file()): a read error there
- * refuses, a mismatch changes nothing. */
+/* What may be done to f (identified as a file of rec), from its index
+ * and sizes.  The caller has checked its frames' checksums
+ * (rtf_check_file()): a read error there refuses; a mismatch is
+ * rtf_recover_plan_sums()'s. */
 void rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
     RtfRecoverPlan * plan);
+/* Fits the plan to the checksums compared (check: f's).  Frames that do
+ * not match at the end of a crash's tail, none matching after them, are
+ * a torn pair of a power cut - their records reached the disk, their
+ * bytes did not (they read as what was there before, zeros on a new
+ * extent), so they were never durable - and are cut with the tail: no
+ * whole frame goes.  Any other mismatch keeps the whole file as it is
+ * (the bytes may not be the recording's: a file written over it, or
+ * damage). */
+void rtf_recover_plan_sums (const RtfRecording * rec,
+    const RtfRecordingFile * f, const RtfCheck * check, RtfRecoverPlan * plan);
 void rtf_recover_plan_clear (RtfRecoverPlan * plan);
 
 /* Fits f's plan to the run it is part of, which plans a location's files
@@ -73,5 +86,4 @@ gint rtf_recover_apply (const RtfRecordingFile * f,
     const RtfRecoverPlan * plan, gchar ** why);
 
 G_END_DECLS
-
 #endif /* __RTF_RECOVER_H__ */
