@@ -4,7 +4,8 @@
  *
  *   at the user's rate  --duration seconds of the user's streams: frames
  *                       not written, late frames, write latency against
- *                       the deadline, MB/s
+ *                       the deadline, MB/s (with --pre-record-on-disk:
+ *                       recorded as the sink's ring of files)
  *   flat out            the same streams as fast as the sink takes them
  *                       until --size bytes are written: throughput over
  *                       time, "sustained" = its last third
@@ -39,6 +40,7 @@ typedef struct
 {
   const BenchConfig *cfg;
   const BenchSinkSpec *spec;
+  BenchSinkSpec *ring_spec;     /* the at-rate phase's, with a ring */
   const BenchPreflight *pf;
   gdouble rate;                 /* MB/s of the streams */
   guint64 free;                 /* bytes free in --dir at the start */
@@ -98,11 +100,40 @@ parse_seconds (const gchar * text, gdouble * seconds)
   return *end == '\0';
 }
 
+/* --pre-record-on-disk and --max-file-duration: the file length is the
+ * sink's own default (1 s) unless given, and means nothing without a
+ * ring */
+static gboolean
+parse_ring (BenchPreflight * pf, const gchar * ring, const gchar * ring_file,
+    GError ** err)
+{
+  pf->ring_file = 1;
+  if (ring_file && !ring) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--max-file-duration is the ring's: it needs --pre-record-on-disk");
+    return FALSE;
+  }
+  if (ring && !parse_seconds (ring, &pf->ring_pre_record)) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--pre-record-on-disk \"%s\": seconds, or e.g. 90s, 2m", ring);
+    return FALSE;
+  }
+  if (ring_file && !parse_seconds (ring_file, &pf->ring_file)) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--max-file-duration \"%s\": seconds, e.g. 0.5, 2s", ring_file);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean
 bench_preflight_parse (BenchPreflight * pf, const gchar * size,
-    const gchar * take, GError ** err)
+    const gchar * take, const gchar * ring, const gchar * ring_file,
+    GError ** err)
 {
   memset (pf, 0, sizeof (*pf));
+  if (!parse_ring (pf, ring, ring_file, err))
+    return FALSE;
   if (size && !parse_size (size, &pf->size)) {
     g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--size \"%s\": bytes, e.g. 800G, 1.5T, 512MiB", size);
@@ -151,20 +182,50 @@ sustained (const Preflight * p)
   return p->tp[1].last_third;
 }
 
+/* The free space at the start less what min-free-space keeps free: what
+ * the take, and a ring, may fill */
+static guint64
+room (const Preflight * p)
+{
+  return p->free > p->keep ? p->free - p->keep : 0;
+}
+
 /* How long a recording at the streams' rate runs before the sink's
  * free-space guard (min-free-space, by default) ends it or starts to
  * delete its oldest files */
 static gdouble
 lasts_seconds (const Preflight * p)
 {
-  return (p->free > p->keep ? p->free - p->keep : 0) / 1e6 / p->rate;
+  return room (p) / 1e6 / p->rate;
+}
+
+/* What a ring of pre-record on disk holds all the time at the streams'
+ * rate: pre-record-time, plus up to a file more (a file goes only once
+ * its newest frame is older than pre-record-time), plus the file being
+ * written and the space reserved ahead of it (docs/recording.md: "a file
+ * or two") */
+static guint64
+ring_bytes (const Preflight * p)
+{
+  const BenchPreflight *pf = p->pf;
+
+  if (pf->ring_pre_record <= 0)
+    return 0;
+  return (guint64) (p->rate * 1e6 * (pf->ring_pre_record + 2 * pf->ring_file));
+}
+
+/* The take's own bytes at the streams' rate (0: no --take) */
+static guint64
+take_bytes (const Preflight * p)
+{
+  return (guint64) (p->rate * 1e6 * p->pf->take);
 }
 
 /* ---- the two phases ------------------------------------------------ */
 
 static BenchResult *
-run_phase (const Preflight * p, gboolean flat, gdouble seconds,
-    guint64 frames, guint round)
+run_phase (const Preflight * p, const BenchSinkSpec * spec, gboolean flat,
+    gdouble seconds, guint64 frames, guint round)
 {
   BenchConfig c = *p->cfg;
 
@@ -173,7 +234,47 @@ run_phase (const Preflight * p, gboolean flat, gdouble seconds,
   c.max_frames = frames;
   /* the preflight measures the disk; the bench checks content */
   c.verify = FALSE;
-  return bench_run_one (&c, p->spec, round);
+  return bench_run_one (&c, spec, round);
+}
+
+/* The user's sink as the ring records: every frame written into files of
+ * --max-file-duration, each deleted once older than pre-record-time, so
+ * the phase at the rate has the ring's file creates (and, in a phase
+ * longer than pre-record-time and a file, its deletes) beside its writes.
+ * pre-record-time no longer than the phase: a longer one would delete no
+ * more within it, and could pass the sink's cap on the frames a ring
+ * holds (a warning that is not the disk's).  Its events' directory
+ * (@ring-events) is in the bench's own, removed with the phase's files. */
+static BenchSinkSpec *
+ring_spec_new (const BenchSinkSpec * user, const BenchConfig * cfg,
+    const BenchPreflight * pf)
+{
+  BenchSinkSpec *spec = g_new0 (BenchSinkSpec, 1);
+  GPtrArray *props = g_ptr_array_new ();
+  gchar **q;
+
+  for (q = user->props; q && *q; q++)
+    g_ptr_array_add (props, g_strdup (*q));
+  g_ptr_array_add (props, g_strdup ("record=false"));
+  g_ptr_array_add (props, g_strdup_printf ("pre-record-time=%" G_GUINT64_FORMAT,
+          (guint64) (MIN (pf->ring_pre_record, cfg->duration) * GST_SECOND)));
+  g_ptr_array_add (props, g_strdup_printf ("max-file-duration=%"
+          G_GUINT64_FORMAT, (guint64) (pf->ring_file * GST_SECOND)));
+  g_ptr_array_add (props, g_strdup ("keep-location=@ring-events"));
+  g_ptr_array_add (props, NULL);
+  spec->kind = user->kind;
+  spec->label = g_strdup (user->label);
+  spec->own_pool = user->own_pool;
+  spec->props = (gchar **) g_ptr_array_free (props, FALSE);
+  return spec;
+}
+
+static void
+ring_spec_free (BenchSinkSpec * spec)
+{
+  g_free (spec->label);
+  g_strfreev (spec->props);
+  g_free (spec);
 }
 
 /* --duration at the rate, or fewer frames when they would not fit */
@@ -188,7 +289,12 @@ run_at_rate (const Preflight * p)
     printf ("at the streams' rate: cut to %" G_GUINT64_FORMAT " frames per "
         "stream, what fits in 80%% of the free space above rtframesink's "
         "min-free-space guard\n", fit);
-  return run_phase (p, FALSE, cfg->duration, fit < frames ? fit : 0, 1);
+  if (p->ring_spec)
+    printf ("at the streams' rate: rtframesink as a ring, pre-record-time "
+        "%.1f s in files of %.1f s\n", MIN (p->pf->ring_pre_record,
+            cfg->duration), p->pf->ring_file);
+  return run_phase (p, p->ring_spec ? p->ring_spec : p->spec, FALSE,
+      cfg->duration, fit < frames ? fit : 0, 1);
 }
 
 /* --size bytes flat out.  It stops after twice the time they take at the
@@ -206,7 +312,7 @@ run_flat_out (const Preflight * p)
     printf ("flat out: cut to %" G_GUINT64_FORMAT " frames per stream, what "
         "fits in 80%% of the free space above rtframesink's min-free-space "
         "guard\n", bench_space_frames (cfg));
-  return run_phase (p, TRUE, limit, frames, 2);
+  return run_phase (p, p->spec, TRUE, limit, frames, 2);
 }
 
 /* ---- verdict ------------------------------------------------------- */
@@ -244,8 +350,53 @@ falls_behind (const Preflight * p, GString * why)
   return why->len > 0;
 }
 
+/* A ring's standing space, and the take's beside it, over the free space
+ * above min-free-space: the take's rule with the ring added, said once */
+static void
+ring_short (const Preflight * p, GString * why)
+{
+  gchar *ring = g_format_size (ring_bytes (p)), *free =
+      g_format_size (room (p));
+
+  if (p->pf->take > 0) {
+    gchar *take = span_text (p->pf->take), *bytes =
+        g_format_size (take_bytes (p));
+
+    because (why, "the ring needs %s standing and the %s take %s, more than "
+        "the %s free above min-free-space", ring, take, bytes, free);
+    g_free (take);
+    g_free (bytes);
+  } else {
+    because (why, "the ring needs %s standing, more than the %s free above "
+        "min-free-space", ring, free);
+  }
+  g_free (ring);
+  g_free (free);
+}
+
+/* The space the take needs, with a ring's when there is one, is not free */
+static void
+short_of_space (const Preflight * p, GString * why)
+{
+  gchar *lasts, *take;
+
+  if (ring_bytes (p) > 0) {
+    if (ring_bytes (p) + take_bytes (p) > room (p))
+      ring_short (p, why);
+    return;
+  }
+  if (p->pf->take <= 0 || lasts_seconds (p) >= p->pf->take)
+    return;
+  lasts = span_text (lasts_seconds (p));
+  take = span_text (p->pf->take);
+  because (why, "the free space lasts %s, less than the %s take", lasts, take);
+  g_free (lasts);
+  g_free (take);
+}
+
 /* Warnings: little headroom, a frame late, a long latency tail, space
- * for less than the take, or fewer bytes flat out than --size asked.
+ * for less than the take (with a ring: the ring's standing space and the
+ * take), or fewer bytes flat out than --size asked.
  * The tail at p99.9, against half the deadline: an hour of the user's
  * take has 216 frames past p99.9, and the longest latency grows with the
  * run (RAM, p99.9: 8.0 ms in 39 s, 17.7 ms in 10 min; performance.md). */
@@ -264,15 +415,7 @@ warnings (const Preflight * p, GString * why)
   if (a->latency.p999 > deadline_ms / 2)
     because (why, "p99.9 latency %.1f ms, over half the deadline",
         a->latency.p999);
-  if (p->pf->take > 0 && lasts_seconds (p) < p->pf->take) {
-    gchar *lasts = span_text (lasts_seconds (p)), *take =
-        span_text (p->pf->take);
-
-    because (why, "the free space lasts %s, less than the %s take", lasts,
-        take);
-    g_free (lasts);
-    g_free (take);
-  }
+  short_of_space (p, why);
   if (p->pf->size && p->tp[1].bytes < p->pf->size) {
     gchar *done = g_format_size (p->tp[1].bytes), *asked =
         g_format_size (p->pf->size);
@@ -338,6 +481,29 @@ print_flat_out (const Preflight * p)
   g_free (bytes);
 }
 
+/* The ring's standing space, with the take's beside it against the free
+ * space above min-free-space; and what each event kept adds, which stays
+ * until the user deletes it */
+static void
+print_ring (const Preflight * p)
+{
+  const BenchPreflight *pf = p->pf;
+  gchar *ring = g_format_size (ring_bytes (p)), *free =
+      g_format_size (room (p));
+  gchar *both = g_format_size (ring_bytes (p) + take_bytes (p));
+
+  printf ("pre-record on disk, %.1f s in files of %.1f s: the ring holds %s "
+      "standing", pf->ring_pre_record, pf->ring_file, ring);
+  if (pf->take > 0)
+    printf (", with the take %s", both);
+  printf (", of the %s free above min-free-space; each event kept takes "
+      "%.1f MB/s x (%.1f s + its length) more until deleted\n", free,
+      p->rate, pf->ring_pre_record);
+  g_free (ring);
+  g_free (free);
+  g_free (both);
+}
+
 static void
 print_space (const Preflight * p)
 {
@@ -351,6 +517,8 @@ print_space (const Preflight * p)
   g_free (free);
   g_free (keep);
   g_free (lasts);
+  if (ring_bytes (p) > 0)
+    print_ring (p);
 }
 
 static void
@@ -434,18 +602,23 @@ bench_preflight_run (const BenchConfig * cfg, const BenchSinkSpec * spec,
   p.keep = bench_guard_bytes (cfg->dir);
   /* default: twice what the phase at the rate writes */
   p.size = pf->size ? pf->size : (guint64) (2 * p.rate * 1e6 * cfg->duration);
+  if (pf->ring_pre_record > 0)
+    p.ring_spec = ring_spec_new (spec, cfg, pf);
   print_header (&p);
   if (bench_space_frames (cfg) == 0) {
     g_printerr ("rtframe-bench: preflight: %" G_GUINT64_FORMAT " bytes free "
         "in %s, not room for a frame per stream\n", p.free, cfg->dir);
-    return 1;
+    status = 1;
+  } else {
+    status = run_phases (&p);
   }
-  status = run_phases (&p);
   if (p.at_rate)
     bench_result_free (p.at_rate);
   if (p.flat)
     bench_result_free (p.flat);
   bench_throughput_clear (&p.tp[0]);
   bench_throughput_clear (&p.tp[1]);
+  if (p.ring_spec)
+    ring_spec_free (p.ring_spec);
   return status;
 }

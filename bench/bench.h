@@ -334,11 +334,18 @@ typedef struct
                                  * phase's) */
   gdouble take;                 /* seconds the user will record (0: not
                                  * said) */
+  gdouble ring_pre_record;      /* --pre-record-on-disk: the sink's
+                                 * pre-record-time in a ring of files
+                                 * (keep-location), seconds (0: none) */
+  gdouble ring_file;            /* --max-file-duration: seconds a ring
+                                 * file lasts */
 } BenchPreflight;
 
-/* --size and --take, as given (NULL: not given) */
+/* --size, --take, --pre-record-on-disk and --max-file-duration, as given
+ * (NULL: not given) */
 gboolean bench_preflight_parse (BenchPreflight * pf, const gchar * size,
-    const gchar * take, GError ** err);
+    const gchar * take, const gchar * ring, const gchar * ring_file,
+    GError ** err);
 /* Runs the preflight into cfg->dir (the bench's own directory) and prints
  * it; returns the exit status: 0 holds, 3 holds with warnings, 4 will fall
  * behind, 1 a phase failed */

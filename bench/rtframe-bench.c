@@ -16,6 +16,8 @@
  *   rtframe-bench --preflight --dir /data --size 800G --take 2h
  *       will /data hold a take of the streams, and keep up?
  *       (bench-preflight.c)
+ *   rtframe-bench --preflight --dir /data --take 2h --pre-record-on-disk 2m
+ *       ... with a ring of 2 minutes' pre-record on the same disk
  */
 #include "bench.h"
 #include "rtf-build-info.h"
@@ -255,13 +257,29 @@ spec_allowed (const BenchSinkSpec * spec, gboolean rotate, GError ** err)
   return TRUE;
 }
 
+/* The sink given sets a property the ring of --pre-record-on-disk sets
+ * (and would set otherwise) */
+static gboolean
+ring_props (const gchar * sink)
+{
+  static const gchar *names[] = { ":record=", ",record=", "pre-record-time=",
+    "keep-location=", "max-file-duration=", "max-file-size="
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strstr (sink, names[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* --preflight's own options, and none that it cannot take */
 static gboolean
 preflight_options (BenchPreflight * pf, const gchar * size,
-    const gchar * take, gchar ** sinks, gint rounds, gint warmup,
-    gboolean flat, GError ** err)
+    const gchar * take, const gchar * ring, const gchar * ring_file,
+    gchar ** sinks, gint rounds, gint warmup, gboolean flat, GError ** err)
 {
-  if (!bench_preflight_parse (pf, size, take, err))
+  if (!bench_preflight_parse (pf, size, take, ring, ring_file, err))
     return FALSE;
   if ((sinks && (sinks[1] || !g_str_has_prefix (sinks[0], "rtframesink")))
       || rounds > 1 || flat || warmup) {
@@ -271,13 +289,20 @@ preflight_options (BenchPreflight * pf, const gchar * size,
         "--frames)");
     return FALSE;
   }
+  if (ring && sinks && ring_props (sinks[0])) {
+    g_set_error (err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--pre-record-on-disk sets the ring's properties itself: give "
+        "--sink rtframesink without record, pre-record-time, keep-location, "
+        "max-file-duration, max-file-size");
+    return FALSE;
+  }
   return TRUE;
 }
 
 /* What the options and the set-up allocated, at either exit */
 static void
 options_free (BenchConfig * cfg, gchar ** sinks, gchar * fio, gchar * size,
-    gchar * take, gchar * check)
+    gchar * take, gchar * ring[2], gchar * check)
 {
   if (cfg->sinks)
     g_ptr_array_unref (cfg->sinks);
@@ -290,6 +315,8 @@ options_free (BenchConfig * cfg, gchar ** sinks, gchar * fio, gchar * size,
   g_free (fio);
   g_free (size);
   g_free (take);
+  g_free (ring[0]);
+  g_free (ring[1]);
   g_free (check);
 }
 
@@ -305,6 +332,8 @@ main (int argc, char **argv)
   gint camera_buffers = 4, fio_depth = 4, fio_fdatasync = 0, scale = 0;
   gint64 frames = 0, rotate = 0;
   gchar *check = NULL, *size = NULL, *take = NULL;
+  gchar *ring[2] = { NULL, NULL };      /* --pre-record-on-disk,
+                                         * --max-file-duration */
   gint check_stream = 0, status;
   gboolean preflight = FALSE, version = FALSE;
   BenchPreflight pf = { 0 };
@@ -420,6 +449,14 @@ main (int argc, char **argv)
     {"take", 0, 0, G_OPTION_ARG_STRING, &take, "--preflight: how long the "
           "take will be, e.g. 2h: a warning when the free space lasts less",
         "TIME"},
+    {"pre-record-on-disk", 0, 0, G_OPTION_ARG_STRING, &ring[0],
+        "--preflight: the take pre-records this long on disk "
+          "(rtframesink record=false, pre-record-time, keep-location): the "
+          "ring's standing space counts against the free space with the "
+          "take's, and the phase at the rate records as the ring", "TIME"},
+    {"max-file-duration", 0, 0, G_OPTION_ARG_STRING, &ring[1],
+        "--preflight with --pre-record-on-disk: seconds a ring file lasts "
+          "(default 1, rtframesink's)", "TIME"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- record camera streams "
@@ -500,9 +537,15 @@ main (int argc, char **argv)
         "--warmup-rounds is for a comparison's rounds, not --scale");
     goto usage;
   }
-  if (preflight && !preflight_options (&pf, size, take, sinks, rounds, warmup,
-          cfg.flat_out || frames, &err))
+  if (preflight && !preflight_options (&pf, size, take, ring[0], ring[1],
+          sinks, rounds, warmup, cfg.flat_out || frames, &err))
     goto usage;
+  if (!preflight && (ring[0] || ring[1])) {
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--pre-record-on-disk and --max-file-duration are --preflight's "
+        "(a comparison gives them as --sink properties)");
+    goto usage;
+  }
   cfg.streams = streams;
   cfg.width = width;
   cfg.height = height;
@@ -604,7 +647,7 @@ main (int argc, char **argv)
     printf ("recordings kept in %s\n", cfg.dir);
   else
     bench_own_dir_remove (cfg.dir);
-  options_free (&cfg, sinks, fio, size, take, check);
+  options_free (&cfg, sinks, fio, size, take, ring, check);
   return status;
 
 usage:
@@ -613,6 +656,6 @@ usage:
   if (ctx)
     g_option_context_free (ctx);
   /* (LeakSanitizer turned exit 2 into an abort) */
-  options_free (&cfg, sinks, fio, size, take, check);
+  options_free (&cfg, sinks, fio, size, take, ring, check);
   return 2;
 }

@@ -6,6 +6,9 @@
 # must be "will fall behind"; at 35 fps (8.1 MB/s, 0.4x the throttle)
 # "holds"; unthrottled (the RAM device, hundreds of MB/s) "holds", and
 # with a take longer than the free space lasts "holds with warnings".
+# With --pre-record-on-disk the ring's standing space counts with the
+# take's: a ring and a take that each fit alone but not together must say
+# so, and a smaller ring must hold.
 # The rates are 2x away from the throttle on either side, so the verdict
 # does not depend on this machine's speed.  After each run the filesystem
 # must be empty.  Root only (exit 77 with the reason otherwise); never in
@@ -101,6 +104,26 @@ preflight "unthrottled, 8.1 MB/s asked, a take of 1 h" "holds with warnings" \
   3 no "${below[@]}" --size 200M --take 1h
 grep -qx "verdict: holds with warnings: the free space lasts .*, less than the 1 h 00 min take" \
   <<<"$out" || say_fail "the take's warning is not the only one"
+
+# pre-record on disk: about 915 MB free above min-free-space (5% of the
+# 1 GiB filesystem).  A ring of 80 s at 8.06 MB/s holds 661.2 MB standing
+# (82 s: a file more, and the one being written), a 60 s take 483.8 MB:
+# each fits alone, together they do not - the verdict must name the ring
+# and be the only warning.  A ring of 10 s (96.8 MB) with that take holds.
+ring_line="pre-record on disk, 10.0 s in files of 1.0 s: the ring holds"
+preflight "unthrottled, 8.1 MB/s, a ring of 10 s and a take of 60 s" "holds" \
+  0 no "${below[@]}" --size 60M --take 60s --pre-record-on-disk 10
+grep -q "^$ring_line .*, with the take .*, of the .* free above min-free-space" \
+  <<<"$out" || say_fail "no line of the ring's standing space"
+grep -q "rtframesink as a ring, pre-record-time 3.0 s in files of 1.0 s" \
+  <<<"$out" || say_fail "the phase at the rate did not record as the ring"
+preflight "unthrottled, 8.1 MB/s, a ring of 80 s and a take of 60 s" \
+  "holds with warnings" 3 no "${below[@]}" --size 60M --take 60s \
+  --pre-record-on-disk 80
+# (g_format_size puts a no-break space before the unit)
+nb=$'\xc2\xa0'
+grep -qx "verdict: holds with warnings: the ring needs 661.2${nb}MB standing and the 1 min 00 s take 483.8${nb}MB, more than the [0-9.]*${nb}MB free above min-free-space" \
+  <<<"$out" || say_fail "the ring's shortfall is not the only warning"
 
 [ $fail -eq 0 ] && echo "preflight: ok"
 exit $fail
