@@ -349,59 +349,113 @@ test_torn_tail_cut (void)
   g_free (path);
 }
 
-/* What is not a torn tail keeps every byte: a bad frame a good one
- * follows (above, test_damaged_middle_frame_kept), a file whose every
- * frame is bad and longer than the writer had in flight (a file written
- * over), a file a later one of the set follows (closed before it) */
+/* Plans the file at path of the recording at location, its checksums
+ * compared from from_frame on: some mismatch, and no frame cut for it */
 static void
-test_torn_tail_only (void)
+assert_not_torn (const gchar * location, const gchar * path, guint64 from_frame)
 {
-  RtfTestRecording second = { "cam-00001.raw", 1, 3, FRAME, TRUE, 0, 0x11,
-    TRUE
+  GError *error = NULL;
+  RtfRecording *rec = rtf_recording_open (location, 0, FALSE, &error);
+  RtfRecordingFile *f = NULL;
+  RtfRecoverPlan plan;
+  RtfCheck c;
+  guint i;
+
+  g_assert_no_error (error);
+  for (i = 0; i < rec->n_files; i++)
+    if (g_strcmp0 (rec->files[i].path, path) == 0)
+      f = &rec->files[i];
+  g_assert_nonnull (f);
+  rtf_check_file (f, TRUE, from_frame, &c);
+  rtf_recover_plan (rec, f, &plan);
+  rtf_recover_plan_sums (rec, f, &c, &plan);
+  g_assert_cmpuint (c.bad_sums, >, 0);
+  g_assert_cmpuint (plan.torn_frames, ==, 0);
+  g_assert_true (plan.action != RTF_RECOVER_CUT
+      || plan.keep_frames == f->walk.frames);
+  rtf_recover_plan_clear (&plan);
+  rtf_check_clear (&c);
+  rtf_recording_free (rec);
+}
+
+/* A set of two: cam-00000.raw (4 frames), cam-00001.raw (3); the path of
+ * the one asked for */
+static gchar *
+set_of_two (guint which)
+{
+  RtfTestRecording t[2] = {
+    {"cam-00000.raw", 0, 4, FRAME, TRUE, 0, 0x11, TRUE},
+    {"cam-00001.raw", 1, 3, FRAME, TRUE, 0, 0x11, TRUE},
   };
-  gchar *path = recording (6, TRUE), *first, *next;
-  gsize len;
-  Look l;
+  gchar *paths[2];
 
-  zero (path, 0, 6 * FRAME);
-  look (&l, path);
-  g_assert_cmpuint (l.check.bad_sums, ==, 6);
-  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_WHOLE);
-  g_assert_cmpuint (l.plan.torn_frames, ==, 0);
-  look_done (&l);
-  g_free (contents (path, &len));
-  g_assert_cmpuint (len, ==, 6 * FRAME);
+  paths[0] = rtf_test_index_write (dir, &t[0]);
+  paths[1] = rtf_test_index_write (dir, &t[1]);
+  g_free (paths[1 - which]);
+  return paths[which];
+}
 
-  {
-    RtfTestRecording t = { "cam-00000.raw", 0, 4, FRAME, TRUE, 0, 0x11, TRUE
-    };
+/* What is not a torn tail keeps every byte: a file whose every frame
+ * reads as zeros (nothing before matched: a file written over, cp keeps
+ * the inode and its mark), also when only its last frames are compared
+ * (--verify-tail); a byte flipped in the last frame (no zeros); more
+ * zeroed frames than the writer had in flight; a bad frame a good one
+ * follows (test_damaged_middle_frame_kept) */
+static void
+test_torn_tail_only_zeros_in_flight (void)
+{
+  gchar *path = recording (3, TRUE);
 
-    first = rtf_test_index_write (dir, &t);
-  }
-  next = rtf_test_index_write (dir, &second);
-  zero (first, 3 * FRAME, FRAME);
-  {
-    gchar *pattern = in_dir ("cam-%05d.raw");
-    GError *error = NULL;
-    RtfRecording *rec = rtf_recording_open (pattern, 0, FALSE, &error);
-    RtfRecoverPlan plan;
-    RtfCheck c;
-
-    g_assert_no_error (error);
-    g_assert_cmpuint (rec->n_files, ==, 2);
-    rtf_check_file (&rec->files[0], TRUE, 0, &c);
-    rtf_recover_plan (rec, &rec->files[0], &plan);
-    rtf_recover_plan_sums (rec, &rec->files[0], &c, &plan);
-    g_assert_cmpuint (c.bad_sums, ==, 1);
-    g_assert_cmpint (plan.action, ==, RTF_RECOVER_WHOLE);
-    rtf_recover_plan_clear (&plan);
-    rtf_check_clear (&c);
-    rtf_recording_free (rec);
-    g_free (pattern);
-  }
-  g_free (next);
-  g_free (first);
+  zero (path, 0, 3 * FRAME);
+  assert_not_torn (path, path, 0);
   g_free (path);
+  path = recording (20, TRUE);
+  zero (path, 0, 20 * FRAME);
+  assert_not_torn (path, path, 16);
+  g_free (path);
+  path = recording (6, TRUE);
+  rtf_test_poke (path, 5 * FRAME + 50, '#');
+  assert_not_torn (path, path, 0);
+  g_free (path);
+  path = recording (12, TRUE);
+  zero (path, 4 * FRAME, 8 * FRAME);
+  assert_not_torn (path, path, 0);
+  g_free (path);
+}
+
+/* ... nor a file whose end is not surely a crash's: one a later file of
+ * its set follows, even one with no index; a file of a set given by its
+ * own name; a file with a second name (a ring's file a recording kept) */
+static void
+test_torn_tail_only_crash_end (void)
+{
+  gchar *pattern = in_dir ("cam-%05d.raw"), *path, *later, *other;
+
+  path = set_of_two (0);
+  zero (path, 3 * FRAME, FRAME);
+  assert_not_torn (pattern, path, 0);
+  later = in_dir ("cam-00001.raw.idx");
+  g_assert_cmpint (g_unlink (later), ==, 0);
+  assert_not_torn (pattern, path, 0);
+  g_free (later);
+  g_free (path);
+  path = in_dir ("cam-00001.raw");
+  g_unlink (path);
+  g_free (path);
+
+  path = set_of_two (1);
+  zero (path, 2 * FRAME, FRAME);
+  assert_not_torn (path, path, 0);
+  g_free (path);
+
+  path = recording (6, TRUE);
+  zero (path, 5 * FRAME, FRAME);
+  other = in_dir ("kept.raw");
+  g_assert_cmpint (link (path, other), ==, 0);
+  assert_not_torn (path, path, 0);
+  g_free (other);
+  g_free (path);
+  g_free (pattern);
 }
 
 /* A damaged index record in the middle: the frames of the records after
@@ -913,7 +967,9 @@ main (int argc, char **argv)
   add ("/recover/mark-mismatch", test_mark_mismatch);
   add ("/recover/damaged-middle-frame-kept", test_damaged_middle_frame_kept);
   add ("/recover/torn-tail-cut", test_torn_tail_cut);
-  add ("/recover/torn-tail-only", test_torn_tail_only);
+  add ("/recover/torn-tail-only-zeros-in-flight",
+      test_torn_tail_only_zeros_in_flight);
+  add ("/recover/torn-tail-only-crash-end", test_torn_tail_only_crash_end);
   add ("/recover/damaged-middle-record-kept", test_damaged_middle_record_kept);
   add ("/recover/tail-cut-and-limit", test_tail_cut_and_limit);
   add ("/recover/legacy-index", test_legacy_index);

@@ -46,6 +46,35 @@ frame_crc (gint fd, guint64 offset, guint32 size, guint8 * buf, gsize buf_len,
   return 0;
 }
 
+/* Whether the frame at offset holds zeros over all of its part of a
+ * block, aligned in the file as the writer's blocks are (at least a
+ * sector of it): what a direct write that never reached the disk leaves
+ * - an unwritten extent reads as zeros, and a frame's part of the block
+ * it shares with the frame before reads as the padding of that frame's
+ * write (a power-cut replay: 3,240 bytes at a frame's start) - and what a
+ * byte flipped in place or a file written over seldom does */
+static gboolean
+holds_zero_block (gint fd, guint64 offset, guint32 size, guint64 block,
+    guint8 * buf, gsize buf_len)
+{
+  guint64 end = offset + size, at;
+  gboolean found = FALSE;
+
+  block = MIN (block, buf_len);
+  for (at = offset / block * block; !found && at < end; at += block) {
+    guint64 from = MAX (at, offset), to = MIN (at + block, end), i;
+    gboolean short_read;
+
+    if (to - from < MIN (512, size))
+      continue;
+    if (rtf_read_full (fd, from, buf, to - from, &short_read) != 0)
+      return FALSE;
+    for (i = 0; i < to - from && buf[i] == 0; i++);
+    found = i == to - from;
+  }
+  return found;
+}
+
 /* Compares the checksums of the whole frames from from_frame on: a
  * mismatch is a fault and the check goes on; a read error ends it. */
 static void
@@ -88,6 +117,9 @@ check_sums (const RtfRecordingFile * f, guint64 from_frame, RtfCheck * c)
           r->offset + r->size, crc, r->checksum);
       c->first_bad = MIN (c->first_bad, i);
       c->bad_sums++;
+      if (!holds_zero_block (fd, r->offset, r->size, idx->header.block ?
+              idx->header.block : 4096, buf, buf_len))
+        c->bad_unzeroed++;
     } else if (c->bad_sums) {
       c->good_after_bad++;
     }

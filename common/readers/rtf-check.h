@@ -17,6 +17,9 @@ G_BEGIN_DECLS typedef struct
   guint64 first_bad;            /* the place among the whole frames of the
                                  * first mismatch (G_MAXUINT64: none) */
   guint64 good_after_bad;       /* frames that match after it */
+  guint64 bad_unzeroed;         /* mismatches holding no block of zeros
+                                 * (aligned as the writes were): not what a
+                                 * write that never landed leaves */
   guint64 missed;               /* of the good frames: written after deadline */
   guint64 gaps;                 /* frame numbers missing between records
                                  * (not before a recording's first frame:

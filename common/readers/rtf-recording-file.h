@@ -72,6 +72,9 @@ typedef struct
                                  * crash tore */
   guint location;               /* a spread's: the place of its location in
                                  * the manifest's list (else 0) */
+  gboolean alone;               /* given by its own name, not a pattern's:
+                                 * its number (0) and later files of its
+                                 * set are not known */
 } RtfRecordingFile;
 
 /* Identifies one file of a recording (what rtf_recording_open() does for

@@ -718,6 +718,7 @@ rtf_recording_open_files_of (const gchar * location, guint64 start_index,
       RtfRecordingFile f;
 
       rtf_recording_file_identify (&f, location, G_MAXUINT64);
+      f.alone = TRUE;
       if (f.state == RTF_FILE_UNREADABLE) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: %s",
             location, f.why);

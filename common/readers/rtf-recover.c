@@ -250,12 +250,66 @@ rtf_recover_plan (const RtfRecording * rec, const RtfRecordingFile * f,
   }
 }
 
-/* The frames from check->first_bad on are a tail a power cut tore: f's
- * end can be a crash's, it is proven f's by its mark, every frame
- * compared after the first mismatch mismatches too, and either a frame
- * before them matched (the file was the recording's up to there) or they
- * are no more than the writer had in flight.  A whole file of mismatches
- * longer than that is what a file written over looks like. */
+/* No later file of f's location is there, in any state but opened
+ * ahead and never written: a file a later one follows, even a damaged
+ * one, was closed before it (has_successor counts only later files with
+ * records) */
+static gboolean
+last_at_location (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  guint i;
+
+  for (i = 0; i < rec->n_files; i++)
+    if (&rec->files[i] != f && rec->files[i].location == f->location
+        && rec->files[i].state != RTF_FILE_NEVER_WRITTEN
+        && rec->files[i].number != G_MAXUINT64
+        && rec->files[i].number > f->number)
+      return FALSE;
+  return TRUE;
+}
+
+/* f's end can be a crash's beyond doubt: the last file of its location,
+ * of a recording read through its pattern or manifest (not a file of a
+ * set given by its own name, nor one location of a spread whose manifest
+ * may say it ended), with one name only (a ring's file kept by a
+ * recording is also in that recording's directory, where it is not the
+ * last) */
+static gboolean
+surely_crash_tail (const RtfRecording * rec, const RtfRecordingFile * f)
+{
+  if (!crash_tail_possible (rec, f) || rec->manifest_beside
+      || f->data_st.st_nlink != 1 || !last_at_location (rec, f))
+    return FALSE;
+  /* given by its name: not a file of a set (its number past 0) */
+  return !f->alone || f->index->header.file_number == 0;
+}
+
+/* The frames from check->first_bad on, each compared and none matching,
+ * are whole records in a row whose frames each hold a block of zeros */
+static gboolean
+run_all_torn (const RtfRecordingFile * f, const RtfCheck * c)
+{
+  const RtfIndex *idx = f->index;
+  guint64 i, run = f->walk.frames - c->first_bad;
+
+  if (c->bad_sums != run || c->bad_unzeroed > 0)
+    return FALSE;
+  for (i = c->first_bad; i < f->walk.frames; i++)
+    if (!(idx->records[i].flags & RTF_INDEX_REC_CHECKSUM)
+        || idx->records[i].slot != idx->records[c->first_bad].slot +
+        (i - c->first_bad))
+      return FALSE;
+  return TRUE;
+}
+
+/* The frames from check->first_bad on are a tail a power cut tore: the
+ * file is proven f's by its mark, its end is surely a crash's, a frame
+ * compared before them matched (the file was the recording's up to
+ * there), they are no more than the writer had in flight, and each was
+ * compared, mismatched and holds a block of zeros where its bytes never
+ * landed.  A byte flipped, a file written over (cp keeps the inode and
+ * its mark), a file closed before a later one: each fails one of these,
+ * and is left as it is. */
 static gboolean
 torn_tail (const RtfRecording * rec, const RtfRecordingFile * f,
     const RtfCheck * c)
@@ -263,10 +317,11 @@ torn_tail (const RtfRecording * rec, const RtfRecordingFile * f,
   guint64 in_flight = f->index->header.max_in_flight ?
       f->index->header.max_in_flight : RTF_RECOVER_LEGACY_IN_FLIGHT;
 
-  return f->state == RTF_FILE_OK && crash_tail_possible (rec, f)
-      && f->proof == RTF_PROOF_MARK && c->first_bad < f->walk.frames
-      && c->good_after_bad == 0 && (c->checked_sums > c->bad_sums
-      || f->walk.frames - c->first_bad <= in_flight);
+  return f->state == RTF_FILE_OK && f->proof == RTF_PROOF_MARK
+      && c->first_bad < f->walk.frames && c->good_after_bad == 0
+      && c->checked_sums > c->bad_sums
+      && f->walk.frames - c->first_bad <= in_flight
+      && run_all_torn (f, c) && surely_crash_tail (rec, f);
 }
 
 static void
