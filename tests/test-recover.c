@@ -458,6 +458,31 @@ test_torn_tail_only_crash_end (void)
   g_free (pattern);
 }
 
+/* A kept file of a ring whose index link a power cut lost (the data is
+ * linked first): refused, left as it is, and the reason says where its
+ * index is */
+static void
+test_kept_without_index (void)
+{
+  gchar *path = recording (4, TRUE), *ipath = rtf_index_path (path);
+  gchar *ring = in_dir ("ring.raw");
+  gsize len;
+  Look l;
+
+  g_assert_cmpint (link (path, ring), ==, 0);
+  g_assert_cmpint (g_unlink (ipath), ==, 0);
+  look (&l, path);
+  g_assert_cmpint (l.f->state, ==, RTF_FILE_NO_INDEX);
+  g_assert_cmpint (l.plan.action, ==, RTF_RECOVER_REFUSE);
+  g_assert_nonnull (strstr (l.plan.why, "2 names: a file a ring kept"));
+  look_done (&l);
+  g_free (contents (path, &len));
+  g_assert_cmpuint (len, ==, 4 * FRAME);
+  g_free (ring);
+  g_free (ipath);
+  g_free (path);
+}
+
 /* A damaged index record in the middle: the frames of the records after
  * it are kept; only the tail after the last whole frame goes */
 static void
@@ -970,6 +995,7 @@ main (int argc, char **argv)
   add ("/recover/torn-tail-only-zeros-in-flight",
       test_torn_tail_only_zeros_in_flight);
   add ("/recover/torn-tail-only-crash-end", test_torn_tail_only_crash_end);
+  add ("/recover/kept-without-index", test_kept_without_index);
   add ("/recover/damaged-middle-record-kept", test_damaged_middle_record_kept);
   add ("/recover/tail-cut-and-limit", test_tail_cut_and_limit);
   add ("/recover/legacy-index", test_legacy_index);

@@ -87,6 +87,24 @@ pair (RtfRecordingFile * f, guint64 number)
   g_free (base);
 }
 
+/* A file with the sink's mark, more than one name and no index: what a
+ * power cut in the middle of a ring's keep leaves in a recording's
+ * directory (the data is linked before its index, and the cut kept the
+ * first link only).  Its frames are whole at the ring's name, with the
+ * index there, until the ring deletes that name - never before the
+ * ring has linked the file again, so they are not lost. */
+static gchar *
+kept_alone (const RtfRecordingFile * f)
+{
+  return g_strdup_printf ("its index %s does not exist, and the file has %"
+      G_GUINT64_FORMAT " names: a file a ring kept whose index link was "
+      "lost (a power cut while it was kept: the data is linked first); its "
+      "frames and its index should be at the ring's name of the same file "
+      "(the ring deletes that name only after both links) - link that "
+      "index here as %s to read it with this recording", f->index_path,
+      (guint64) f->data_st.st_nlink, f->index_path);
+}
+
 /* Reads and pairs f's index (data_fd: its data file, open) */
 static void
 identify_index (RtfRecordingFile * f, guint64 number)
@@ -102,6 +120,8 @@ identify_index (RtfRecordingFile * f, guint64 number)
      * of its bytes were reported written) */
     if (errno == ENOENT && f->data_size == 0)
       rtf_recording_file_set_state (f, RTF_FILE_NEVER_WRITTEN, NULL);
+    else if (errno == ENOENT && f->has_mark && f->data_st.st_nlink > 1)
+      rtf_recording_file_set_state (f, RTF_FILE_NO_INDEX, kept_alone (f));
     else
       rtf_recording_file_set_state (f, RTF_FILE_NO_INDEX,
           g_strdup_printf ("its index %s %s", f->index_path,
