@@ -111,7 +111,7 @@ run_writer (gpointer w)
 }
 
 static void
-offer (RtfWriter * w, RingCtx * rc, guint64 seq)
+offer (RtfWriter * w, RingCtx * rc, guint64 seq, gboolean split)
 {
   RtfFrameTimes times;
   RtfFrame *f;
@@ -126,12 +126,17 @@ offer (RtfWriter * w, RingCtx * rc, guint64 seq)
   rtf_test_fill_frame (p, FRAME_SIZE, 0, seq);
   f->iov[0] = (struct iovec) { p, FRAME_SIZE };
   f->n_iov = 1;
+  /* (the caps: each file of the set holds frames of one format) */
+  f->format = "video/x-raw, format=(string)GRAY8";
+  f->split = split;
   rtf_writer_commit (w, f);
 }
 
-/* The producer's part: the frames, the recordings' asks as their frames
- * come, and the floor after every frame - no frame before the newest
- * less PRE, nor before a recording's first until it ended */
+/* The producer's part, as the element's (gst/gstrtframering.c): the
+ * frames, the recordings' asks as their frames come (the frame after a
+ * recording's last starts a new file: its last file ends with it), and
+ * the floor after every frame - no frame before the newest less PRE, nor
+ * before a recording's first until it ended */
 static void
 produce (RtfWriter * w, RingCtx * rc)
 {
@@ -140,6 +145,7 @@ produce (RtfWriter * w, RingCtx * rc)
 
   for (seq = 0; seq < N_FRAMES; seq++) {
     guint64 floor = seq > PRE ? seq - PRE : 0;
+    gboolean split = FALSE;
 
     for (k = 0; k < 2; k++) {
       if (seq == at_begin[k])
@@ -153,11 +159,12 @@ produce (RtfWriter * w, RingCtx * rc)
         info.last_seq = last[k];
         info.frames = last[k] - from[k] + 1;
         rtf_writer_keep_end (w, &info, seq);
+        split = TRUE;
       }
       if (seq >= at_begin[k] - PRE && seq < at_end[k])
         floor = MIN (floor, from[k]);
     }
-    offer (w, rc, seq);
+    offer (w, rc, seq, split);
     rtf_writer_ring_floor (w, floor);
   }
 }
@@ -205,29 +212,9 @@ check_recording (RingCtx * rc, guint k)
 }
 
 static void
-remove_tree (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    if (g_file_test (path, G_FILE_TEST_IS_DIR))
-      remove_tree (path);
-    else
-      g_unlink (path);
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-}
-
-static void
 test_ring (gconstpointer data)
 {
-  gchar *dir = g_dir_make_tmp ("rtframe-ring-XXXXXX", NULL);
+  gchar *dir = rtf_test_tmpdir_new ("rtframe-ring");
   gchar *pattern = g_build_filename (dir, "ring-%03d.raw", NULL);
   gchar *keep = g_build_filename (dir, "ev-%03d", NULL);
   RtfWriterConfig cfg = { pattern, GPOINTER_TO_INT (data), RTF_DIRECT_AUTO,
@@ -285,10 +272,9 @@ test_ring (gconstpointer data)
     g_free (rc.dirs[k]);
   g_mutex_clear (&rc.lock);
   g_free (rc.mem);
-  remove_tree (dir);
+  rtf_test_tmpdir_free (dir);
   g_free (keep);
   g_free (pattern);
-  g_free (dir);
 }
 
 int
