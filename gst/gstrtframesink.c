@@ -450,7 +450,6 @@ gst_rtframe_sink_start (GstBaseSink * sink)
     /* every frame into the ring, in files a recording keeps whole: a
      * second a file unless the rotation says otherwise (the most a
      * recording keeps before its first frame and after its last) */
-    config.ring = TRUE;
     config.backlog_frames = 0;
     config.keep_location = self->keep_location;
     config.keep_first_number = self->keep_next;

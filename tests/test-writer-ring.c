@@ -235,7 +235,6 @@ test_ring (gconstpointer data)
   cfg.index = TRUE;
   cfg.checksums = TRUE;
   cfg.first_file_ahead = TRUE;
-  cfg.ring = TRUE;
   cfg.keep_location = keep;
   w = rtf_writer_new (&cfg, &callbacks, &rc, &e, NULL);
   g_assert_nonnull (w);

@@ -14,7 +14,8 @@
  * helper in order: the files a recording keeps are linked before any
  * later turn of the ring may delete them.
  *
- * Producer calls under the writer's lock; the rest on the writer thread. */
+ * A writer is a ring when its config names a keep_location.  Producer
+ * calls under the writer's lock; the rest on the writer thread. */
 #include "rtf-writer-private.h"
 
 typedef enum
@@ -136,7 +137,7 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
   gboolean floor_due;
   Ask *a;
 
-  if (!w->config.ring)
+  if (!w->config.keep_location)
     return;
   for (;;) {
     g_mutex_lock (&w->lock);
@@ -172,7 +173,7 @@ rtf_writer_ring_take (RtfWriter * w, guint64 seq)
 void
 rtf_writer_ring_file_begun (RtfWriter * w)
 {
-  if (w->config.ring && w->keep_open && !w->error)
+  if (w->config.keep_location && w->keep_open && !w->error)
     rtf_file_worker_keep_file (w->worker, w->cur);
 }
 
@@ -181,7 +182,7 @@ rtf_writer_ring_file_begun (RtfWriter * w)
 void
 rtf_writer_ring_end (RtfWriter * w)
 {
-  if (!w->config.ring)
+  if (!w->config.keep_location)
     return;
   rtf_writer_ring_take (w, G_MAXUINT64);
 }

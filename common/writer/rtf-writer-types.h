@@ -65,11 +65,11 @@ typedef struct
    * camera's buffers must go back, and such a frame is lost instead) */
   gboolean unpin_behind_backlog;
 
-  /* a ring (rotate): every frame is written, the closed files go as the
-   * owner raises the floor, and recordings keep files by linking them
-   * (rtf_writer_keep_begin()) into new directories of keep_location (a
-   * pattern), numbered from keep_first_number on */
-  gboolean ring;
+  /* with keep_location (a pattern), a ring (rotate): every frame is
+   * written, the closed files go as the owner raises the floor, and
+   * recordings keep files by linking them (rtf_writer_keep_begin()) into
+   * new directories of keep_location, numbered from keep_first_number on;
+   * NULL: no ring */
   const gchar *keep_location;
   guint64 keep_first_number;
 

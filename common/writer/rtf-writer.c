@@ -714,7 +714,7 @@ rtf_writer_run (RtfWriter * w)
   if (w->config.rotate)
     w->worker = rtf_file_worker_new (w->location, &w->out_config,
         w->config.max_files, w->config.threads, &worker_callbacks, w);
-  if (w->worker && w->config.ring)
+  if (w->worker && w->config.keep_location)
     rtf_file_worker_set_ring (w->worker, w->config.keep_location,
         w->config.keep_first_number);
   rtf_writer_space_start (w);

@@ -101,7 +101,7 @@ void rtf_writer_end_recording (RtfWriter * w, guint64 last_seq);
  * same stream (a spread's), which will be offered it: counted there */
 void rtf_writer_move_held (RtfWriter * from, RtfWriter * to, gsize size);
 
-/* ---- the producer's side: a ring (config.ring) ------------------------- */
+/* ---- the producer's side: a ring (config.keep_location) ---------------- */
 
 /* Recording `keep` keeps every frame from from_seq on (of running time
  * from_rt; prerecorded of them held before its start), its files linked
