@@ -752,14 +752,44 @@ hold_or_let_go (GstRtFrameSink * self, RtfRecordAction action,
 }
 
 gboolean
+gst_rtframe_sink_take_turns (GstRtFrameSink * self, guint64 running_time,
+    const GstRtFrameTurnOps * ops, RtfRecordAction * action,
+    RtfRecordTurn * live, gboolean * has_live)
+{
+  RtfRecordTurn turn;
+
+  *has_live = FALSE;
+  *action = rtf_recorder_next_frame (self->recorder, running_time, &turn);
+  for (;;) {
+    if (turn.stopped)
+      gst_rtframe_sink_end_recording (self, turn.stop_asked, "stop-recording");
+    ops->expire (self);
+    if (turn.started && !ops->start (self, &turn))
+      return FALSE;
+    if (turn.ended)
+      gst_rtframe_sink_end_recording (self, turn.end_asked, "stop-recording");
+    if (turn.started && !turn.ended) {
+      *live = turn;
+      *has_live = TRUE;
+    }
+    if (!turn.more)
+      return TRUE;
+    *action = rtf_recorder_next_turn (self->recorder, &turn);
+  }
+}
+
+static const GstRtFrameTurnOps memory_turns = {
+  let_go_expired, hand_over_backlog
+};
+
+gboolean
 gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
     const RtfFrameTimes * times, const RtfFrameOrigin * origin,
     guint * flags, GstFlowReturn * ret)
 {
-  RtfRecordTurn turn;
   RtfRecordAction action;
-  const RtfRecordTurn *live_start = NULL;
-  RtfRecordTurn last_start;
+  RtfRecordTurn live;
+  gboolean has_live;
 
   *flags = 0;
   *ret = GST_FLOW_OK;
@@ -768,32 +798,19 @@ gst_rtframe_sink_record_frame (GstRtFrameSink * self, GstBuffer * frame_buf,
     gst_rtframe_sink_ring_frame (self, times, gst_buffer_get_size (frame_buf));
     return TRUE;
   }
-  action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
-  for (;;) {
-    if (turn.stopped)
-      gst_rtframe_sink_end_recording (self, turn.stop_asked, "stop-recording");
-    let_go_expired (self);
-    if (turn.started && !hand_over_backlog (self, &turn)) {
-      gst_buffer_unref (frame_buf);
-      *ret = GST_FLOW_ERROR;    /* the writer failed and said why */
-      return FALSE;
-    }
-    if (turn.ended)
-      gst_rtframe_sink_end_recording (self, turn.end_asked, "stop-recording");
-    if (turn.started && !turn.ended) {
-      last_start = turn;
-      live_start = &last_start;
-    }
-    if (!turn.more)
-      break;
-    action = rtf_recorder_next_turn (self->recorder, &turn);
+  if (!gst_rtframe_sink_take_turns (self, times->running_time, &memory_turns,
+          &action, &live, &has_live)) {
+    gst_buffer_unref (frame_buf);
+    *ret = GST_FLOW_ERROR;      /* the writer failed and said why */
+    return FALSE;
   }
   if (action != RTF_RECORD_WRITE) {
     hold_or_let_go (self, action, frame_buf, times, origin);
     return FALSE;
   }
   if (!self->recording_open)
-    *flags = gst_rtframe_sink_mark_first (self, live_start, 0, G_MAXUINT64);
+    *flags = gst_rtframe_sink_mark_first (self, has_live ? &live : NULL, 0,
+        G_MAXUINT64);
   /* the first frame was dropped or refused: this one starts it */
   *flags |= self->start_carry;
   self->start_carry = 0;

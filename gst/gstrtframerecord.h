@@ -34,6 +34,21 @@ gboolean gst_rtframe_sink_record_event (GstRtFrameSink * self,
     GstEvent * event);
 /* Recording, or asked to (object lock held) */
 gboolean gst_rtframe_sink_record_wanted (GstRtFrameSink * self);
+/* What a recording's start and the expiry of held frames do: from memory
+ * (the backlog handed over, frames let go) or in a ring (the files kept,
+ * numbers forgotten).  start: FALSE when the writer failed (it said why) */
+typedef struct
+{
+  void (*expire) (GstRtFrameSink * self);
+  gboolean (*start) (GstRtFrameSink * self, const RtfRecordTurn * turn);
+} GstRtFrameTurnOps;
+/* The recorder's turns at a frame of running_time, in order: recordings
+ * stopped, held frames expired, recordings started and ended.  *action:
+ * the frame's; *live: the last recording started and not ended by it
+ * (*has_live).  FALSE: a start failed */
+gboolean gst_rtframe_sink_take_turns (GstRtFrameSink * self,
+    guint64 running_time, const GstRtFrameTurnOps * ops,
+    RtfRecordAction * action, RtfRecordTurn * live, gboolean * has_live);
 /* render: TRUE when frame_buf is to be written (*flags for it); FALSE when
  * it was held or let go (taken) or the writer failed (*ret) */
 gboolean gst_rtframe_sink_record_frame (GstRtFrameSink * self,

@@ -250,39 +250,35 @@ forget_gone (GstRtFrameSink * self)
     forget_expired (self);
 }
 
+/* (a start is only asked of the writer: it cannot fail here) */
+static gboolean
+keep_begin_turn (GstRtFrameSink * self, const RtfRecordTurn * turn)
+{
+  keep_begin (self, turn);
+  return TRUE;
+}
+
+static const GstRtFrameTurnOps ring_turns = {
+  forget_expired, keep_begin_turn
+};
+
 gboolean
 gst_rtframe_sink_ring_frame (GstRtFrameSink * self,
     const RtfFrameTimes * times, gsize size)
 {
-  RtfRecordTurn turn;
   RtfRecordAction action;
-  const RtfRecordTurn *live_start = NULL;
-  RtfRecordTurn last_start;
+  RtfRecordTurn live;
+  gboolean has_live;
 
   self->ring_times = *times;
   self->ring_size = size;
   forget_gone (self);
-  action = rtf_recorder_next_frame (self->recorder, times->running_time, &turn);
-  for (;;) {
-    if (turn.stopped)
-      gst_rtframe_sink_end_recording (self, turn.stop_asked, "stop-recording");
-    forget_expired (self);
-    if (turn.started)
-      keep_begin (self, &turn);
-    if (turn.ended)
-      gst_rtframe_sink_end_recording (self, turn.end_asked, "stop-recording");
-    if (turn.started && !turn.ended) {
-      last_start = turn;
-      live_start = &last_start;
-    }
-    if (!turn.more)
-      break;
-    action = rtf_recorder_next_turn (self->recorder, &turn);
-  }
+  (void) gst_rtframe_sink_take_turns (self, times->running_time, &ring_turns,
+      &action, &live, &has_live);
   /* a recording from the first frame (record=true), or one that starts
    * with no frame held before it */
   if (action == RTF_RECORD_WRITE && !self->recording_open)
-    keep_begin (self, live_start);
+    keep_begin (self, has_live ? &live : NULL);
   self->ring_hold = action == RTF_RECORD_HOLD;
   return action == RTF_RECORD_WRITE;
 }
