@@ -538,8 +538,8 @@ GST_START_TEST (test_ring_turns_after_a_recording_is_deleted)
   GstHarness *h;
   GstBus *bus;
   GstMessage *msg;
-  guint i, n_files, deleted_after = 0, warnings = 0;
-  gboolean gone = FALSE;
+  guint i, n_files, deleted_after = 0, warnings = 0, after = 0;
+  gboolean gone = FALSE, stopped = FALSE;
   GArray *seqs;
 
   props = g_strdup_printf ("record=false pre-record-time=500000000 "
@@ -551,23 +551,30 @@ GST_START_TEST (test_ring_turns_after_a_recording_is_deleted)
   g_signal_emit_by_name (h->element, "stop-recording", PTS (14), &ok);
   fail_unless (ok);
   first_dir = rtf_pattern_format (keep, 0);
-  for (i = 0; i < 120; i++) {
+  /* 60 frames after the recording's user deleted it */
+  for (i = 0; i < 600 && (!gone || after < 60); i++, after += gone) {
     fail_unless_equals_int (gst_harness_push (h, own_frame (0, i)),
         GST_FLOW_OK);
-    /* once the recording has kept its last file, its user deletes it */
-    if (!gone && i >= 30 && g_file_test (first_dir, G_FILE_TEST_IS_DIR)) {
+    while ((msg = gst_bus_pop (bus)) != NULL) {
+      const GstStructure *st = gst_message_get_structure (msg);
+
+      warnings += GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING;
+      if (gone && st && gst_structure_has_name (st, "rtframesink-file-deleted"))
+        deleted_after++;
+      stopped |= st && gst_structure_has_name (st,
+          "rtframesink-recording-stopped");
+      gst_message_unref (msg);
+    }
+    /* once the recording is told stopped (its last file kept), its user
+     * deletes it: before that (the writer behind the frames pushed), a
+     * file still to be linked would find no directory, and stay in the
+     * ring as a file the recording could not keep */
+    if (stopped && !gone) {
+      fail_unless (g_file_test (first_dir, G_FILE_TEST_IS_DIR));
       cmd = g_strdup_printf ("rm -rf '%s'", first_dir);
       fail_unless (system (cmd) == 0);
       g_free (cmd);
       gone = TRUE;
-    }
-    while (gone && (msg = gst_bus_pop (bus)) != NULL) {
-      const GstStructure *st = gst_message_get_structure (msg);
-
-      warnings += GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING;
-      if (st && gst_structure_has_name (st, "rtframesink-file-deleted"))
-        deleted_after++;
-      gst_message_unref (msg);
     }
   }
   fail_unless (gone);
