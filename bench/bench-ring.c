@@ -225,27 +225,6 @@ stream_files (const gchar * dir, const gchar * ring_pattern)
   return files;
 }
 
-static void
-remove_dir (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    if (g_unlink (path) < 0)
-      g_printerr ("rtframe-bench: cannot remove %s: %s\n", path,
-          g_strerror (errno));
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  if (g_rmdir (dir) < 0 && errno != ENOENT)
-    g_printerr ("rtframe-bench: cannot remove %s: %s\n", dir,
-        g_strerror (errno));
-}
-
 /* The first fault of an event is its verdict */
 static void
 fault (RingEvent * e, gchar * why)
@@ -397,9 +376,9 @@ checker_thread (gpointer user_data)
         for (t = 0; t < s && e->dirs[s]; t++)
           seen |= e->dirs[t] && g_str_equal (e->dirs[t], e->dirs[s]);
         if (e->dirs[s] && !seen)
-          remove_dir (e->dirs[s]);
+          bench_own_dir_remove (e->dirs[s]);
       }
-      remove_dir (e->dir);
+      bench_own_dir_remove (e->dir);
     }
     g_mutex_lock (&rg->lock);
     e->out.verify_s = (bench_now () - e->stopped_at) / 1e9;
@@ -553,7 +532,7 @@ bench_keep_remove (const gchar * pattern)
       if (rtf_pattern_match (&p, name, &n)) {
         gchar *path = g_build_filename (p.dir, name, NULL);
 
-        remove_dir (path);
+        bench_own_dir_remove (path);
         g_free (path);
       }
     }

@@ -572,7 +572,7 @@ bench_own_dir_remove (const gchar * dir)
   }
   if (d)
     g_dir_close (d);
-  if (g_rmdir (dir) < 0)
+  if (g_rmdir (dir) < 0 && errno != ENOENT)
     g_printerr ("rtframe-bench: cannot remove %s: %s\n", dir,
         g_strerror (errno));
 }

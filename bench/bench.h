@@ -302,6 +302,9 @@ guint64 bench_space_frames (const BenchConfig * cfg);
  * bench only ever deletes what it made: the files of a run, then that
  * directory (bench_own_dir_remove). */
 gboolean bench_own_dir_make (BenchConfig * cfg, GError ** err);
+/* The files of a directory made inside the bench's own (that one, or a
+ * recording's directory of the ring's runs), then the directory; one
+ * already gone is no fault */
 void bench_own_dir_remove (const gchar * dir);
 
 /* ---- bench-throughput.c: throughput over time of one run ------------ */
