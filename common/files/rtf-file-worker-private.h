@@ -170,6 +170,12 @@ void rtf_file_worker_do_keep_begin (RtfFileWorker * fw, Job * job);
 void rtf_file_worker_do_keep_file (RtfFileWorker * fw, Job * job);
 void rtf_file_worker_do_keep_end (RtfFileWorker * fw, Job * job);
 void rtf_file_worker_do_ring (RtfFileWorker * fw, guint64 floor);
+/* A file that joined the list: the floor given so far again.  A floor
+ * only asks for a turn when the oldest file listed is behind it, and a
+ * file being finished then joins the list after: without this, at the
+ * end (EOS or a stop) the ring kept files no recording can want
+ * (test-ring: frames 74..93 held where the floor was 84) */
+void rtf_file_worker_ring_refloor (RtfFileWorker * fw);
 /* A file of the ring closed: one a recording could not keep stays */
 void rtf_file_worker_ring_closed (RtfFileWorker * fw, Kept * k);
 /* min-free-space took k: frames a recording asked after `floor` could

@@ -348,17 +348,17 @@ rtf_file_worker_keep_end (RtfFileWorker * fw, const RtfKeepInfo * info)
   g_mutex_unlock (&fw->lock);
 }
 
-/* The end: every file finished has joined the list (the helper idle),
- * the last floor asked again for those that joined after it */
 void
 rtf_file_worker_ring_refloor (RtfFileWorker * fw)
 {
   guint64 floor;
+  gboolean ring;
 
   g_mutex_lock (&fw->lock);
   floor = fw->floor;
+  ring = fw->ring;
   g_mutex_unlock (&fw->lock);
-  if (fw->ring)
+  if (ring)
     rtf_file_worker_ring_floor (fw, floor);
 }
 

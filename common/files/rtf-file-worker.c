@@ -366,6 +366,9 @@ keep (RtfFileWorker * fw, RtfOutput * o)
   g_queue_push_tail (&fw->kept, k);
   fw->kept_bytes += k->freed;
   g_mutex_unlock (&fw->lock);
+  /* a ring's: its frames may all be behind a floor given while it was
+   * finished */
+  rtf_file_worker_ring_refloor (fw);
 }
 
 static void

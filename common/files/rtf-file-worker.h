@@ -131,12 +131,6 @@ void rtf_file_worker_keep_end (RtfFileWorker * fw, const RtfKeepInfo * info);
  * deletions asked from now on count a recording's frames from it on as
  * lost to it */
 void rtf_file_worker_ring_floor (RtfFileWorker * fw, guint64 floor);
-/* At the end, with the helper idle: the last floor again.  A floor only
- * asks for a turn when the oldest file listed is behind it, and the files
- * being finished join the list after (a later floor takes them): at the
- * end there is none, and the ring kept two files more than it needs
- * (test-ring: frames 74..93 held where the floor was 84) */
-void rtf_file_worker_ring_refloor (RtfFileWorker * fw);
 
 /* ---- the free-space guard (rtf-writer-space.c) ---------------------- */
 

@@ -431,8 +431,6 @@ rtf_writer_end_at_eos (RtfWriter * w)
     rtf_writer_ring_take (w, G_MAXUINT64);
     rtf_file_worker_drop_prepared (w->worker);
     rtf_file_worker_wait_idle (w->worker);
-    rtf_file_worker_ring_refloor (w->worker);
-    rtf_file_worker_wait_idle (w->worker);
     g_free (w->fail_path);
     ret = rtf_file_worker_error (w->worker, &w->fail_path, &step);
     if (ret != 0) {
