@@ -37,7 +37,8 @@ static const PcScenario scenarios[] = {
   {
         "main",
         "a spread over two XFS (rotation, max-files, sync-interval), an "
-        "event recorder near min-free-space, a spread synced at EOS only",
+        "event recorder near min-free-space, a spread synced at EOS only, "
+        "a ring keeping its recordings by links",
         {{"a", 0, 50, NULL}, {"b", 50, 100, NULL}},
         2,
         {
@@ -68,24 +69,6 @@ static const PcScenario scenarios[] = {
                     "max-file-size=1843200 sync-interval=0 checksums=true "
                     "preallocate=4194304 min-free-space=0",
                   {{0}}, 0},
-            },
-        3,
-        {{"a/notes.txt", 10000, 1}, {"b/ev-99999.raw", 5000, 2},
-            {"b/sp-.raw.txt", 3000, 3}},
-        3,
-      "b", 100 * 1048576},
-  /* A ring (keep-location: pre-record on disk) keeping three recordings
-   * by links, near min-free-space on one XFS with a filler.  Its own
-   * scenario: beside main's sinks (a fourth sink on main's "b"), a spread
-   * frame of main's was found torn after recover at 3 of 220 points on
-   * trixie's kernel (the spread's, not the ring's: not yet understood),
-   * and main is what the kernels test records */
-  {
-        "ring",
-        "a ring keeping its recordings by links, near min-free-space",
-        {{"b", 0, 100, NULL}},
-        1,
-        {
               {"ring", 15,
                     "video/x-raw,format=GRAY8,width=500,height=201,"
                     "framerate=25/1", 100500, 40 * MS, 300,
@@ -100,9 +83,10 @@ static const PcScenario scenarios[] = {
                         {FALSE, 10400 * MS, 7000 * MS}},
                   6, "b/kept/ev-%05d"},
             },
-        1,
-        {{"b/notes.txt", 10000, 5}},
-        1,
+        4,
+        {{"a/notes.txt", 10000, 1}, {"b/ev-99999.raw", 5000, 2},
+            {"b/sp-.raw.txt", 3000, 3}},
+        3,
       "b", 100 * 1048576},
   /* XFS with a realtime section: the data files on it (realtime=true),
    * their indexes and the log on the data section - two devices, one
