@@ -38,18 +38,20 @@ for release in bookworm trixie; do
     echo "== $release: $(basename "$suite")"
     # (each suite names the size and number of its disks: "# kernel-disk-mb:
     # N", "# kernel-disks: N", QEMU's cache for them: "# kernel-cache:
-    # MODE"; and what runs on this machine after the
+    # MODE", and its virtio queues: "# kernel-queues: N"; and what runs
+    # on this machine after the
     # guest, with the guest's output and its disks: "# kernel-after:
     # SCRIPT", run as SCRIPT OUT BUILD RELEASE)
     mb=$(sed -n 's/^# kernel-disk-mb: *\([0-9]*\).*/\1/p' "$suite")
     n=$(sed -n 's/^# kernel-disks: *\([0-9]*\).*/\1/p' "$suite")
     after=$(sed -n 's/^# kernel-after: *//p' "$suite")
     cache=$(sed -n 's/^# kernel-cache: *//p' "$suite")
+    queues=$(sed -n 's/^# kernel-queues: *\([0-9]*\).*/\1/p' "$suite")
     t0=$SECONDS
     out=
     [ -n "$after" ] && out=$(mktemp -d "${TMPDIR:-/tmp}/rtf-kernel-out.XXXXXX")
     if (cd "$src" && tools/test-kernel.sh $release --disk-mb "${mb:-1024}" \
-        --disks "${n:-2}" --cache "${cache:-none}" \
+        --disks "${n:-2}" --cache "${cache:-none}" ${queues:+--queues "$queues"} \
         ${out:+--out "$out" --keep-disks} -- "$suite" "$build"); then
       ran=$((ran + 1))
       echo "   ($release $(basename "$suite"): $((SECONDS - t0)) s)"

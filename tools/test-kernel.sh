@@ -11,6 +11,9 @@
 #     --out DIR  where the guest's $RTFRAME_KERNEL_OUT is copied at the end
 #     --cache MODE  QEMU's cache mode for the disks (default none: O_DIRECT
 #                on this machine's file; writeback: through its page cache)
+#     --queues N  the virtio queues of each disk (default: QEMU's, one a
+#                CPU); 1 completes every request in the order the disk
+#                finished it, as dm-log-writes needs (tests/kernel/power-cut.sh)
 #     --keep-disks  the disk images go to DIR too (disk0.img, ...), for a
 #                check on this machine after the guest (a log the guest
 #                recorded); without it they are deleted
@@ -29,6 +32,7 @@ disk_mb=1024
 out=
 keep_disks=
 cache=none
+queues=
 while [ $# -gt 0 ]; do
   case $1 in
     bookworm|trixie) release=$1; shift ;;
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --keep-disks) keep_disks=1; shift ;;
     --cache) cache=$2; shift 2 ;;
+    --queues) queues=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "test-kernel: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -182,7 +187,8 @@ mkdir -p "$job/out"
 drives=()
 for i in $(seq 0 $((disks - 1))); do
   truncate -s "${disk_mb}M" "$job/disk$i.img"
-  drives+=(-drive "file=$job/disk$i.img,if=virtio,format=raw,cache=$cache,aio=threads")
+  drives+=(-drive "file=$job/disk$i.img,if=none,id=disk$i,format=raw,cache=$cache,aio=threads"
+    -device "virtio-blk-pci,drive=disk$i${queues:+,num-queues=$queues}")
 done
 # host directories under /tmp the guest must see (its /tmp is a tmpfs)
 # (a file there: its directory)

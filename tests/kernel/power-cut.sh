@@ -2,6 +2,7 @@
 # kernel-disk-mb: 1200
 # kernel-disks: 4
 # kernel-cache: writeback
+# kernel-queues: 1
 # kernel-after: tests/powercut/replay-on-host.sh
 # In a guest of tools/test-kernel.sh: power cuts, replayed from the log of
 # the kernel's own dm-log-writes target (tests/powercut/: what is
@@ -15,7 +16,14 @@
 #     machine after the guest);
 #     (QEMU's disks through this machine's page cache: with O_DIRECT
 #     here, writes to the log's disk failed now and then with EIO, 2 runs
-#     in 5, and the target stopped logging)
+#     in 5, and the target stopped logging; and one virtio queue a disk:
+#     dm-log-writes takes the writes completed so far when a flush is
+#     sent, and logs them when it completes, so two flushes completing
+#     out of the order they were sent log an older write after a newer
+#     one of the same block - one kept log held an index block with a
+#     record at entry 1226 and the same block without it at 1228.  With
+#     a queue a CPU, the guest's two CPUs complete flushes in either
+#     order; with one queue, in the order the disk finished them)
 #  2. scenario "realtime" on /dev/vdc, its log on /dev/vdd: XFS with a
 #     realtime section (realtime=true), recorded and replayed here only
 #     (the machine's kernel may have no CONFIG_XFS_RT).
