@@ -17,6 +17,20 @@ work=$(mktemp -d /dev/shm/rtf-powercut.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 [ -f "$out/main/history" ] && [ -f "$out/disk1.img" ] || {
   echo "FAIL: $release: no log or history from the guest in $out"; exit 1; }
+# the log, replayed whole onto zeros, is the data disk the guest left
+# (tests/kernel/power-cut.sh recorded until it was): else its points are
+# no disk that ever was, and nothing of them can be judged
+truncate -s "$(stat -c %s "$out/disk0.img")" "$work/whole.img"
+"$build/tests/powercut/replay-log" --log "$out/disk1.img" \
+  --target "$work/whole.img" > /dev/null || {
+  echo "FAIL: $release: the guest's log could not be replayed"; exit 1; }
+where=$(cmp "$work/whole.img" "$out/disk0.img" 2>&1 | head -1)
+rm -f "$work/whole.img"
+if [ -n "$where" ]; then
+  echo "FAIL: $release: the log replayed whole is not the guest's disk" \
+    "($where): its writes were logged out of the order they reached the disk"
+  exit 1
+fi
 RTFRAME_TOOLS_DIR=$build/tools GST_PLUGIN_PATH_1_0=$build/gst \
 GST_REGISTRY_1_0=$build/tests/registry.bin GST_REGISTRY_FORK=no \
   "$build/tests/powercut/powercut-check" --log "$out/disk1.img" \
