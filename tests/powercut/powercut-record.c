@@ -357,8 +357,11 @@ written_synced (Rec * r)
    * block device's fsync() always sends one (blkdev_fsync()), through
    * the slices' maps to the logged device: every write completed so far
    * is durable before the mark. */
-  if (fsync (r->logged_fd) != 0)
-    HIST (r, "# fsync of %s: %s", LOGGED, g_strerror (errno));
+  if (fsync (r->logged_fd) != 0) {
+    HIST (r, "# fsync of %s: %s (nothing claimed)", LOGGED,
+        g_strerror (errno));
+    return;
+  }
   g_mutex_lock (&r->lock);
   for (s = 0; s < r->sc->n_sinks; s++)
     for (l = 0; l < PC_MAX_LOCATIONS; l++)
