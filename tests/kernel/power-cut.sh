@@ -53,26 +53,16 @@ record() {
   blockdev --flushbufs "$3"
 }
 
-# faithful SCENARIO DATA LOG: whether the log, replayed whole onto zeros,
-# is the data disk as the recording left it.  dm-log-writes logs the
-# writes a flush covers when that flush completes; two flushes completing
-# out of the order they were sent put an older write after a newer one of
-# the same block, and every point after it is a disk that never was (one
-# queue a disk makes that rare, not impossible: a flush can be delayed
-# between the target taking its writes and reaching the disk's queue).
-# Checked here against the disk itself, which got the writes in order.
+# faithful SCENARIO DATA LOG: whether the log, replayed whole, is the
+# data disk as the recording left it (one queue a disk makes a log out of
+# order rare, not impossible: a flush can be delayed between the target
+# taking its writes and reaching the disk's queue)
 faithful() {
-  local where
+  local why
   blockdev --flushbufs "$2"
-  rm -f /tmp/whole.img
-  truncate -s "$(blockdev --getsize64 "$2")" /tmp/whole.img
-  "$pc/replay-log" --log "$3" --target /tmp/whole.img > /dev/null \
-    || { rm -f /tmp/whole.img; return 1; }
-  where=$(cmp /tmp/whole.img "$2" 2>&1 | head -1)
-  rm -f /tmp/whole.img
-  [ -z "$where" ] && return 0
-  echo "   $1: the log replayed whole is not the disk ($where): its writes" \
-    "were logged out of the order they reached the disk"
+  why=$("$(dirname "$0")/../powercut/log-is-disk.sh" "$pc/replay-log" "$3" \
+    "$2" /tmp/whole.img) && return 0
+  echo "   $1: $why"
   return 1
 }
 

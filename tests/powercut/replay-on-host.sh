@@ -20,15 +20,9 @@ trap 'rm -rf "$work"' EXIT
 # the log, replayed whole onto zeros, is the data disk the guest left
 # (tests/kernel/power-cut.sh recorded until it was): else its points are
 # no disk that ever was, and nothing of them can be judged
-truncate -s "$(stat -c %s "$out/disk0.img")" "$work/whole.img"
-"$build/tests/powercut/replay-log" --log "$out/disk1.img" \
-  --target "$work/whole.img" > /dev/null || {
-  echo "FAIL: $release: the guest's log could not be replayed"; exit 1; }
-where=$(cmp "$work/whole.img" "$out/disk0.img" 2>&1 | head -1)
-rm -f "$work/whole.img"
-if [ -n "$where" ]; then
-  echo "FAIL: $release: the log replayed whole is not the guest's disk" \
-    "($where): its writes were logged out of the order they reached the disk"
+if ! why=$("$(dirname "$0")/log-is-disk.sh" "$build/tests/powercut/replay-log" \
+    "$out/disk1.img" "$out/disk0.img" "$work/whole.img"); then
+  echo "FAIL: $release: $why"
   exit 1
 fi
 RTFRAME_TOOLS_DIR=$build/tools GST_PLUGIN_PATH_1_0=$build/gst \
